@@ -1,0 +1,80 @@
+"""Typed readers for settings taken from the environment.
+
+Each reader returns the default when the variable is unset or empty, and
+raises ImproperlyConfigured when it is set to something it cannot read, so a
+typo in a deployment stops the process at start-up instead of being guessed at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def env_str(name: str, default: str) -> str:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean: use one of 1/0, true/false, yes/no, on/off."
+    )
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}.")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blanks around and between items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_origins(name: str) -> list[str]:
+    origins = env_list(name, [])
+    for origin in origins:
+        if not origin.startswith(("http://", "https://")):
+            raise ImproperlyConfigured(
+                f"{name} entry {origin!r} needs a scheme, e.g. https://{origin}."
+            )
+    return origins
+
+
+def env_month(name: str, default: str) -> str:
+    """A calendar month written YYYY-MM."""
+    value = env_str(name, default)
+    match = _MONTH.fullmatch(value)
+    if match is None or not 1 <= int(match.group(2)) <= 12:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a month written YYYY-MM.")
+    return value
