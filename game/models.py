@@ -1,0 +1,1 @@
+# Games and their move logs will live here; the rules stay in game.engine.

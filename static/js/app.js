@@ -1,0 +1,2 @@
+// Site script: progressive enhancement only; every page works without it.
+"use strict";
