@@ -1,0 +1,21 @@
+"""The rules of La Belle Lucie in plain Python: cards, rule sets, numbered deals, moves, games.
+
+Nothing here imports Django; the web layer calls this package and never the other way round.
+"""
+
+from .cards import DECK, Card, InvalidCardError
+from .deal import MAX_DEAL, MIN_DEAL, SHUFFLE_VERSION, InvalidDealError, check_deal_number, parse_deal_number
+from .game import Game
+from .hint import Hint, auto_finish, greedy_hint, hint
+from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
+from .notation import InvalidRecordError, Record
+from .position import Outcome, Position, Status, apply, card_moves, legal_moves
+from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules
+
+__all__ = [
+    "DECK", "DEFAULT_RULES", "MAX_DEAL", "MIN_DEAL", "PRESETS", "REDEAL", "SHUFFLE_VERSION",
+    "Card", "Game", "Hint", "IllegalMoveError", "InvalidCardError", "InvalidDealError",
+    "InvalidMoveError", "InvalidRecordError", "InvalidRulesError", "Layout", "Move", "Outcome",
+    "Position", "Record", "Rules", "Status", "apply", "auto_finish", "card_moves",
+    "check_deal_number", "greedy_hint", "hint", "legal_moves", "parse_deal_number",
+]  # fmt: skip

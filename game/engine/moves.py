@@ -1,0 +1,118 @@
+"""Moves and their text form.
+
+    6C>F     the Six of Clubs to its foundation
+    6C>7C    the Six of Clubs onto the Seven of Clubs, the top card of another fan
+    KS>@4    the King of Spades into empty fan 4 (fans count from 0; only with Kings-fill)
+    *6C>7C   a merci: the buried Six of Clubs drawn out and played onto the Seven of Clubs
+    R        a redeal
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, InvalidCardError
+
+
+class InvalidMoveError(ValueError):
+    """Text or a value that does not describe a move at all."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move. A redeal has no card; a move with neither `onto` nor `empty_fan` goes home."""
+
+    card: Card | None = None
+    onto: Card | None = None
+    empty_fan: int | None = None
+    merci: bool = False
+
+    def __post_init__(self) -> None:
+        if self.card is None and (self.onto is not None or self.empty_fan is not None or self.merci):
+            raise InvalidMoveError("a redeal moves no card")
+        if self.onto is not None and self.empty_fan is not None:
+            raise InvalidMoveError("a card goes onto a card or into an empty fan, not both")
+        if self.empty_fan is not None and self.empty_fan < 0:
+            raise InvalidMoveError("fan numbers start at 0")
+
+    @classmethod
+    def home(cls, card: Card, merci: bool = False) -> Move:
+        return cls(card, merci=merci)
+
+    @classmethod
+    def build(cls, card: Card, onto: Card, merci: bool = False) -> Move:
+        return cls(card, onto=onto, merci=merci)
+
+    @classmethod
+    def to_empty(cls, card: Card, fan: int, merci: bool = False) -> Move:
+        return cls(card, empty_fan=fan, merci=merci)
+
+    @classmethod
+    def redeal(cls) -> Move:
+        return REDEAL
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the text form, for example `Move.parse("6C>7C")`."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not a move")
+        body = text.strip().upper()
+        if body == "R":
+            return REDEAL
+        merci = body.startswith("*")
+        source, arrow, target = body.removeprefix("*").partition(">")
+        if not arrow or not source or not target:
+            raise InvalidMoveError(f"{text!r} is not a move: write it like 6C>7C, 6C>F, *6C>F or R")
+        try:
+            card = Card.parse(source)
+            if target == "F":
+                return cls.home(card, merci)
+            if target.startswith("@") and target[1:].isascii() and target[1:].isdigit():
+                return cls.to_empty(card, int(target[1:]), merci)
+            return cls.build(card, Card.parse(target), merci)
+        except InvalidCardError as error:
+            raise InvalidMoveError(f"{text!r} is not a move: {error}") from None
+
+    @property
+    def is_redeal(self) -> bool:
+        return self.card is None
+
+    @property
+    def to_foundation(self) -> bool:
+        return self.card is not None and self.onto is None and self.empty_fan is None
+
+    @property
+    def text(self) -> str:
+        if self.card is None:
+            return "R"
+        if self.onto is not None:
+            target = self.onto.code
+        elif self.empty_fan is not None:
+            target = f"@{self.empty_fan}"
+        else:
+            target = "F"
+        return ("*" if self.merci else "") + f"{self.card.code}>{target}"
+
+    def describe(self) -> str:
+        """A sentence a player can read: "Six of Clubs onto the Seven of Clubs"."""
+        if self.card is None:
+            return "Redeal"
+        prefix = "Merci: " if self.merci else ""
+        if self.onto is not None:
+            return f"{prefix}{self.card.name} onto the {self.onto.name}"
+        if self.empty_fan is not None:
+            return f"{prefix}{self.card.name} into the empty fan"
+        return f"{prefix}{self.card.name} to its foundation"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.text!r})"
+
+
+REDEAL = Move()

@@ -1,0 +1,270 @@
+"""Positions: the fans, the foundations and what is left to use, and the rules that move them.
+
+A Position is an immutable value. `legal_moves(position)` lists what may be played;
+`apply(position, move)` returns the next position or raises IllegalMoveError and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from . import deal as deals
+from .cards import DECK, KING, SUITS, Card
+from .moves import REDEAL, IllegalMoveError, Move
+from .rules import DEFAULT_RULES, Rules
+
+Fans = tuple[tuple[Card, ...], ...]
+Foundations = tuple[int, int, int, int]
+
+
+class Status(Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where a game stands. Every status shown to a player is derived from this."""
+
+    status: Status
+    reason: str
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.PLAYING
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Fans bottom-to-top, foundations as the top rank per suit (0 for none), and counters.
+
+    `shuffle_seed` drives the redeals; it is the deal number unless a test or benchmark
+    chooses another to keep the real shuffles from a player.
+    """
+
+    rules: Rules
+    deal_number: int
+    fans: Fans
+    foundations: Foundations
+    redeals_used: int = 0
+    mercis_used: int = 0
+    shuffle_seed: int = 0
+
+    @classmethod
+    def start(cls, deal_number: int, rules: Rules = DEFAULT_RULES, shuffle_seed: int | None = None) -> Position:
+        """The first deal of `deal_number` under `rules`."""
+        fans, foundations = deals.first_layout(deal_number, rules.layout)
+        seed = deal_number if shuffle_seed is None else shuffle_seed
+        return cls(rules, deal_number, fans, foundations, shuffle_seed=seed)
+
+    @property
+    def cards_home(self) -> int:
+        return sum(self.foundations)
+
+    @property
+    def tops(self) -> tuple[Card | None, ...]:
+        return tuple(fan[-1] if fan else None for fan in self.fans)
+
+    @property
+    def redeals_left(self) -> int | None:
+        """Redeals still allowed; None when they are unlimited."""
+        if self.rules.redeals is None:
+            return None
+        return self.rules.redeals - self.redeals_used
+
+    @property
+    def is_last_deal(self) -> bool:
+        return self.redeals_left == 0
+
+    @property
+    def mercis_left(self) -> int:
+        return self.rules.mercis - self.mercis_used
+
+    @property
+    def can_redeal(self) -> bool:
+        left = self.redeals_left
+        return (left is None or left > 0) and self.cards_home < 52
+
+    @property
+    def merci_open(self) -> bool:
+        """Whether a merci may be taken now: the last deal, one left, and a buried card to take."""
+        return self.is_last_deal and self.mercis_left > 0 and any(len(fan) > 1 for fan in self.fans)
+
+    def is_home_next(self, card: Card) -> bool:
+        return self.foundations[card.suit_index] == card.rank - 1
+
+    def find(self, card: Card) -> tuple[int, int] | None:
+        """(fan, depth from the bottom) of a card in the fans, or None if it is home."""
+        for fan_index, fan in enumerate(self.fans):
+            if card in fan:
+                return fan_index, fan.index(card)
+        return None
+
+    def outcome(self) -> Outcome:
+        if self.cards_home == 52:
+            return Outcome(Status.WON, "all 52 cards are home")
+        if self.can_redeal or any(True for _ in legal_moves(self)):
+            return Outcome(Status.PLAYING, "")
+        return Outcome(Status.LOST, "no move, redeal or merci is left")
+
+    def text(self) -> str:
+        """A readable picture, one fan a line, used in tests and debugging."""
+        home = " ".join(f"{suit}{rank}" for suit, rank in zip(SUITS, self.foundations, strict=True))
+        lines = [f"home {home}"]
+        lines += [f"{i:2}: {' '.join(c.code for c in fan)}" for i, fan in enumerate(self.fans)]
+        return "\n".join(lines)
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal move: plays of top cards, then mercis, then the redeal."""
+    moves = _plays(position)
+    if position.merci_open:
+        moves += _mercis(position)
+    if position.can_redeal:
+        moves.append(REDEAL)
+    return moves
+
+
+def card_moves(position: Position) -> list[Move]:
+    """The plays of top cards alone: no merci, no redeal."""
+    return _plays(position)
+
+
+def _top_index(position: Position) -> dict[Card, int]:
+    return {fan[-1]: i for i, fan in enumerate(position.fans) if fan}
+
+
+def _plays(position: Position) -> list[Move]:
+    tops = _top_index(position)
+    empties = [i for i, fan in enumerate(position.fans) if not fan]
+    kings_fill = position.rules.kings_fill_empty
+    moves: list[Move] = []
+    for fan in position.fans:
+        if not fan:
+            continue
+        card = fan[-1]
+        if position.is_home_next(card):
+            moves.append(Move.home(card))
+        if card.rank < KING:
+            above = DECK[card.index + 1]
+            if above in tops:
+                moves.append(Move.build(card, above))
+        elif kings_fill and len(fan) > 1:
+            moves += [Move.to_empty(card, i) for i in empties]
+    return moves
+
+
+def _mercis(position: Position) -> list[Move]:
+    tops = _top_index(position)
+    empties = [i for i, fan in enumerate(position.fans) if not fan]
+    moves: list[Move] = []
+    for fan in position.fans:
+        for card in fan[:-1]:
+            if position.is_home_next(card):
+                moves.append(Move.home(card, merci=True))
+            if position.rules.free_merci:
+                moves += [Move.build(card, top, merci=True) for top in tops]
+            elif card.rank < KING and DECK[card.index + 1] in tops:
+                moves.append(Move.build(card, DECK[card.index + 1], merci=True))
+            if card.rank == KING and position.rules.kings_fill_empty:
+                moves += [Move.to_empty(card, i, merci=True) for i in empties]
+    return moves
+
+
+def apply(position: Position, move: Move) -> Position:
+    """The position after `move`; raises IllegalMoveError (saying why) if the rules forbid it."""
+    if move.card is None:
+        return _redeal(position)
+    card = move.card
+    where = position.find(card)
+    if where is None:
+        raise IllegalMoveError(f"the {card.name} is already on its foundation")
+    fan_index, depth = where
+    fan = position.fans[fan_index]
+    buried = depth < len(fan) - 1
+    if move.merci:
+        _check_merci(position, card, buried)
+    elif buried:
+        raise IllegalMoveError(f"the {card.name} is not on top of its fan: only top cards move")
+    fans = list(position.fans)
+    fans[fan_index] = fan[:depth] + fan[depth + 1 :]
+    foundations = position.foundations
+    if move.to_foundation:
+        if not position.is_home_next(card):
+            raise IllegalMoveError(_home_refusal(position, card))
+        foundations = _raise_foundation(foundations, card)
+    elif move.onto is not None:
+        target = _check_build(position, card, move.onto, move.merci)
+        fans[target] = fans[target] + (card,)
+    else:
+        assert move.empty_fan is not None
+        _check_empty_fan(position, card, move.empty_fan, len(fan), move.merci)
+        fans[move.empty_fan] = (card,)
+    return replace(
+        position,
+        fans=tuple(fans),
+        foundations=foundations,
+        mercis_used=position.mercis_used + move.merci,
+    )
+
+
+def _redeal(position: Position) -> Position:
+    if position.cards_home == 52:
+        raise IllegalMoveError("the game is won: there is nothing to redeal")
+    if not position.can_redeal:
+        raise IllegalMoveError("no redeals are left")
+    index = position.redeals_used + 1
+    cards = [card for fan in position.fans for card in fan]
+    fans = deals.redeal(cards, position.shuffle_seed, index)
+    return replace(position, fans=fans, redeals_used=index)
+
+
+def _check_merci(position: Position, card: Card, buried: bool) -> None:
+    if position.rules.mercis == 0:
+        raise IllegalMoveError("these rules have no merci")
+    if position.mercis_left <= 0:
+        raise IllegalMoveError("the merci has been used")
+    if not position.is_last_deal:
+        raise IllegalMoveError("the merci may only be taken in the last deal")
+    if not buried:
+        raise IllegalMoveError(f"the {card.name} is on top: the merci draws a buried card")
+
+
+def _check_build(position: Position, card: Card, onto: Card, merci: bool) -> int:
+    target = _top_index(position).get(onto)
+    if target is None:
+        raise IllegalMoveError(f"the {onto.name} is not on top of a fan")
+    free = merci and position.rules.free_merci
+    if not free and (onto.suit != card.suit or onto.rank != card.rank + 1):
+        raise IllegalMoveError(
+            f"the {card.name} cannot go onto the {onto.name}: "
+            "a card builds only on the next higher card of its own suit"
+        )
+    return target
+
+
+def _check_empty_fan(position: Position, card: Card, index: int, fan_size: int, merci: bool) -> None:
+    if index >= len(position.fans) or position.fans[index]:
+        raise IllegalMoveError(f"fan {index} is not an empty fan")
+    if not position.rules.kings_fill_empty:
+        raise IllegalMoveError("an emptied fan stays empty under these rules")
+    if card.rank != KING:
+        raise IllegalMoveError(f"only a King may fill an empty fan, not the {card.name}")
+    if fan_size == 1 and not merci:
+        raise IllegalMoveError(f"the {card.name} is alone in its fan already")
+
+
+def _home_refusal(position: Position, card: Card) -> str:
+    have = position.foundations[card.suit_index]
+    if have == 0:
+        return f"the {card.name} cannot go home yet: its foundation starts with the Ace"
+    top = DECK[card.index - card.rank + have]
+    return f"the {card.name} cannot go home yet: its foundation has reached the {top.name}"
+
+
+def _raise_foundation(foundations: Foundations, card: Card) -> Foundations:
+    values = list(foundations)
+    values[card.suit_index] = card.rank
+    return (values[0], values[1], values[2], values[3])

@@ -1,0 +1,139 @@
+"""Rule sets: which layout, how many redeals and mercis, and the optional rules.
+
+A rule set has one canonical short name, used in URLs and game records, for example
+`lucie` (the default), `nomerci`, `trefoil`, `sixteen`, or a base followed by the options that
+differ from the default: `lucie-r3-m2-free-kings`, `trefoil-ru`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+MAX_REDEALS = 3
+MAX_MERCIS = 2
+
+
+class InvalidRulesError(ValueError):
+    """A rule-set name or combination of options that does not exist."""
+
+
+class Layout(Enum):
+    """How the first deal is laid out."""
+
+    STANDARD = "lucie"  # 17 fans of three and one single card
+    TREFOIL = "trefoil"  # Aces start on the foundations; 16 fans of three
+    SIXTEEN = "sixteen"  # 16 fans of three and two fans of two
+
+
+LAYOUT_TITLES = {
+    Layout.STANDARD: "La Belle Lucie",
+    Layout.TREFOIL: "Trefoil",
+    Layout.SIXTEEN: "Sixteen fans",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A rule set. `redeals=None` means unlimited redeals, which allows no merci."""
+
+    layout: Layout = Layout.STANDARD
+    redeals: int | None = 2
+    mercis: int = 1
+    free_merci: bool = False
+    kings_fill_empty: bool = False
+
+    def __post_init__(self) -> None:
+        if self.redeals is not None and not 0 <= self.redeals <= MAX_REDEALS:
+            raise InvalidRulesError(f"redeals must be 0 to {MAX_REDEALS}, or unlimited")
+        if not 0 <= self.mercis <= MAX_MERCIS:
+            raise InvalidRulesError(f"mercis must be 0 to {MAX_MERCIS}")
+        if self.redeals is None and self.mercis:
+            raise InvalidRulesError("unlimited redeals allow no merci")
+        if self.free_merci and not self.mercis:
+            raise InvalidRulesError("a free merci needs at least one merci")
+
+    @classmethod
+    def parse(cls, name: str) -> Rules:
+        """Read a rule-set name such as `lucie`, `nomerci` or `trefoil-r1-kings`."""
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidRulesError("a rule set needs a name, like lucie")
+        base, *options = name.strip().lower().split("-")
+        layout, redeals, mercis = _base(base)
+        free = kings = False
+        for option in options:
+            if option == "free":
+                free = True
+            elif option == "kings":
+                kings = True
+            elif option == "ru":
+                redeals, mercis = None, 0
+            elif len(option) == 2 and option[0] == "r" and option[1].isdigit():
+                redeals = int(option[1])
+            elif len(option) == 2 and option[0] == "m" and option[1].isdigit():
+                mercis = int(option[1])
+            else:
+                raise InvalidRulesError(f"unknown option {option!r} in rule set {name!r}")
+        return cls(layout, redeals, mercis, free, kings)
+
+    @property
+    def name(self) -> str:
+        """The canonical name; `Rules.parse(rules.name) == rules`."""
+        no_merci_base = self.layout is Layout.STANDARD and self.mercis == 0 and self.redeals is not None
+        parts = ["nomerci" if no_merci_base else self.layout.value]
+        if self.redeals is None:
+            parts.append("ru")
+        elif self.redeals != 2:
+            parts.append(f"r{self.redeals}")
+        if self.redeals is not None and self.mercis != 1 and not no_merci_base:
+            parts.append(f"m{self.mercis}")
+        if self.free_merci:
+            parts.append("free")
+        if self.kings_fill_empty:
+            parts.append("kings")
+        return "-".join(parts)
+
+    @property
+    def has_unlimited_redeals(self) -> bool:
+        return self.redeals is None
+
+    def describe(self) -> str:
+        """A line a player can read: "La Belle Lucie: 2 redeals, 1 merci"."""
+        title = LAYOUT_TITLES[self.layout]
+        if self.layout is Layout.STANDARD and self.mercis == 0 and self.redeals is not None:
+            title += ", no merci"
+        redeals = "unlimited redeals" if self.redeals is None else _count(self.redeals, "redeal")
+        details = [redeals, _count(self.mercis, "merci")]
+        if self.free_merci:
+            details.append("free merci")
+        if self.kings_fill_empty:
+            details.append("Kings may fill an empty fan")
+        return f"{title}: {', '.join(details)}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Rules.parse({self.name!r})"
+
+
+DEFAULT_RULES = Rules()
+PRESETS: dict[str, Rules] = {
+    "lucie": DEFAULT_RULES,
+    "nomerci": Rules(mercis=0),
+    "trefoil": Rules(layout=Layout.TREFOIL),
+    "sixteen": Rules(layout=Layout.SIXTEEN),
+}
+
+
+def _base(base: str) -> tuple[Layout, int | None, int]:
+    if base == "nomerci":
+        return Layout.STANDARD, 2, 0
+    for layout in Layout:
+        if layout.value == base:
+            return layout, 2, 1
+    raise InvalidRulesError(f"unknown rule set {base!r}: try lucie, nomerci, trefoil or sixteen")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
