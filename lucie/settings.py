@@ -87,7 +87,7 @@ TEMPLATES = [
 # ---------------------------------------------------------------- database
 
 
-def _database(url: str) -> dict[str, Any]:
+def database_config(url: str) -> dict[str, Any]:
     try:
         config: dict[str, Any] = dict(dj_database_url.parse(url, conn_health_checks=True))
     except ValueError as error:
@@ -105,7 +105,9 @@ def _database(url: str) -> dict[str, Any]:
     return config
 
 
-DATABASES = {"default": _database(env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+DATABASES = {
+    "default": database_config(env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -1,0 +1,42 @@
+"""Playwright against the Debian Chromium; `playwright install` cannot download here."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread, and Django then
+# refuses ORM calls (database teardown included) unless told this is safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not CHROMIUM.exists():
+        message = f"browser tests need {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def artifact_dir(output_path: str) -> Path:
+    """This test's own folder under test-artifacts/, for screenshots worth keeping."""
+    path = Path(output_path)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
