@@ -1,0 +1,36 @@
+# Everyday commands. `make run` and `make test` set up .venv on first use.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: help install run test lint format
+
+help:
+	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/"
+	@echo "make test     the whole test suite (SQLite; PostgreSQL when DATABASE_URL is set)"
+	@echo "make lint     ruff, and mypy (strict for game/engine)"
+	@echo "make format   ruff format"
+
+$(PY):
+	"$$(scripts/find-python)" -m venv $(VENV)
+
+# Reinstall only when pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy lucie game
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
