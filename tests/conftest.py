@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import override_settings
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -21,6 +22,11 @@ def pytest_configure(config: pytest.Config) -> None:
     override_settings(
         STORAGES=storages, WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True
     ).enable()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    host = connection.settings_dict.get("HOST") or "local file or memory"
+    return f"database: {connection.vendor} ({host})"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
