@@ -61,6 +61,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """One of `choices`, compared without regard to case; returned as written in `choices`."""
+    value = env_str(name, default)
+    for choice in choices:
+        if value.lower() == choice.lower():
+            return choice
+    raise ImproperlyConfigured(f"{name}={value!r} must be one of {', '.join(choices)}.")
+
+
 def env_origins(name: str) -> list[str]:
     origins = env_list(name, [])
     for origin in origins:

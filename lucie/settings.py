@@ -14,7 +14,15 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from lucie.env import env_bool, env_int, env_list, env_month, env_origins, env_str
+from lucie.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_month,
+    env_origins,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -183,5 +191,8 @@ LOGGING = {
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
-    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO").upper()},
+    "root": {
+        "handlers": ["console"],
+        "level": env_choice("DJANGO_LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
+    },
 }

@@ -28,6 +28,7 @@ OUR_VARIABLES = (
     "DJANGO_HSTS_SECONDS",
     "DJANGO_BEHIND_TLS_PROXY",
     "LUCIE_SITE_START",
+    "DJANGO_LOG_LEVEL",
     # Set for the browser tests; Django's deploy check rightly objects to it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -71,6 +72,8 @@ def test_deploy_check_is_clean_with_production_environment() -> None:
         ({**PRODUCTION, "ALLOWED_HOSTS": " , "}, "ALLOWED_HOSTS must name"),
         ({"LUCIE_SITE_START": "2026-13"}, "is not a month written YYYY-MM"),
         ({"DATABASE_URL": "nosuchdb://x/y"}, "DATABASE_URL cannot be read"),
+        ({"DJANGO_LOG_LEVEL": "loud"}, "DJANGO_LOG_LEVEL='loud' must be one of"),
+        ({"CSRF_TRUSTED_ORIGINS": "example.com"}, "needs a scheme"),
     ],
 )
 def test_malformed_environment_is_refused_at_start(env: dict[str, str], complaint: str) -> None:
