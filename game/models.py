@@ -1,1 +1,89 @@
-# Games and their move logs will live here; the rules stay in game.engine.
+"""Games kept in the database: who plays, which deal under which rules, and the move log.
+
+The position is never stored: it is the deal replayed through `moves`, so a game can be resumed,
+audited and replayed. The counters beside the log (`cards_home`, `redeals_used`, ...) are copies
+kept for statistics and the admin; game.play writes them in the same save as the log.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils import timezone
+
+from game import engine
+
+
+def new_token() -> str:
+    """An unguessable name for a game, for links that cannot rest on the session (embed, replay)."""
+    return secrets.token_urlsafe(24)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        WON = "won", "Won"
+        LOST = "lost", "Lost"
+        # Left in progress for another game: counts as a loss.
+        ABANDONED = "abandoned", "Abandoned"
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # Empty for a game with no session (the embed, identified by its token alone).
+    session_key = models.CharField(max_length=40, db_index=True, blank=True)
+    deal_number = models.BigIntegerField()
+    rules = models.CharField(max_length=40, default=engine.DEFAULT_RULES.name)
+    # The moves in engine notation separated by single spaces, oldest first: the record's text
+    # without its "rules deal" prefix (see Game.record).
+    moves = models.TextField(blank=True, default="")
+    # The undone moves that redo would play again, next first, in the same notation.
+    redo = models.TextField(blank=True, default="")
+    move_count = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    cards_home = models.PositiveSmallIntegerField(default=0)
+    redeals_used = models.PositiveSmallIntegerField(default=0)
+    mercis_used = models.PositiveSmallIntegerField(default=0)
+    # A peek at the solver was taken: the game counts as played, never won.
+    assisted = models.BooleanField(default=False)
+    # Wins in a row for this session ending with this game; set when the game finishes.
+    streak = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    elapsed_ms = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [  # noqa: RUF012 (Django reads it once)
+            models.Index(fields=["session_key", "-created_at"], name="game_session_recent"),
+            models.Index(fields=["deal_number", "rules"], name="game_deal_rules"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.deal_number} {self.rules} ({self.status}, {self.move_count} moves)"
+
+    @property
+    def engine_rules(self) -> engine.Rules:
+        return engine.Rules.parse(self.rules)
+
+    @property
+    def record(self) -> engine.Record:
+        """The game record (`lucie 20260726 AS>F ...`) that replays this game."""
+        return engine.Record.parse(f"{self.rules} {self.deal_number} {self.moves}")
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+    def replay(self) -> engine.Game:
+        """The engine game: the deal replayed through the log, with the redo list."""
+        return engine.Game(
+            self.deal_number,
+            self.engine_rules,
+            _parse_moves(self.moves),
+            redo=_parse_moves(self.redo),
+        )
+
+
+def _parse_moves(text: str) -> list[engine.Move]:
+    return [engine.Move.parse(token) for token in text.split()]
