@@ -1,14 +1,32 @@
+"""Thin views: load the game, guard, apply through the engine (game.play), save, render.
+
+Each screen is one template; htmx requests get its partial (`play.html#board`), a plain form post
+gets a 303 redirect to the full page (post/redirect/get), so every control works without
+JavaScript. Engine errors become a 400 in one place: `board_action`.
+"""
+
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from game import board, daily, engine, play, stats
+from game.forms import NewGameForm
+from game.models import Game
 
 logger = logging.getLogger(__name__)
+
+STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
 
 
 @require_GET
@@ -25,7 +43,250 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+# ---------------------------------------------------------------- helpers
+
+
+def _session_key(request: HttpRequest) -> str:
+    """This browser's session key, creating the session (and its cookie) if need be."""
+    if not request.session.session_key:
+        request.session["player"] = True
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
+
+
+def _remembered_rules(request: HttpRequest) -> engine.Rules:
+    try:
+        return engine.Rules.parse(request.session.get("rules", engine.DEFAULT_RULES.name))
+    except engine.InvalidRulesError:
+        return engine.DEFAULT_RULES
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _page_context(request: HttpRequest) -> dict[str, Any]:
+    """What every full game page carries besides the board: the menu's dialogs."""
+    return {
+        "new_form": NewGameForm(initial=request.session.get("new_game", {})),
+        "today": daily.todays_deal_number(),
+    }
+
+
+def render_board(
+    request: HttpRequest,
+    game: Game,
+    played: engine.Game | None = None,
+    *,
+    status: int = 200,
+    message: str = "",
+    selected: str = "",
+    hint: engine.Hint | None = None,
+) -> HttpResponse:
+    """The board alone for htmx, the whole page otherwise."""
+    context = board.board_context(
+        game, played or game.replay(), selected=selected, hint=hint, message=message
+    )
+    context["today"] = daily.todays_deal_number()
+    if request.htmx:
+        response = render(request, "game/play.html#board", context, status=status)
+    else:
+        context.update(_page_context(request))
+        response = render(request, "game/play.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _after_change(request: HttpRequest, game: Game) -> HttpResponse:
+    if request.htmx:
+        return render_board(request, game)
+    response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _seen_moves(request: HttpRequest) -> int:
+    """The move count of the board the request was made on (the form's `n`)."""
+    text = request.POST.get("n", "")
+    if not text.isascii() or not text.isdigit():
+        raise engine.InvalidMoveError("the request did not say which board it was made on")
+    return int(text)
+
+
+Action = Callable[[HttpRequest, int], Game]
+
+
+def board_action(view: Action) -> Callable[[HttpRequest, int], HttpResponse]:
+    """Turn a changing view's outcome into a response: the one place engine errors become a 400,
+    and a stale board a 409, both with the game as it stands and nothing saved."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, game_id: int) -> HttpResponse:
+        try:
+            game = view(request, game_id)
+        except play.StaleBoardError as error:
+            return render_board(request, error.game, status=409, message=STALE_MESSAGE)
+        except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
+            game = play.get_game(game_id, request.session.session_key)
+            return render_board(request, game, status=400, message=_sentence(str(error)))
+        return _after_change(request, game)
+
+    return wrapper
+
+
+def _change(request: HttpRequest, game_id: int, action: Callable[[engine.Game], None]) -> Game:
+    seen = _seen_moves(request)
+    with play.changing(game_id, request.session.session_key, seen) as played:
+        action(played)
+    return play.get_game(game_id, request.session.session_key)
+
+
+def _bad_request(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    return render(request, "game/error.html", {"message": message}, status=status)
+
+
+# ---------------------------------------------------------------- pages
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    # Placeholder until the play views arrive.
-    return render(request, "home.html")
+    """Resume this browser's game in progress, or deal a new random one."""
+    key = _session_key(request)
+    game = play.current_game(key)
+    if game is None or game.status != Game.Status.PLAYING:
+        game = play.start(key, play.random_deal_number(), _remembered_rules(request))
+    return render_board(request, game)
+
+
+@require_GET
+def deal_lookup(request: HttpRequest) -> HttpResponse:
+    """The deal-number field: `/deal/?number=123` goes to `/deal/123/`."""
+    text = request.GET.get("number", "")
+    try:
+        number = engine.parse_deal_number(text)
+    except engine.InvalidDealError as error:
+        return _bad_request(request, _sentence(str(error)))
+    return HttpResponseRedirect(reverse("deal", args=[number]))
+
+
+@require_http_methods(["GET", "POST"])
+def deal(request: HttpRequest, number: str) -> HttpResponse:
+    """Play deal `number` (under `?rules=` or the remembered rule set).
+
+    GET resumes it or starts it; if another game is under way it asks first, and the POST from
+    that question starts the deal, abandoning the other game.
+    """
+    try:
+        deal_number = engine.parse_deal_number(number)
+    except engine.InvalidDealError as error:
+        return _bad_request(request, _sentence(str(error)))
+    rules_name = request.GET.get("rules") or request.POST.get("rules")
+    try:
+        rules = engine.Rules.parse(rules_name) if rules_name else _remembered_rules(request)
+    except engine.InvalidRulesError as error:
+        return _bad_request(request, _sentence(str(error)))
+    key = _session_key(request)
+    current = play.current_game(key)
+    if request.method == "GET" and current is not None and current.status == Game.Status.PLAYING:
+        if current.deal_number == deal_number and current.rules == rules.name:
+            return render_board(request, current)
+        if current.started_at is not None:
+            context = {"current": current, "deal_number": deal_number, "rules": rules}
+            return render(request, "game/deal_confirm.html", context)
+    game = play.start(key, deal_number, rules)
+    if request.method == "POST":
+        return _after_change(request, game)
+    return render_board(request, game)
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
+    game = play.get_game(game_id, request.session.session_key)
+    selected = request.GET.get("sel", "").strip().upper()[:3]
+    return render_board(request, game, selected=selected)
+
+
+@require_GET
+def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = play.get_game(game_id, request.session.session_key)
+    played = game.replay()
+    found = engine.hint(played.position) if game.status == Game.Status.PLAYING else None
+    if found is None:
+        message = "There is nothing to hint: the game is over."
+        return render_board(request, game, played, message=message)
+    message = f"Hint: {found.move.describe()} ({found.reason})."
+    return render_board(request, game, played, hint=found, message=message)
+
+
+@require_POST
+@board_action
+def move(request: HttpRequest, game_id: int) -> Game:
+    text = request.POST.get("move", "")
+    return _change(request, game_id, lambda played: play.play_move(played, text))
+
+
+@require_POST
+@board_action
+def undo(request: HttpRequest, game_id: int) -> Game:
+    return _change(request, game_id, play.undo)
+
+
+@require_POST
+@board_action
+def redo(request: HttpRequest, game_id: int) -> Game:
+    return _change(request, game_id, play.redo)
+
+
+@require_POST
+@board_action
+def redeal(request: HttpRequest, game_id: int) -> Game:
+    return _change(request, game_id, play.redeal)
+
+
+@require_POST
+@board_action
+def auto_finish(request: HttpRequest, game_id: int) -> Game:
+    return _change(request, game_id, play.auto_finish)
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
+    key = _session_key(request)
+    current = play.current_game(key)
+    in_progress = current if current and current.status == Game.Status.PLAYING else None
+    if request.method == "POST":
+        form = NewGameForm(request.POST)
+        if form.is_valid():
+            rules: engine.Rules = form.cleaned_data["rules"]
+            request.session["new_game"] = form.remembered()
+            request.session["rules"] = rules.name
+            number = form.cleaned_data["deal"] or play.random_deal_number()
+            game = play.start(key, number, rules)
+            return _after_change(request, game)
+        status = 400
+    else:
+        form = NewGameForm(initial=request.session.get("new_game", {}))
+        status = 200
+    context = {"form": form, "current": in_progress}
+    response = render(request, "game/new.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def stats_page(request: HttpRequest) -> HttpResponse:
+    context = {"stats": stats.for_session(request.session.session_key)}
+    template = "game/stats.html#stats" if request.htmx else "game/stats.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def rules_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "game/rules.html", board.rules_example())

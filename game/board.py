@@ -1,0 +1,219 @@
+"""What the board template shows, computed from the engine: cards, their legal moves, targets.
+
+The template renders these values and nothing more. Each card that may move carries its legal
+moves (`data-moves="6C>7C 6C>F"`), taken from `engine.legal_moves`, so the browser's script only
+shows what the server listed and never judges a move itself.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from game import engine
+from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from game.models import Game
+from game.play import elapsed_ms
+
+RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+@dataclass
+class CardView:
+    code: str
+    name: str
+    rank: str
+    symbol: str
+    red: bool
+    top: bool = False
+    buried: bool = False
+    moves: list[str] = field(default_factory=list)
+    selected: bool = False
+    # The move that tapping this card makes when a card is selected with JavaScript off.
+    target_move: str = ""
+    hint: str = ""
+
+    @property
+    def moves_text(self) -> str:
+        return " ".join(self.moves)
+
+    @property
+    def interactive(self) -> bool:
+        return self.top or bool(self.moves)
+
+
+@dataclass
+class FanView:
+    index: int
+    cards: list[CardView]
+    target_move: str = ""
+    hint: str = ""
+    kings_fill: bool = False
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+
+@dataclass
+class FoundationView:
+    suit: str
+    name: str
+    symbol: str
+    red: bool
+    top: CardView | None
+    count: int
+    target_move: str = ""
+    hint: str = ""
+
+
+def card_view(card: engine.Card) -> CardView:
+    return CardView(
+        code=card.code,
+        name=card.name,
+        rank=RANK_LABELS[card.rank - 1],
+        symbol=SUIT_SYMBOLS[card.suit],
+        red=card.is_red,
+    )
+
+
+def format_ms(millis: int) -> str:
+    seconds = millis // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+def board_context(
+    game: Game,
+    played: engine.Game,
+    *,
+    selected: str = "",
+    hint: engine.Hint | None = None,
+    message: str = "",
+) -> dict[str, Any]:
+    """Everything play.html's board partial needs."""
+    position = played.position
+    legal = engine.legal_moves(position) if game.status == Game.Status.PLAYING else []
+    by_card: dict[str, list[str]] = defaultdict(list)
+    for move in legal:
+        if move.card is not None:
+            by_card[move.card.code].append(move.text)
+    if selected and selected not in by_card:
+        if not message and selected in {c.code for fan in position.fans for c in fan}:
+            message = f"The {engine.Card.parse(selected).name} has no move just now."
+        selected = ""
+
+    # With JavaScript off the selection lives in the URL (?sel=6C): its moves become buttons.
+    targets: dict[str, str] = {}
+    for text in by_card.get(selected, []):
+        targets[_target_key(engine.Move.parse(text))] = text
+    hinted = _hint_keys(hint.move) if hint else set()
+
+    fans = []
+    for index, fan in enumerate(position.fans):
+        views = []
+        for depth, card in enumerate(fan):
+            view = card_view(card)
+            view.top = depth == len(fan) - 1
+            view.buried = not view.top
+            view.moves = by_card.get(card.code, [])
+            view.selected = card.code == selected
+            if view.top:
+                view.target_move = targets.get(f"card:{card.code}", "")
+            if f"card:{card.code}" in hinted:
+                view.hint = "card"
+            if hint and hint.move.onto == card:
+                view.hint = "target"
+            views.append(view)
+        fans.append(
+            FanView(
+                index=index,
+                cards=views,
+                target_move=targets.get(f"fan:{index}", ""),
+                hint="target" if f"fan:{index}" in hinted else "",
+                kings_fill=position.rules.kings_fill_empty,
+            )
+        )
+
+    foundations = []
+    for suit_index, suit in enumerate(SUITS):
+        rank = position.foundations[suit_index]
+        top = card_view(engine.DECK[suit_index * 13 + rank - 1]) if rank else None
+        foundations.append(
+            FoundationView(
+                suit=suit,
+                name=SUIT_NAMES[suit],
+                symbol=SUIT_SYMBOLS[suit],
+                red=suit in "DH",
+                top=top,
+                count=rank,
+                target_move=targets.get(f"home:{suit}", ""),
+                hint="target" if f"home:{suit}" in hinted else "",
+            )
+        )
+
+    redeals_left = position.redeals_left
+    running = game.status == Game.Status.PLAYING and game.started_at is not None
+    shown_ms = elapsed_ms(game.started_at, timezone.now()) if running else game.elapsed_ms
+    outcome = position.outcome()
+    return {
+        "game": game,
+        "rules": position.rules,
+        "position": position,
+        "fans": fans,
+        "foundations": foundations,
+        "selected": selected,
+        "hint": hint,
+        "hint_redeal": bool(hint and hint.move.is_redeal),
+        "message": message,
+        "can_undo": played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),
+        "can_redo": played.can_redo and game.status == Game.Status.PLAYING,
+        "can_redeal": engine.REDEAL in legal,
+        "can_auto": any(m.to_foundation and not m.merci for m in legal),
+        "redeals_left": "unlimited" if redeals_left is None else redeals_left,
+        "mercis_left": position.mercis_left,
+        "merci_open": position.merci_open and game.status == Game.Status.PLAYING,
+        "elapsed_ms": shown_ms,
+        "elapsed_text": format_ms(shown_ms),
+        "timer_running": running,
+        "outcome": outcome,
+    }
+
+
+def _target_key(move: engine.Move) -> str:
+    if move.onto is not None:
+        return f"card:{move.onto.code}"
+    if move.empty_fan is not None:
+        return f"fan:{move.empty_fan}"
+    assert move.card is not None
+    return f"home:{move.card.suit}"
+
+
+def _hint_keys(move: engine.Move) -> set[str]:
+    if move.card is None:
+        return set()
+    return {f"card:{move.card.code}", _target_key(move)}
+
+
+def rules_example() -> dict[str, Any]:
+    """The small position that the rules page's worked example draws."""
+
+    def fans(*rows: str) -> list[FanView]:
+        result = []
+        for index, row in enumerate(rows):
+            cards = [card_view(engine.Card.parse(code)) for code in row.split()]
+            cards[-1].top = True
+            result.append(FanView(index=index, cards=cards))
+        return result
+
+    home = [card_view(engine.Card.parse(code)) for code in ("4C", "AH")]
+    return {
+        "example_home": home,
+        "example_before": fans("9S 5C 7H", "KD 2H 8H", "3H 6C", "QS"),
+        "example_after": fans("9S", "KD 2H 8H 7H", "3H", "QS"),
+        "example_home_after": [card_view(engine.Card.parse(code)) for code in ("6C", "AH")],
+    }
