@@ -8,6 +8,8 @@
   const board = () => document.getElementById("board");
 
   if (window.htmx) {
+    // Settling a "style" attribute is an inline style, which our CSP (style-src 'self') refuses.
+    window.htmx.config.attributesToSettle = ["class", "width", "height"];
     // A refused move (400) or a stale board (409) still carries the board as it stands: show it.
     window.htmx.config.responseHandling = [
       { code: "204", swap: false },
