@@ -109,6 +109,8 @@ def board_context(
 
     # With JavaScript off the selection lives in the URL (?sel=6C): its moves become buttons.
     targets: dict[str, str] = {}
+    if selected and not message:
+        message = f"{engine.Card.parse(selected).name}: tap a lit place."
     for text in by_card.get(selected, []):
         targets[_target_key(engine.Move.parse(text))] = text
     hinted = _hint_keys(hint.move) if hint else set()

@@ -62,8 +62,7 @@
         selection.targets.set(target, move);
       }
     }
-    const places = moves.length === 1 ? "one place" : `${moves.length} places`;
-    say(`${name} picked up: ${places} to go, lit up.`);
+    say(`${name}: tap a lit place.`);
   }
 
   function submitMove(text) {
