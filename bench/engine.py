@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Game, Move, Position, Record, apply, greedy_hint, legal_moves, Rules  # noqa: E402
+from game.engine import Game, Move, Position, Record, Rules, apply, greedy_hint, legal_moves
 
 
 def play_out(number: int) -> Game:
@@ -73,8 +73,10 @@ def main() -> None:
         rebuilds.append(time.perf_counter() - started)
 
     print(f"moves applied per second: {statistics.median(rates):,.0f} (median of 5 runs)")
-    print(f"rebuild a {len(record.moves)}-move game from its record: "
-          f"{statistics.median(rebuilds) * 1000:.2f} ms (median of 21)")
+    print(
+        f"rebuild a {len(record.moves)}-move game from its record: "
+        f"{statistics.median(rebuilds) * 1000:.2f} ms (median of 21)"
+    )
     print(f"greedy hint, {count} games played out in {hint_seconds:.2f} s")
     print(f"hint wins: {wins}/{count}")
 

@@ -4,7 +4,14 @@ Nothing here imports Django; the web layer calls this package and never the othe
 """
 
 from .cards import DECK, Card, InvalidCardError
-from .deal import MAX_DEAL, MIN_DEAL, SHUFFLE_VERSION, InvalidDealError, check_deal_number, parse_deal_number
+from .deal import (
+    MAX_DEAL,
+    MIN_DEAL,
+    SHUFFLE_VERSION,
+    InvalidDealError,
+    check_deal_number,
+    parse_deal_number,
+)
 from .game import Game
 from .hint import Hint, auto_finish, greedy_hint, hint
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move

@@ -19,11 +19,12 @@ class InvalidCardError(ValueError):
     """A card code that names no card."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card. Cards sort in the canonical order: clubs, diamonds, hearts, spades, Ace to King.
 
-    `index` (0-51) is that order: suit position * 13 + rank - 1.
+    `index` (0-51) is that order: suit position * 13 + rank - 1. Equality, hashing and order use
+    the index alone: the engine compares cards in its inner loops, and that keeps it cheap.
     """
 
     index: int = field(init=False, repr=False)
@@ -35,13 +36,34 @@ class Card:
             raise InvalidCardError(f"no card has rank {self.rank!r} and suit {self.suit!r}")
         object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return bool(self.index == other.index)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
     @classmethod
     def parse(cls, code: str) -> Card:
         """`Card.parse("6C")`: rank letter then suit letter, case-insensitive."""
         card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None:
             raise InvalidCardError(
-                f"{code!r} is not a card code: use a rank from {RANKS} and a suit from {SUITS}, like 6C"
+                f"{code!r} is not a card code: "
+                f"use a rank from {RANKS} and a suit from {SUITS}, like 6C"
             )
         return card
 

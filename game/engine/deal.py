@@ -39,7 +39,9 @@ def parse_deal_number(text: str) -> int:
     """Read a deal number typed by a person: digits only, optional surrounding spaces or '#'."""
     digits = text.strip().lstrip("#").strip() if isinstance(text, str) else ""
     if not digits.isascii() or not digits.isdigit() or len(digits) > 19:
-        raise InvalidDealError(f"{text!r} is not a deal number: use digits, {MIN_DEAL} to {MAX_DEAL}")
+        raise InvalidDealError(
+            f"{text!r} is not a deal number: use digits, {MIN_DEAL} to {MAX_DEAL}"
+        )
     return check_deal_number(int(digits))
 
 

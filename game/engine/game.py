@@ -95,10 +95,12 @@ class Game:
     def redo(self) -> Position:
         if not self._redo:
             raise IllegalMoveError("there is no move to redo")
-        move = self._redo.pop()
-        self._positions.append(apply(self.position, move))
+        move = self._redo[-1]
+        position = apply(self.position, move)
+        self._redo.pop()
+        self._positions.append(position)
         self._moves.append(move)
-        return self.position
+        return position
 
     def positions(self) -> tuple[Position, ...]:
         """Every position from the start to now, for replays."""

@@ -1,10 +1,10 @@
 """Moves and their text form.
 
-    6C>F     the Six of Clubs to its foundation
-    6C>7C    the Six of Clubs onto the Seven of Clubs, the top card of another fan
-    KS>@4    the King of Spades into empty fan 4 (fans count from 0; only with Kings-fill)
-    *6C>7C   a merci: the buried Six of Clubs drawn out and played onto the Seven of Clubs
-    R        a redeal
+6C>F     the Six of Clubs to its foundation
+6C>7C    the Six of Clubs onto the Seven of Clubs, the top card of another fan
+KS>@4    the King of Spades into empty fan 4 (fans count from 0; only with Kings-fill)
+*6C>7C   a merci: the buried Six of Clubs drawn out and played onto the Seven of Clubs
+R        a redeal
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ class Move:
     merci: bool = False
 
     def __post_init__(self) -> None:
-        if self.card is None and (self.onto is not None or self.empty_fan is not None or self.merci):
+        if self.card is None and (
+            self.onto is not None or self.empty_fan is not None or self.merci
+        ):
             raise InvalidMoveError("a redeal moves no card")
         if self.onto is not None and self.empty_fan is not None:
             raise InvalidMoveError("a card goes onto a card or into an empty fan, not both")

@@ -32,7 +32,9 @@ class Record:
         """Read a record; errors say which token is wrong (moves count from 1)."""
         tokens = text.split() if isinstance(text, str) else []
         if len(tokens) < 2:
-            raise InvalidRecordError("a record starts with a rule set and a deal number, like: lucie 20260726")
+            raise InvalidRecordError(
+                "a record starts with a rule set and a deal number, like: lucie 20260726"
+            )
         if len(tokens) - 2 > MAX_RECORD_MOVES:
             raise InvalidRecordError(f"a record holds at most {MAX_RECORD_MOVES} moves")
         try:
@@ -53,7 +55,9 @@ class Record:
 
     @property
     def text(self) -> str:
-        return " ".join([self.rules.name, str(self.deal_number), *(move.text for move in self.moves)])
+        return " ".join(
+            [self.rules.name, str(self.deal_number), *(move.text for move in self.moves)]
+        )
 
     def __str__(self) -> str:
         return self.text

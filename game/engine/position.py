@@ -53,7 +53,9 @@ class Position:
     shuffle_seed: int = 0
 
     @classmethod
-    def start(cls, deal_number: int, rules: Rules = DEFAULT_RULES, shuffle_seed: int | None = None) -> Position:
+    def start(
+        cls, deal_number: int, rules: Rules = DEFAULT_RULES, shuffle_seed: int | None = None
+    ) -> Position:
         """The first deal of `deal_number` under `rules`."""
         fans, foundations = deals.first_layout(deal_number, rules.layout)
         seed = deal_number if shuffle_seed is None else shuffle_seed
@@ -245,7 +247,9 @@ def _check_build(position: Position, card: Card, onto: Card, merci: bool) -> int
     return target
 
 
-def _check_empty_fan(position: Position, card: Card, index: int, fan_size: int, merci: bool) -> None:
+def _check_empty_fan(
+    position: Position, card: Card, index: int, fan_size: int, merci: bool
+) -> None:
     if index >= len(position.fans) or position.fans[index]:
         raise IllegalMoveError(f"fan {index} is not an empty fan")
     if not position.rules.kings_fill_empty:

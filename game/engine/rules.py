@@ -61,25 +61,34 @@ class Rules:
         base, *options = name.strip().lower().split("-")
         layout, redeals, mercis = _base(base)
         free = kings = False
+        seen: set[str] = set()
         for option in options:
+            kind = option[:1] if option[:1] in ("r", "m") else option
+            if kind in seen:
+                raise InvalidRulesError(f"option {option!r} repeats another in rule set {name!r}")
+            seen.add(kind)
             if option == "free":
                 free = True
             elif option == "kings":
                 kings = True
             elif option == "ru":
-                redeals, mercis = None, 0
-            elif len(option) == 2 and option[0] == "r" and option[1].isdigit():
+                redeals = None
+            elif len(option) == 2 and option[0] == "r" and option[1] in "0123456789":
                 redeals = int(option[1])
-            elif len(option) == 2 and option[0] == "m" and option[1].isdigit():
+            elif len(option) == 2 and option[0] == "m" and option[1] in "0123456789":
                 mercis = int(option[1])
             else:
                 raise InvalidRulesError(f"unknown option {option!r} in rule set {name!r}")
+        if redeals is None and "m" not in seen:
+            mercis = 0  # unlimited redeals allow no merci, so "ru" implies "m0"
         return cls(layout, redeals, mercis, free, kings)
 
     @property
     def name(self) -> str:
         """The canonical name; `Rules.parse(rules.name) == rules`."""
-        no_merci_base = self.layout is Layout.STANDARD and self.mercis == 0 and self.redeals is not None
+        no_merci_base = (
+            self.layout is Layout.STANDARD and self.mercis == 0 and self.redeals is not None
+        )
         parts = ["nomerci" if no_merci_base else self.layout.value]
         if self.redeals is None:
             parts.append("ru")

@@ -1,12 +1,19 @@
 """Write tests/data/deals.json from the engine. Run it only for a new shuffle version:
-the point of the file is to catch a silent change, so it must not be regenerated to make a test pass.
+the file exists to catch a silent change, so never regenerate it to make a test pass.
 """
 
 import json
 from pathlib import Path
 
 from game.engine.cards import DECK
-from game.engine.deal import MAX_DEAL, SHUFFLE_VERSION, SplitMix64, first_layout, redeal, stream_seed
+from game.engine.deal import (
+    MAX_DEAL,
+    SHUFFLE_VERSION,
+    SplitMix64,
+    first_layout,
+    redeal,
+    stream_seed,
+)
 from game.engine.rules import Layout
 
 
@@ -26,15 +33,28 @@ def main() -> None:
         for layout in Layout:
             fans, foundations = first_layout(number, layout)
             vectors["deals"].append(
-                {"number": number, "layout": layout.value, "fans": fans_text(fans), "foundations": list(foundations)}
+                {
+                    "number": number,
+                    "layout": layout.value,
+                    "fans": fans_text(fans),
+                    "foundations": list(foundations),
+                }
             )
     odd_cards = [card for card in DECK if card.index % 2 == 1]  # 26 cards: every other one
     for number in (1, 20260726):
         for index in (1, 2):
-            for name, cards in (("all 52", DECK), ("odd indexes", odd_cards), ("first 50", DECK[:50])):
+            for name, cards in (
+                ("all 52", DECK),
+                ("odd indexes", odd_cards),
+                ("first 50", DECK[:50]),
+            ):
                 vectors["redeals"].append(
-                    {"number": number, "redeal": index, "cards": name,
-                     "fans": fans_text(redeal(cards, number, index))}
+                    {
+                        "number": number,
+                        "redeal": index,
+                        "cards": name,
+                        "fans": fans_text(redeal(cards, number, index)),
+                    }
                 )
     path = Path(__file__).with_name("deals.json")
     path.write_text(json.dumps(vectors, indent=1) + "\n")

@@ -42,9 +42,15 @@ def test_first_layout_is_pinned(vector: dict) -> None:
     assert list(foundations) == vector["foundations"]
 
 
-@pytest.mark.parametrize("vector", VECTORS["redeals"], ids=lambda v: f"{v['number']}-r{v['redeal']}-{v['cards']}")
+@pytest.mark.parametrize(
+    "vector", VECTORS["redeals"], ids=lambda v: f"{v['number']}-r{v['redeal']}-{v['cards']}"
+)
 def test_redeal_is_pinned(vector: dict) -> None:
-    chosen = {"all 52": DECK, "odd indexes": [c for c in DECK if c.index % 2], "first 50": DECK[:50]}
+    chosen = {
+        "all 52": DECK,
+        "odd indexes": [c for c in DECK if c.index % 2],
+        "first 50": DECK[:50],
+    }
     fans = redeal(chosen[vector["cards"]], vector["number"], vector["redeal"])
     assert codes(fans) == vector["fans"]
 
@@ -75,13 +81,18 @@ def test_numbers_outside_the_range_are_refused(number: object) -> None:
         check_deal_number(number)
 
 
-@pytest.mark.parametrize("text", ["", " ", "12a", "-3", "0", "1e5", "9223372036854775808", "٣", "1 2"])
+@pytest.mark.parametrize(
+    "text", ["", " ", "12a", "-3", "0", "1e5", "9223372036854775808", "٣", "1 2"]
+)
 def test_typed_numbers_that_are_not_deals_are_refused(text: str) -> None:
     with pytest.raises(InvalidDealError):
         parse_deal_number(text)
 
 
-@pytest.mark.parametrize(("text", "number"), [("1", 1), (" #20260726 ", 20260726), ("0042", 42), (str(MAX_DEAL), MAX_DEAL)])
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("1", 1), (" #20260726 ", 20260726), ("0042", 42), (str(MAX_DEAL), MAX_DEAL)],
+)
 def test_typed_numbers_are_read(text: str, number: int) -> None:
     assert parse_deal_number(text) == number
 

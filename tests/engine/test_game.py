@@ -186,11 +186,6 @@ def test_a_won_game_says_so_and_undo_takes_it_back_into_play() -> None:
     assert game.redo().outcome().is_over
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="game.py Game.redo pops the move off the redo list before apply() checks it, so a "
-    "refused redo (from a bad `redo=` list) is lost instead of leaving the game unchanged",
-)
 def test_a_redo_the_rules_refuse_changes_nothing() -> None:
     king_home = Move.parse("KS>F")
     game = Game(1, redo=[king_home])

@@ -121,22 +121,12 @@ def test_a_name_that_is_not_text_is_refused(name: object) -> None:
         Rules.parse(name)  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules.py Rules.parse: str.isdigit() accepts non-ASCII digits, then int() fails "
-    "with a bare ValueError ('lucie-r²') or reads them as ASCII ('lucie-r٣' is lucie-r3)",
-)
 @pytest.mark.parametrize("name", ["lucie-r²", "lucie-m²", "lucie-r٣"])
 def test_a_non_ascii_digit_is_an_unknown_option(name: str) -> None:
     with pytest.raises(InvalidRulesError, match="unknown option"):
         Rules.parse(name)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules.py Rules.parse: the 'ru' option silently resets mercis to 0, so a merci count "
-    "given before it is dropped ('lucie-m2-ru' reads as lucie-ru) while 'lucie-ru-m2' is refused",
-)
 def test_a_merci_count_with_unlimited_redeals_is_refused_in_either_order() -> None:
     with pytest.raises(InvalidRulesError, match="unlimited redeals allow no merci"):
         Rules.parse("lucie-m2-ru")
