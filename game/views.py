@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from game import board, daily, engine, play, stats
 from game.forms import NewGameForm
@@ -26,12 +27,19 @@ from game.models import Game
 
 logger = logging.getLogger(__name__)
 
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (for type checkers)."""
+
+    htmx: HtmxDetails
+
+
 STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
 
 
 @require_GET
 @never_cache
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: HtmxHttpRequest) -> HttpResponse:
     """200 while the database answers, 503 when it does not; touches no session."""
     try:
         with connection.cursor() as cursor:
@@ -46,7 +54,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 # ---------------------------------------------------------------- helpers
 
 
-def _session_key(request: HttpRequest) -> str:
+def _session_key(request: HtmxHttpRequest) -> str:
     """This browser's session key, creating the session (and its cookie) if need be."""
     if not request.session.session_key:
         request.session["player"] = True
@@ -56,7 +64,7 @@ def _session_key(request: HttpRequest) -> str:
     return key
 
 
-def _remembered_rules(request: HttpRequest) -> engine.Rules:
+def _remembered_rules(request: HtmxHttpRequest) -> engine.Rules:
     try:
         return engine.Rules.parse(request.session.get("rules", engine.DEFAULT_RULES.name))
     except engine.InvalidRulesError:
@@ -68,7 +76,7 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-def _page_context(request: HttpRequest) -> dict[str, Any]:
+def _page_context(request: HtmxHttpRequest) -> dict[str, Any]:
     """What every full game page carries besides the board: the menu's dialogs."""
     return {
         "new_form": NewGameForm(initial=request.session.get("new_game", {})),
@@ -77,7 +85,7 @@ def _page_context(request: HttpRequest) -> dict[str, Any]:
 
 
 def render_board(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     played: engine.Game | None = None,
     *,
@@ -100,7 +108,7 @@ def render_board(
     return response
 
 
-def _after_change(request: HttpRequest, game: Game) -> HttpResponse:
+def _after_change(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if request.htmx:
         return render_board(request, game)
     response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
@@ -108,7 +116,7 @@ def _after_change(request: HttpRequest, game: Game) -> HttpResponse:
     return response
 
 
-def _seen_moves(request: HttpRequest) -> int:
+def _seen_moves(request: HtmxHttpRequest) -> int:
     """The move count of the board the request was made on (the form's `n`)."""
     text = request.POST.get("n", "")
     if not text.isascii() or not text.isdigit():
@@ -116,15 +124,15 @@ def _seen_moves(request: HttpRequest) -> int:
     return int(text)
 
 
-Action = Callable[[HttpRequest, int], Game]
+Action = Callable[[HtmxHttpRequest, int], Game]
 
 
-def board_action(view: Action) -> Callable[[HttpRequest, int], HttpResponse]:
+def board_action(view: Action) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
     """Turn a changing view's outcome into a response: the one place engine errors become a 400,
     and a stale board a 409, both with the game as it stands and nothing saved."""
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, game_id: int) -> HttpResponse:
+    def wrapper(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         try:
             game = view(request, game_id)
         except play.StaleBoardError as error:
@@ -137,14 +145,14 @@ def board_action(view: Action) -> Callable[[HttpRequest, int], HttpResponse]:
     return wrapper
 
 
-def _change(request: HttpRequest, game_id: int, action: Callable[[engine.Game], None]) -> Game:
+def _change(request: HtmxHttpRequest, game_id: int, action: Callable[[engine.Game], None]) -> Game:
     seen = _seen_moves(request)
     with play.changing(game_id, request.session.session_key, seen) as played:
         action(played)
     return play.get_game(game_id, request.session.session_key)
 
 
-def _bad_request(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+def _bad_request(request: HtmxHttpRequest, message: str, status: int = 400) -> HttpResponse:
     return render(request, "game/error.html", {"message": message}, status=status)
 
 
@@ -152,7 +160,7 @@ def _bad_request(request: HttpRequest, message: str, status: int = 400) -> HttpR
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """Resume this browser's game in progress, or deal a new random one."""
     key = _session_key(request)
     game = play.current_game(key)
@@ -162,7 +170,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def deal_lookup(request: HttpRequest) -> HttpResponse:
+def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
     """The deal-number field: `/deal/?number=123` goes to `/deal/123/`."""
     text = request.GET.get("number", "")
     try:
@@ -173,7 +181,7 @@ def deal_lookup(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def deal(request: HttpRequest, number: str) -> HttpResponse:
+def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """Play deal `number` (under `?rules=` or the remembered rule set).
 
     GET resumes it or starts it; if another game is under way it asks first, and the POST from
@@ -203,7 +211,7 @@ def deal(request: HttpRequest, number: str) -> HttpResponse:
 
 
 @require_GET
-def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = play.get_game(game_id, request.session.session_key)
     selected = request.GET.get("sel", "").strip().upper()[:3]
@@ -211,7 +219,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = play.get_game(game_id, request.session.session_key)
     played = game.replay()
     found = engine.hint(played.position) if game.status == Game.Status.PLAYING else None
@@ -224,37 +232,37 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 @board_action
-def move(request: HttpRequest, game_id: int) -> Game:
+def move(request: HtmxHttpRequest, game_id: int) -> Game:
     text = request.POST.get("move", "")
     return _change(request, game_id, lambda played: play.play_move(played, text))
 
 
 @require_POST
 @board_action
-def undo(request: HttpRequest, game_id: int) -> Game:
+def undo(request: HtmxHttpRequest, game_id: int) -> Game:
     return _change(request, game_id, play.undo)
 
 
 @require_POST
 @board_action
-def redo(request: HttpRequest, game_id: int) -> Game:
+def redo(request: HtmxHttpRequest, game_id: int) -> Game:
     return _change(request, game_id, play.redo)
 
 
 @require_POST
 @board_action
-def redeal(request: HttpRequest, game_id: int) -> Game:
+def redeal(request: HtmxHttpRequest, game_id: int) -> Game:
     return _change(request, game_id, play.redeal)
 
 
 @require_POST
 @board_action
-def auto_finish(request: HttpRequest, game_id: int) -> Game:
+def auto_finish(request: HtmxHttpRequest, game_id: int) -> Game:
     return _change(request, game_id, play.auto_finish)
 
 
 @require_http_methods(["GET", "POST"])
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
     key = _session_key(request)
     current = play.current_game(key)
@@ -279,7 +287,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def stats_page(request: HttpRequest) -> HttpResponse:
+def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     context = {"stats": stats.for_session(request.session.session_key)}
     template = "game/stats.html#stats" if request.htmx else "game/stats.html"
     response = render(request, template, context)
@@ -288,5 +296,5 @@ def stats_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "game/rules.html", board.rules_example())

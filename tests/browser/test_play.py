@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -60,10 +61,11 @@ def tap(page: Page, move: engine.Move, count_after: int) -> None:
 
 
 def fans(page: Page) -> list[list[str]]:
-    return page.eval_on_selector_all(
+    found: list[list[str]] = page.eval_on_selector_all(
         "#board .fan",
         "fans => fans.map(f => Array.from(f.querySelectorAll('[data-card]'), c => c.dataset.card))",
     )
+    return found
 
 
 @cache
@@ -279,7 +281,7 @@ def test_everything_works_without_javascript(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_screenshots_phone_and_desktop(
-    browser: Browser, live_server: LiveServer, artifact_dir: Path, scheme: str
+    browser: Browser, live_server: LiveServer, artifact_dir: Path, scheme: Literal["light", "dark"]
 ) -> None:
     for name, size in {"phone": (390, 844), "desktop": (1280, 800)}.items():
         context = browser.new_context(

@@ -8,11 +8,15 @@ from __future__ import annotations
 import re
 from functools import cache
 from html import unescape
+from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 
 from game import engine, play
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
 from game.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +31,9 @@ def start(client: Client, number: int = DEAL, rules: str = "") -> Game:
     url = f"/deal/{number}/" + (f"?rules={rules}" if rules else "")
     response = client.get(url)
     assert response.status_code == 200
-    return Game.objects.get(pk=int(re.search(rb'data-game="(\d+)"', response.content)[1]))
+    found = re.search(rb'data-game="(\d+)"', response.content)
+    assert found is not None
+    return Game.objects.get(pk=int(found[1]))
 
 
 def legal(game: Game) -> list[engine.Move]:
@@ -39,7 +45,9 @@ def a_card_move(game: Game) -> engine.Move:
     return next(m for m in legal(game) if not m.is_redeal and not m.merci)
 
 
-def post(client: Client, game: Game, action: str, htmx: bool = False, **data: object):
+def post(
+    client: Client, game: Game, action: str, htmx: bool = False, **data: object
+) -> _MonkeyPatchedWSGIResponse:
     data.setdefault("n", game.move_count)
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(f"/game/{game.pk}/{action}/", data, headers=headers)
