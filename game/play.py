@@ -11,9 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -61,10 +62,28 @@ def current_game(session_key: str | None) -> Game | None:
     return Game.objects.filter(session_key=session_key).order_by("-created_at", "-pk").first()
 
 
+def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
+    """Game `game_id` if it belongs to this session: another session's game, or a game with no
+    session (an embed game), is not told apart from none."""
+    if not session_key:
+        return Game.objects.none()
+    return Game.objects.filter(pk=game_id, session_key=session_key)
+
+
+def token_games(token: str) -> QuerySet[Game]:
+    """The embed game named by `token`. Only games with no session answer to a token: a main-site
+    game is reached through its session alone, so its token (if it ever leaked) opens nothing."""
+    return Game.objects.filter(token=token, session_key="")
+
+
 def get_game(game_id: int, session_key: str | None) -> Game:
     """A game of this session, or 404: another session's game is not told apart from none."""
-    game = Game.objects.filter(pk=game_id, session_key=session_key or "").first()
-    if game is None or not session_key:
+    return found(session_games(game_id, session_key))
+
+
+def found(games: QuerySet[Game]) -> Game:
+    game = games.first()
+    if game is None:
         raise Http404("no such game")
     return game
 
@@ -84,20 +103,30 @@ def start(session_key: str, deal_number: int, rules: engine.Rules) -> Game:
         )
 
 
+def start_unattached(deal_number: int, rules: engine.Rules) -> Game:
+    """A new game with no session (the embed's), found again by its token alone."""
+    engine.check_deal_number(deal_number)
+    return Game.objects.create(session_key="", deal_number=deal_number, rules=rules.name)
+
+
+def changing(
+    game_id: int, session_key: str | None, seen_moves: int
+) -> AbstractContextManager[engine.Game]:
+    """`changing_game` for a game of this session."""
+    return changing_game(session_games(game_id, session_key), seen_moves)
+
+
 @contextmanager
-def changing(game_id: int, session_key: str | None, seen_moves: int) -> Iterator[engine.Game]:
-    """Lock the game, replay it, let the caller change it, then save it in one write.
+def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[engine.Game]:
+    """Lock the game that `games` names (see session_games, token_games), replay it, let the
+    caller change it, then save it in one write; 404 when `games` names none.
 
     `seen_moves` is the move count of the board the request came from; any other count means the
     board is stale (or the request is a double submit) and nothing is applied.
     """
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update()
-            .filter(pk=game_id, session_key=session_key or "")
-            .first()
-        )
-        if game is None or not session_key:
+        game = games.select_for_update().first()
+        if game is None:
             raise Http404("no such game")
         if seen_moves != game.move_count:
             raise StaleBoardError(game)
