@@ -1,0 +1,315 @@
+"""A real gunicorn for the tests that need one, and a small HTTP player that keeps its cookies.
+
+The server runs with production settings (DEBUG off, a fresh SECRET_KEY) over plain HTTP on a free
+loopback port, against a database of its own: a SQLite file, or a scratch database on the
+PostgreSQL server that DATABASE_URL names, created for the run and dropped after it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html import unescape
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Variables of ours that the test process may carry and the server must not inherit.
+DROPPED = (
+    "DJANGO_DEBUG",
+    "DJANGO_STATIC_MANIFEST",
+    "DJANGO_STATIC_ROOT",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "WEB_CONCURRENCY",
+    "GUNICORN_BIND",
+    "GUNICORN_THREADS",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgres://", "postgresql://", "pgsql://"))
+
+
+@contextlib.contextmanager
+def scratch_database(tmp_path: Path) -> Iterator[str]:
+    """A database URL that no one else uses, emptied afterwards."""
+    base = os.environ.get("DATABASE_URL", "")
+    if not is_postgres(base):
+        yield f"sqlite:///{tmp_path / 'live.sqlite3'}"
+        return
+    import psycopg
+
+    name = f"lucie_live_{secrets.token_hex(6)}"
+    parts = urlsplit(base)
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(base, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@dataclass
+class StoredGame:
+    deal_number: int
+    rules: str
+    moves: list[str]
+    move_count: int
+    session_key: str
+
+
+def stored_game(database_url: str, game_id: int) -> StoredGame:
+    """The game's row read straight from the database, not through the server."""
+    query = "SELECT deal_number, rules, moves, move_count, session_key FROM game_game WHERE id = "
+    row: tuple[int, str, str, int, str] | None
+    if is_postgres(database_url):
+        import psycopg
+
+        with psycopg.connect(database_url) as db:
+            row = db.execute(query + "%s", (game_id,)).fetchone()
+    else:
+        path = database_url.removeprefix("sqlite:///")
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            row = db.execute(query + "?", (game_id,)).fetchone()
+    assert row is not None, f"game {game_id} is not stored"
+    deal_number, rules, moves, move_count, session_key = row
+    return StoredGame(deal_number, rules, moves.split(), move_count, session_key)
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen[bytes]
+    database_url: str
+    log: Path
+
+    @property
+    def master(self) -> int:
+        return self.process.pid
+
+    def workers(self) -> list[int]:
+        """The live worker processes: the master's children, less any not yet reaped."""
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue
+            # The command name sits in parentheses and may hold spaces: read after the last ")".
+            fields = text[text.rindex(")") + 2 :].split()
+            if int(fields[1]) == self.master and fields[0] != "Z":
+                children.append(int(stat.parent.name))
+        return sorted(children)
+
+    def player(self) -> Player:
+        return Player(self.port)
+
+
+def server_environment(database_url: str, **extra: str) -> dict[str, str]:
+    environ = {k: v for k, v in os.environ.items() if k not in DROPPED}
+    environ.update(
+        DJANGO_SETTINGS_MODULE="lucie.settings",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url,
+        # Plain HTTP on loopback: no HTTPS redirect, no HSTS; no collectstatic either.
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_HSTS_SECONDS="0",
+        DJANGO_STATIC_MANIFEST="0",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    environ.update(extra)
+    return environ
+
+
+@contextlib.contextmanager
+def running_gunicorn(
+    tmp_path: Path, *, workers: int = 2, threads: int = 2, **extra_env: str
+) -> Iterator[Server]:
+    """gunicorn with the repository's config on a fresh, migrated database; stopped afterwards."""
+    with scratch_database(tmp_path) as database_url:
+        environ = server_environment(database_url, **extra_env)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=environ,
+            check=True,
+            timeout=120,
+        )
+        port = free_port()
+        log = tmp_path / "gunicorn.log"
+        command = [
+            sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "lucie.wsgi",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
+        ]  # fmt: skip
+        with log.open("wb") as sink:
+            process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=sink, stderr=sink)
+        server = Server(port, process, database_url, log)
+        try:
+            wait_until_healthy(server)
+            yield server
+        finally:
+            stop(process)
+
+
+def wait_until_healthy(server: Server, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited early:\n{server.log.read_text()}")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"gunicorn did not answer /healthz:\n{server.log.read_text()}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+# ---------------------------------------------------------------- a player over HTTP
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    body: str
+
+
+@dataclass
+class Player:
+    """One browser: a keep-alive connection, its cookies, and the CSRF header htmx would send."""
+
+    port: int
+    timeout: float = 20
+    cookies: dict[str, str] = field(default_factory=dict)
+    _connection: http.client.HTTPConnection | None = None
+
+    def request(
+        self, method: str, path: str, data: dict[str, object] | None = None, htmx: bool = False
+    ) -> Answer:
+        headers = {"Host": f"127.0.0.1:{self.port}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if "csrftoken" in self.cookies:
+            headers["X-CSRFToken"] = self.cookies["csrftoken"]
+        if htmx:
+            headers["HX-Request"] = "true"
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if self._connection is None:
+            self._connection = http.client.HTTPConnection("127.0.0.1", self.port, self.timeout)
+        try:
+            self._connection.request(method, path, body=body, headers=headers)
+            response = self._connection.getresponse()
+            text = response.read().decode()
+        except (OSError, http.client.HTTPException):
+            # The connection is gone (say its worker was killed): the next request opens another.
+            self.close()
+            raise
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        return Answer(response.status, response.headers, text)
+
+    def get(self, path: str, htmx: bool = False) -> Answer:
+        return self.request("GET", path, htmx=htmx)
+
+    def post(self, path: str, data: dict[str, object], htmx: bool = True) -> Answer:
+        return self.request("POST", path, data, htmx=htmx)
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
+# ---------------------------------------------------------------- reading a board
+
+
+@dataclass
+class Board:
+    game_id: int
+    move_count: int
+    # Each movable card's legal moves, as the server listed them.
+    moves: dict[str, list[str]]
+    can_redeal: bool
+    fans: list[list[str]]
+
+
+_GAME = re.compile(r'data-game="(\d+)"')
+_COUNT = re.compile(r'<div id="board"[^>]*?data-moves="(\d+)"', re.S)
+_CARD_MOVES = re.compile(r'data-card="(\w+)" data-moves="([^"]+)"')
+_FAN = re.compile(r'data-fan="\d+".*?>(.*?)</div>', re.S)
+_CARD = re.compile(r'data-card="(\w+)"')
+_REDEAL = re.compile(r'<button[^>]*data-action="redeal"[^>]*>')
+
+
+def read_board(html: str) -> Board:
+    """What a player sees in the board HTML: the game, its move count and the listed moves."""
+    html = unescape(html)
+    game = _GAME.search(html)
+    count = _COUNT.search(html)
+    redeal = _REDEAL.search(html)
+    assert game is not None, html[:500]
+    assert count is not None, html[:500]
+    assert redeal is not None, html[:500]
+    return Board(
+        game_id=int(game[1]),
+        move_count=int(count[1]),
+        moves={card: moves.split() for card, moves in _CARD_MOVES.findall(html)},
+        can_redeal=" disabled" not in redeal[0],
+        fans=[_CARD.findall(body) for body in _FAN.findall(html)],
+    )
+
+
+def debug_json(value: object) -> str:
+    return json.dumps(value, indent=1, default=str)[:2000]
+
+
+def a_change(board: Board, rng: random.Random) -> tuple[str, dict[str, object], str]:
+    """A legal change for this board: (path, form, the log entry it makes).
+
+    A card move when the board lists one, else a redeal; `n` names the board it was made on.
+    """
+    choices = [move for moves in board.moves.values() for move in moves]
+    if choices:
+        move = rng.choice(sorted(choices))
+        return f"/game/{board.game_id}/move/", {"move": move, "n": board.move_count}, move
+    assert board.can_redeal, "the board offers no move and no redeal"
+    return f"/game/{board.game_id}/redeal/", {"n": board.move_count}, "R"
