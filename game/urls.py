@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from game import views
 
@@ -17,4 +17,6 @@ urlpatterns = [
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
     path("stats/", views.stats_page, name="stats"),
     path("rules/", views.rules_page, name="rules"),
+    # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
+    path("", include("game.embed_urls")),
 ]

@@ -1,0 +1,305 @@
+"""The embed: the game in an iframe on any site, with no cookies.
+
+Browsers send no cookies into a frame on another site, and the embed promises none anyway, so an
+embed game has no session (`Game.session_key` is blank) and is named by its unguessable token
+(`Game.token`, 192 bits from `secrets`) in its URL: `/embed/g/<token>/`. Nothing here touches
+`request.session`, the CSRF token or the messages framework, and the embed templates do not extend
+the main `base.html` (whose `hx-headers` carry a CSRF token), so no response under `/embed/` sets
+or reads a cookie.
+
+`/embed/` (today's deal) and `/embed/deal/<number>/` show the deal's start without storing
+anything: the first move (or redeal) posted from that board creates the game and answers with its
+token URL (a 303 without JavaScript, `HX-Replace-Url` with htmx). A popular page that embeds the
+game costs no database write per view, only per game actually begun.
+
+Only these pages may be framed by other sites (`frame-ancestors *`, no `X-Frame-Options`); their
+policy is otherwise as strict as the main site's, and they load nothing from any other host.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from csp.decorators import csp
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+from game import board, daily, engine, play
+from game.models import Game
+from game.views import STALE_MESSAGE, HtmxHttpRequest, _seen_moves, _sentence
+
+# The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
+# `@csp` replaces the configured one) so that nothing here depends on later edits to settings.
+EMBED_POLICY: dict[str, Any] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "form-action": ["'self'"],
+    "base-uri": ["'none'"],
+    "object-src": ["'none'"],
+    "frame-ancestors": ["*"],
+}
+
+NOT_FOUND = "There is no such game here. It may have been mistyped."
+
+View = Callable[..., HttpResponseBase]
+
+# What each POST under /embed/deal/<n>/ and /embed/g/<token>/ does to the engine game.
+ACTIONS: dict[str, Callable[[engine.Game, str], None]] = {
+    "move": play.play_move,
+    "undo": lambda played, _: play.undo(played),
+    "redo": lambda played, _: play.redo(played),
+    "redeal": lambda played, _: play.redeal(played),
+    "auto": lambda played, _: play.auto_finish(played),
+}
+
+
+def embed_page(view: View) -> View:
+    """An embed response: frameable by any site, with the embed's own 404 and 400 pages (so that
+    an error shows inside the frame too, and sets no cookie)."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        try:
+            return view(request, *args, **kwargs)
+        except Http404:
+            return _error(request, "Not found", NOT_FOUND, status=404)
+        except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+            return _error(request, "That did not work", _sentence(str(error)), status=400)
+
+    framed: View = xframe_options_exempt(csp(EMBED_POLICY)(wrapper))
+    # Exempt from the CSRF check, and safe so: CSRF protection stops a forged request from riding
+    # an ambient credential (a cookie the browser attaches on its own). The embed has none: it sets
+    # no cookie and reads none, and no session is ever consulted. A move request is only as
+    # powerful as knowledge of the game's token, which only the frame's own URL holds (the
+    # embedding page cannot read a cross-origin frame's URL), so a forger who knows no token can
+    # change nothing. Starting a game from a deal's first board needs no credential by design.
+    # Browsers would refuse the check anyway: a cross-site frame gets no CSRF cookie.
+    return csrf_exempt(framed)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _rules(request: HttpRequest) -> engine.Rules:
+    """The `?rules=` rule set (default when absent); a bad name is a 400 (see embed_page)."""
+    name = request.GET.get("rules", "")
+    return engine.Rules.parse(name) if name else engine.DEFAULT_RULES
+
+
+def _query(rules: engine.Rules) -> str:
+    return "" if rules == engine.DEFAULT_RULES else "?" + urlencode({"rules": rules.name})
+
+
+def _unstarted(deal_number: int, rules: engine.Rules) -> Game:
+    """The deal's start as a game that is not stored (and has no token to show)."""
+    return Game(deal_number=deal_number, rules=rules.name, token="")
+
+
+def _urls(game: Game) -> dict[str, str]:
+    """Where the board's controls go: a stored game by its token, a deal's start by its number."""
+    rules = game.engine_rules
+    query = _query(rules)
+    urls = {
+        "another": reverse("embed:another") + query,
+        "site": reverse("home"),
+        # GET forms drop their action's query string, so they carry the rule set in a field.
+        "rules": "" if rules == engine.DEFAULT_RULES else rules.name,
+    }
+    if game.pk is None:
+        number = game.deal_number
+        urls["page"] = reverse("embed:deal", args=[number])
+        urls["hint"] = reverse("embed:deal_hint", args=[number])
+        for action in ACTIONS:
+            urls[action] = reverse(f"embed:deal_{action}", args=[number]) + query
+    else:
+        urls["rules"] = ""
+        urls["page"] = reverse("embed:game", args=[game.token])
+        urls["hint"] = reverse("embed:game_hint", args=[game.token])
+        for action in ACTIONS:
+            urls[action] = reverse(f"embed:game_{action}", args=[game.token])
+    return urls
+
+
+def render_board(
+    request: HtmxHttpRequest,
+    game: Game,
+    played: engine.Game | None = None,
+    *,
+    status: int = 200,
+    message: str = "",
+    selected: str = "",
+    hint: engine.Hint | None = None,
+) -> HttpResponse:
+    """The board alone for htmx, the whole frame page otherwise."""
+    context = board.board_context(
+        game, played or game.replay(), selected=selected, hint=hint, message=message
+    )
+    context["urls"] = _urls(game)
+    template = "embed/play.html#board" if request.htmx else "embed/play.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _error(request: HttpRequest, title: str, message: str, *, status: int) -> HttpResponse:
+    context = {
+        "title": title,
+        "message": message,
+        "today": reverse("embed:today"),
+        # embed.js forgets a remembered game that the server no longer knows.
+        "missing": status == 404,
+    }
+    return render(request, "embed/error.html", context, status=status)
+
+
+def _after_change(request: HtmxHttpRequest, game: Game, *, created: bool = False) -> HttpResponse:
+    url = reverse("embed:game", args=[game.token])
+    if request.htmx:
+        response = render_board(request, game)
+        if created:
+            # The frame's address now names the game, so reloading the frame keeps it.
+            response["HX-Replace-Url"] = url
+        return response
+    response = HttpResponseRedirect(url, status=303)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _hinted(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    played = game.replay()
+    found = engine.hint(played.position) if game.status == Game.Status.PLAYING else None
+    if found is None:
+        message = "There is nothing to hint: the game is over."
+        return render_board(request, game, played, message=message)
+    message = f"Hint: {found.move.describe()} ({found.reason})."
+    return render_board(request, game, played, hint=found, message=message)
+
+
+def _selected(request: HttpRequest) -> str:
+    return request.GET.get("sel", "").strip().upper()[:3]
+
+
+# ---------------------------------------------------------------- a deal's start (nothing stored)
+
+
+@embed_page
+@require_safe
+def today(request: HtmxHttpRequest) -> HttpResponse:
+    """Today's deal (the UTC date as YYYYMMDD), from its start."""
+    game = _unstarted(daily.todays_deal_number(), _rules(request))
+    return render_board(request, game, selected=_selected(request))
+
+
+@embed_page
+@require_safe
+def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
+    game = _unstarted(engine.parse_deal_number(number), _rules(request))
+    return render_board(request, game, selected=_selected(request))
+
+
+@embed_page
+@require_safe
+def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
+    return _hinted(request, _unstarted(engine.parse_deal_number(number), _rules(request)))
+
+
+@embed_page
+@require_safe
+def another(request: HtmxHttpRequest) -> HttpResponse:
+    """Another deal: a fresh random one under the same rules, from its start."""
+    url = reverse("embed:deal", args=[play.random_deal_number()]) + _query(_rules(request))
+    return HttpResponseRedirect(url)
+
+
+@embed_page
+@require_POST
+def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
+    """The first move on a deal's start board: store the game, apply the move, name the game.
+
+    The game is created in the same transaction as its first move, so a refused move (stale,
+    illegal, malformed) leaves no row behind.
+    """
+    deal_number = engine.parse_deal_number(number)
+    rules = _rules(request)
+    unstarted = _unstarted(deal_number, rules)
+    try:
+        seen = _seen_moves(request)
+        with transaction.atomic():
+            game = play.start_unattached(deal_number, rules)
+            with play.changing_game(play.token_games(game.token), seen) as played:
+                ACTIONS[action](played, request.POST.get("move", ""))
+    except play.StaleBoardError:
+        return render_board(request, unstarted, status=409, message=STALE_MESSAGE)
+    except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
+        return render_board(request, unstarted, status=400, message=_sentence(str(error)))
+    game.refresh_from_db()
+    return _after_change(request, game, created=True)
+
+
+# ---------------------------------------------------------------- a stored game, by its token
+
+
+@embed_page
+@require_safe
+def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
+    game = play.found(play.token_games(token))
+    return render_board(request, game, selected=_selected(request))
+
+
+@embed_page
+@require_safe
+def game_hint(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    return _hinted(request, play.found(play.token_games(token)))
+
+
+@embed_page
+@require_POST
+def game_action(request: HtmxHttpRequest, token: str, action: str) -> HttpResponse:
+    """Load the game by its token, guard (unknown token? finished? stale?), apply, save, render.
+
+    The engine's errors become a 400 and a stale board a 409, each with the game as it stands;
+    an unknown token (or a main-site game's) is a 404, whatever else the request says.
+    """
+    games = play.token_games(token)
+    try:
+        seen = _seen_moves(request)
+        with play.changing_game(games, seen) as played:
+            ACTIONS[action](played, request.POST.get("move", ""))
+    except play.StaleBoardError as error:
+        return render_board(request, error.game, status=409, message=STALE_MESSAGE)
+    except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
+        game = play.found(games)
+        return render_board(request, game, status=400, message=_sentence(str(error)))
+    return _after_change(request, play.found(games))
+
+
+@embed_page
+def not_found(request: HttpRequest, rest: str) -> HttpResponse:
+    """Anything else under /embed/: the embed's own 404, which sets no cookie (the site's 404
+    page extends the main base template, which would hand out a CSRF cookie)."""
+    raise Http404(rest)
+
+
+# ---------------------------------------------------------------- the main site's snippet page
+
+
+@require_safe
+def snippet(request: HttpRequest) -> HttpResponse:
+    """The iframe snippet to copy, and the embed live beneath it (a page of the main site)."""
+    embed_path = reverse("embed:today")
+    context = {"embed_url": request.build_absolute_uri(embed_path), "embed_path": embed_path}
+    return render(request, "embed/snippet.html", context)

@@ -1,0 +1,38 @@
+"""The embed's URLs (all under /embed/, each frameable and cookie-free) and the main site's page
+that offers the snippet. Included at the root by game/urls.py."""
+
+from django.urls import path
+
+from game import embed
+
+app_name = "embed"
+
+urlpatterns = [
+    path("embed/", embed.today, name="today"),
+    path("embed/another/", embed.another, name="another"),
+    path("embed/deal/<str:number>/", embed.deal, name="deal"),
+    path("embed/deal/<str:number>/hint/", embed.deal_hint, name="deal_hint"),
+    *(
+        path(
+            f"embed/deal/<str:number>/{action}/",
+            embed.start_action,
+            {"action": action},
+            name=f"deal_{action}",
+        )
+        for action in embed.ACTIONS
+    ),
+    path("embed/g/<str:token>/", embed.game_page, name="game"),
+    path("embed/g/<str:token>/hint/", embed.game_hint, name="game_hint"),
+    *(
+        path(
+            f"embed/g/<str:token>/{action}/",
+            embed.game_action,
+            {"action": action},
+            name=f"game_{action}",
+        )
+        for action in embed.ACTIONS
+    ),
+    # Last: anything else under /embed/ gets the embed's own cookie-free 404.
+    path("embed/<path:rest>", embed.not_found, name="not_found"),
+    path("embed-this/", embed.snippet, name="snippet"),
+]

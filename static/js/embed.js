@@ -1,0 +1,151 @@
+// The embed's script, and the Copy button of the main site's snippet page. Progressive
+// enhancement only: without it the frame still plays by plain form posts.
+//
+// Outer-page reloads: a frame starts again from its src (/embed/), so the frame remembers its
+// game's token in its own localStorage, keyed by rule set and deal, and goes back to that game
+// when it shows the same deal's start. Never a cookie. Browsers that partition storage keep this
+// per embedding site; a browser that denies storage to cross-site frames (Chromium with
+// third-party cookies blocked, for one) makes getItem throw, and the frame simply starts afresh.
+"use strict";
+(() => {
+  const PREFIX = "lucie.embed.";
+  const board = () => document.getElementById("board");
+
+  function storage() {
+    try {
+      const store = window.localStorage;
+      return store || null;
+    } catch (error) {
+      return null; // Access denied to this (cross-site) frame: nothing is remembered.
+    }
+  }
+
+  function keyFor(root) {
+    return `${PREFIX}${root.dataset.rules}.${root.dataset.deal}`;
+  }
+
+  // Remember a game while it can still be played (lost games can be undone); forget a won one.
+  function remember() {
+    const root = board();
+    const store = storage();
+    if (!root || !store || !root.dataset.token) return;
+    try {
+      if (root.dataset.status === "playing" || root.dataset.status === "lost") {
+        store.setItem(keyFor(root), root.dataset.token);
+      } else {
+        store.removeItem(keyFor(root));
+      }
+    } catch (error) {
+      // Storage full or refused: the game still plays, it just is not remembered.
+    }
+  }
+
+  // On a deal's start board, go back to this frame's game of that deal if it has one.
+  function resume() {
+    const root = board();
+    const store = storage();
+    if (!root || !store || root.dataset.token) return false;
+    let token = null;
+    try {
+      token = store.getItem(keyFor(root));
+    } catch (error) {
+      return false;
+    }
+    if (!token || !/^[A-Za-z0-9_-]+$/.test(token)) return false;
+    window.location.replace(`/embed/g/${token}/`);
+    return true;
+  }
+
+  // A remembered game that the server no longer knows: forget it, so the start shows next time.
+  function forgetMissing() {
+    const store = storage();
+    const found = window.location.pathname.match(/^\/embed\/g\/([A-Za-z0-9_-]+)\//);
+    if (!store || !found || !document.querySelector("[data-missing]")) return;
+    try {
+      for (const key of Object.keys(store)) {
+        if (key.startsWith(PREFIX) && store.getItem(key) === found[1]) store.removeItem(key);
+      }
+    } catch (error) {
+      // Nothing to forget then.
+    }
+  }
+
+  // "Another deal" leaves a game under way: the first press asks, a second press (within a few
+  // seconds) goes. A dialog would need window.confirm, which browsers may block in a frame.
+  let armed = null;
+  function disarm() {
+    if (!armed) return;
+    armed.textContent = armed.dataset.label;
+    armed.classList.remove("armed");
+    armed = null;
+  }
+
+  function another(link, event) {
+    const root = board();
+    const underWay = root && root.dataset.status === "playing" && root.dataset.started === "true";
+    if (!underWay || armed === link) return; // Let the link go.
+    event.preventDefault();
+    disarm();
+    armed = link;
+    link.dataset.label = link.textContent;
+    link.textContent = "Leave this game?";
+    link.classList.add("armed");
+    const message = root.querySelector(".message");
+    if (message) message.textContent = "Press again to leave this game for another deal.";
+    setTimeout(() => {
+      if (armed === link) disarm();
+    }, 4000);
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('[data-action="another"]');
+    if (link) another(link, event);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || !board()) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    if (event.key.toLowerCase() !== "n") return;
+    const link = board().querySelector('[data-action="another"]');
+    if (!link) return;
+    event.preventDefault();
+    link.click(); // Through the click handler above: it asks first when a game is under way.
+  });
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target && event.target.id === "board") {
+      armed = null;
+      remember();
+    }
+  });
+
+  // ---------------------------------------------------------------- the snippet page
+  function setUpCopy() {
+    for (const button of document.querySelectorAll("[data-copy]")) {
+      const source = document.getElementById(button.dataset.copy);
+      const status = button.parentElement.querySelector(".copy-status");
+      if (!source) continue;
+      button.hidden = false;
+      button.addEventListener("click", async () => {
+        let copied = false;
+        try {
+          await navigator.clipboard.writeText(source.value);
+          copied = true;
+        } catch (error) {
+          source.select();
+          copied = document.execCommand && document.execCommand("copy");
+        }
+        if (status) status.textContent = copied ? "Copied." : "Select the text and copy it.";
+      });
+    }
+  }
+
+  function start() {
+    setUpCopy();
+    forgetMissing();
+    if (!resume()) remember();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
