@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from game import views
+from game import daily_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,11 @@ urlpatterns = [
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
     path("stats/", views.stats_page, name="stats"),
     path("rules/", views.rules_page, name="rules"),
+    # Today's deal and the daily calendar (game/daily_views.py).
+    path("daily/", daily_views.today, name="daily"),
+    path("daily/<str:year>/<str:month>/", daily_views.month, name="daily_month"),
+    path("daily/<str:year>/<str:month>/<str:day>/", daily_views.day, name="daily_day"),
+    path("daily/<str:year>/<str:month>/<str:day>/result/", daily_views.result, name="daily_result"),
     # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
     path("", include("game.embed_urls")),
 ]

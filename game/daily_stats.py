@@ -1,0 +1,317 @@
+"""Daily figures as ORM aggregates: how everyone did on each day's deal, this player's month,
+the daily streak, and the text a player shares.
+
+A daily game is any game of a date's deal number under the default rules (`lucie`), however it
+was opened. Only started games (a first move made) count as played; an abandoned game counts as
+played, not won; a game in which the solver was peeked at (`assisted`) is never a win. A game is
+"on the day" when its first move was made on the UTC date its deal number names: only those count
+for the daily streak; the others were "played late".
+
+Everything for a month page is a fixed number of queries, whatever the number of days or games:
+one aggregate grouped by deal number for everyone (cached briefly), one for this player's games of
+the month, one for this player's on-the-day wins (the streak).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import Count, F, Min, Q, QuerySet
+from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
+
+from game import daily
+from game.board import format_ms
+from game.models import Game
+
+# How long everyone's figures for a month stay cached. Today's figures move the most, so the
+# month that holds today is kept briefly; a past month changes only when someone plays it late.
+CURRENT_MONTH_TTL = 30
+PAST_MONTH_TTL = 300
+
+DASH = "\N{EN DASH}"
+
+
+@dataclass(frozen=True)
+class DayFigures:
+    """How everyone did on one day's deal, counted once per game."""
+
+    deal_number: int
+    players: int = 0
+    winners: int = 0
+    best_time_ms: int | None = None
+
+    @property
+    def win_rate(self) -> str:
+        return f"{100 * self.winners / self.players:.0f}%" if self.players else DASH
+
+    @property
+    def best_time(self) -> str:
+        return DASH if self.best_time_ms is None else format_ms(self.best_time_ms)
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """This player's result on one day, from the game that says the most about it."""
+
+    state: str  # won, assisted, playing, lost, abandoned
+    on_the_day: bool
+    elapsed_ms: int
+    move_count: int
+    cards_home: int
+    redeals_used: int
+    mercis_used: int
+    game_id: int
+
+    @property
+    def time(self) -> str:
+        return format_ms(self.elapsed_ms)
+
+    @property
+    def label(self) -> str:
+        return STATE_LABELS[self.state]
+
+    @property
+    def finished(self) -> bool:
+        return self.state != "playing"
+
+
+STATE_LABELS = {
+    "won": "Won",
+    "assisted": "Won with help",
+    "playing": "In progress",
+    "lost": "Lost",
+    "abandoned": "Left unfinished",
+}
+# Which of a day's games speaks for it: a clean win first, then one under way, then the rest.
+_STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
+
+
+def _clean_win() -> Q:
+    return Q(status=Game.Status.WON, assisted=False)
+
+
+def _daily_games(low: int, high: int) -> QuerySet[Game]:
+    return Game.objects.filter(
+        rules=daily.DAILY_RULES, deal_number__gte=low, deal_number__lte=high
+    ).exclude(started_at__isnull=True)
+
+
+def _started_day_number() -> CombinedExpression:
+    """started_at's UTC date as YYYYMMDD, in SQL (Django extracts in TIME_ZONE, which is UTC)."""
+    return (
+        ExtractYear("started_at") * 10_000
+        + ExtractMonth("started_at") * 100
+        + ExtractDay("started_at")
+    )
+
+
+# ---------------------------------------------------------------- everyone
+
+
+def _figures(low: int, high: int) -> dict[int, DayFigures]:
+    rows = (
+        _daily_games(low, high)
+        .values("deal_number")
+        .annotate(
+            players=Count("pk"),
+            winners=Count("pk", filter=_clean_win()),
+            best=Min("elapsed_ms", filter=_clean_win()),
+        )
+        .order_by()
+    )
+    return {
+        row["deal_number"]: DayFigures(
+            deal_number=row["deal_number"],
+            players=row["players"],
+            winners=row["winners"],
+            best_time_ms=row["best"],
+        )
+        for row in rows
+    }
+
+
+def month_figures(first: dt.date) -> dict[int, DayFigures]:
+    """Everyone's figures for each day of the month that has any, keyed by deal number."""
+    key = f"daily:month:{first:%Y%m}"
+    found: dict[int, DayFigures] | None = cache.get(key)
+    if found is None:
+        found = _figures(*daily.month_bounds(first))
+        current = first == daily.today_utc().replace(day=1)
+        cache.set(key, found, CURRENT_MONTH_TTL if current else PAST_MONTH_TTL)
+    return found
+
+
+def day_figures(day: dt.date) -> DayFigures:
+    """One day's figures, straight from the database (the management command's)."""
+    number = daily.deal_number_for(day)
+    return _figures(number, number).get(number, DayFigures(deal_number=number))
+
+
+@dataclass(frozen=True)
+class DayBreakdown:
+    """The management command's fuller picture of one day."""
+
+    figures: DayFigures
+    on_the_day: int
+    late: int
+    in_progress: int
+    lost: int
+    abandoned: int
+    sessions: int
+
+
+def day_breakdown(day: dt.date) -> DayBreakdown:
+    number = daily.deal_number_for(day)
+    totals = (
+        _daily_games(number, number)
+        .annotate(started_day=_started_day_number())
+        .aggregate(
+            players=Count("pk"),
+            winners=Count("pk", filter=_clean_win()),
+            best=Min("elapsed_ms", filter=_clean_win()),
+            on_the_day=Count("pk", filter=Q(started_day=number)),
+            in_progress=Count("pk", filter=Q(status=Game.Status.PLAYING)),
+            lost=Count("pk", filter=Q(status=Game.Status.LOST)),
+            abandoned=Count("pk", filter=Q(status=Game.Status.ABANDONED)),
+            sessions=Count("session_key", distinct=True, filter=~Q(session_key="")),
+        )
+    )
+    return DayBreakdown(
+        figures=DayFigures(number, totals["players"], totals["winners"], totals["best"]),
+        on_the_day=totals["on_the_day"],
+        late=totals["players"] - totals["on_the_day"],
+        in_progress=totals["in_progress"],
+        lost=totals["lost"],
+        abandoned=totals["abandoned"],
+        sessions=totals["sessions"],
+    )
+
+
+# ---------------------------------------------------------------- this player
+
+
+def _state(status: str, assisted: bool) -> str:
+    if status == Game.Status.WON:
+        return "assisted" if assisted else "won"
+    return str(status)
+
+
+def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult]:
+    """This player's result for each day of the month they played, keyed by deal number."""
+    if not session_key:
+        return {}
+    games = (
+        _daily_games(*daily.month_bounds(first))
+        .filter(session_key=session_key)
+        .only(*RESULT_FIELDS)
+    )
+    best: dict[int, tuple[tuple[int, int, int], DayResult]] = {}
+    for game in games:
+        number = game.deal_number
+        result = day_result(game)
+        # A win on the day beats a late one, a faster win a slower one; otherwise the latest game.
+        tie = result.elapsed_ms if result.state == "won" else -result.game_id
+        rank = (_STATE_RANK[result.state], 0 if result.on_the_day else 1, tie)
+        if number not in best or rank < best[number][0]:
+            best[number] = (rank, result)
+    return {number: result for number, (_, result) in best.items()}
+
+
+RESULT_FIELDS = (
+    "pk", "deal_number", "status", "assisted", "started_at", "elapsed_ms", "move_count",
+    "cards_home", "redeals_used", "mercis_used",
+)  # fmt: skip
+
+
+def day_result(game: Game) -> DayResult:
+    return DayResult(
+        state=_state(game.status, game.assisted),
+        on_the_day=_on_the_day(game.deal_number, game.started_at),
+        elapsed_ms=game.elapsed_ms,
+        move_count=game.move_count,
+        cards_home=game.cards_home,
+        redeals_used=game.redeals_used,
+        mercis_used=game.mercis_used,
+        game_id=game.pk,
+    )
+
+
+def _on_the_day(number: int, started_at: dt.datetime | None) -> bool:
+    return started_at is not None and daily.deal_number_for(started_at.astimezone(dt.UTC)) == number
+
+
+@dataclass(frozen=True)
+class Streaks:
+    current: int
+    best: int
+
+
+def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
+    """The daily streak (days in a row won on the day, ending today or yesterday) and the best.
+
+    One query for the dates of this player's clean wins made on the day; the runs are counted
+    here over those few hundred dates at most.
+    """
+    if not session_key:
+        return Streaks(0, 0)
+    today = today or daily.today_utc()
+    low = daily.deal_number_for(daily.site_start())
+    numbers = (
+        _daily_games(low, daily.deal_number_for(today))
+        .filter(_clean_win(), session_key=session_key)
+        .alias(started_day=_started_day_number())
+        .filter(started_day=F("deal_number"))
+        .values_list("deal_number", flat=True)
+        .distinct()
+    )
+    days = {day for number in numbers if (day := daily.day_of_deal(number)) is not None}
+    return Streaks(current=_run_ending(days, today), best=_longest_run(days))
+
+
+def _run_ending(days: set[dt.date], today: dt.date) -> int:
+    one = dt.timedelta(days=1)
+    day = today if today in days else today - one
+    run = 0
+    while day in days:
+        run += 1
+        day -= one
+    return run
+
+
+def _longest_run(days: set[dt.date]) -> int:
+    one = dt.timedelta(days=1)
+    best = 0
+    for day in days:
+        if day - one in days:
+            continue
+        run = 1
+        while day + one * run in days:
+            run += 1
+        best = max(best, run)
+    return best
+
+
+# ---------------------------------------------------------------- sharing
+
+
+def share_text(deal_number: int, result: DayResult, url: str) -> str:
+    """A finished daily game as two lines to paste anywhere: the result, and the deal's link.
+
+    It names the deal, the result, the time, redeals and the merci: nothing about the player.
+    """
+    parts: list[str]
+    if result.state in ("won", "assisted"):
+        verb = "won" if result.state == "won" else "solved with help"
+        parts = [f"{verb} in {result.time}", f"{result.move_count} moves"]
+    else:
+        verb = "left unfinished" if result.state == "abandoned" else "lost"
+        parts = [verb, f"{result.cards_home}/52 cards home"]
+    redeals = result.redeals_used
+    parts.append("no redeal" if redeals == 0 else f"{redeals} redeal{'s' if redeals > 1 else ''}")
+    parts.append("merci used" if result.mercis_used else "no merci")
+    if not result.on_the_day:
+        parts.append("played late")
+    return f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}\n{url}"

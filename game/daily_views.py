@@ -1,0 +1,239 @@
+"""The daily pages: today's deal, any past day's deal, the month as a calendar, the result to share.
+
+`/daily/` and `/daily/<yyyy>/<mm>/<dd>/` play that date's deal under the default rules, resuming
+this browser's game of it when there is one. Starting it while another game is under way asks
+first, as `/deal/<n>/` does: the GET asks, the POST from the question starts it. Every move is then
+made through the play views (game/views.py) like any other game's.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods
+
+from game import board, daily, daily_stats, engine, play
+from game.forms import NewGameForm
+from game.models import Game
+
+WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _session_key(request: HttpRequest) -> str:
+    """This browser's session key, creating the session (and its cookie) if need be."""
+    if not request.session.session_key:
+        request.session["player"] = True
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
+
+
+def _not_offered(request: HttpRequest, error: daily.DailyDateError) -> HttpResponse:
+    today = daily.today_utc()
+    context = {"message": str(error), "this_month": _month_url(today)}
+    return render(request, "daily/not_offered.html", context, status=404)
+
+
+def _month_url(day: dt.date) -> str:
+    return reverse("daily_month", args=[f"{day.year:04}", f"{day.month:02}"])
+
+
+def _day_url(day: dt.date) -> str:
+    return reverse("daily_day", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"])
+
+
+def _play_url(day: dt.date) -> str:
+    """Where a day's deal is played: today's at /daily/, any other day at its date."""
+    return reverse("daily") if day == daily.today_utc() else _day_url(day)
+
+
+def _day_game(session_key: str, number: int) -> Game | None:
+    """This browser's game of the deal to show: the one under way, else the latest that ended
+    with a result. A game left for another is over, so then the deal may be started afresh."""
+    games = list(
+        Game.objects.filter(session_key=session_key, deal_number=number, rules=daily.DAILY_RULES)
+        .exclude(status=Game.Status.ABANDONED)
+        .order_by("-created_at", "-pk")
+    )
+    playing = [game for game in games if game.status == Game.Status.PLAYING]
+    found = playing or games
+    return found[0] if found else None
+
+
+def _rollover_context() -> dict[str, Any]:
+    rollover = daily.next_rollover()
+    return {
+        "rollover_iso": rollover.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "rollover_utc": f"{rollover:%H:%M} UTC on {rollover:%a} {rollover.day} {rollover:%b}",
+    }
+
+
+def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[str, Any]:
+    """What the daily header and the result box need, beside the board."""
+    today = daily.today_utc()
+    key = request.session.session_key
+    context: dict[str, Any] = {
+        "day": day,
+        "is_today": day == today,
+        "daily_number": daily.deal_number_for(day),
+        "month_url": _month_url(day),
+        "day_url": _day_url(day),
+        "result_url": reverse(
+            "daily_result", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
+        ),
+        "streaks": daily_stats.streaks(key, today),
+        "daily_game": game,
+        **_rollover_context(),
+    }
+    if game is not None:
+        mine = daily_stats.day_result(game)
+        context["mine"] = mine
+        if mine.finished:
+            url = request.build_absolute_uri(_day_url(day))
+            context["share"] = daily_stats.share_text(game.deal_number, mine, url)
+    return context
+
+
+# ---------------------------------------------------------------- playing a day's deal
+
+
+@require_http_methods(["GET", "POST"])
+def today(request: HttpRequest) -> HttpResponse:
+    """Today's deal (UTC), under the default rules whatever the player chose for random games."""
+    return _play_day(request, daily.today_utc())
+
+
+@require_http_methods(["GET", "POST"])
+def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
+    """A given day's deal: today's, or a past day's (played late); days to come are refused."""
+    try:
+        date = daily.parse_day(year, month, day)
+    except daily.DailyDateError as error:
+        return _not_offered(request, error)
+    return _play_day(request, date)
+
+
+def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
+    key = _session_key(request)
+    number = daily.deal_number_for(date)
+    rules = engine.Rules.parse(daily.DAILY_RULES)
+    game = _day_game(key, number)
+    if request.method == "POST":
+        if game is None:
+            game = play.start(key, number, rules)
+        # The deal's page, not the game's: post/redirect/get, and a reload shows the same.
+        return HttpResponseRedirect(_play_url(date), status=303)
+    if game is None:
+        current = play.current_game(key)
+        under_way = current is not None and current.status == Game.Status.PLAYING
+        if under_way and current is not None and current.started_at is not None:
+            context = {
+                "current": current,
+                "day": date,
+                "deal_number": number,
+                "rules": rules,
+                "action": _play_url(date),
+                "is_today": date == daily.today_utc(),
+            }
+            return render(request, "daily/confirm.html", context)
+        game = play.start(key, number, rules)
+    return _render_day(request, date, game)
+
+
+def _render_day(request: HttpRequest, date: dt.date, game: Game) -> HttpResponse:
+    context = board.board_context(game, game.replay())
+    context["today"] = daily.todays_deal_number()
+    context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
+    context.update(_day_context(request, date, game))
+    response = render(request, "daily/play.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def result(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
+    """The result box of a day's game (daily.js fetches it when the board's game ends)."""
+    try:
+        date = daily.parse_day(year, month, day)
+    except daily.DailyDateError as error:
+        return _not_offered(request, error)
+    key = request.session.session_key
+    game = _day_game(key, daily.deal_number_for(date)) if key else None
+    return render(request, "daily/_result.html", _day_context(request, date, game))
+
+
+# ---------------------------------------------------------------- the month
+
+
+@require_GET
+def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
+    """The month as a calendar: this player's result and everyone's figures for each day."""
+    try:
+        first = daily.parse_month(year, month)
+    except daily.DailyDateError as error:
+        return _not_offered(request, error)
+    if (f"{first.year:04}", f"{first.month:02}") != (year, month):
+        return HttpResponseRedirect(_month_url(first))
+    today = daily.today_utc()
+    key = request.session.session_key
+    mine = daily_stats.player_month(key, first)
+    everyone = daily_stats.month_figures(first)
+
+    weeks: list[list[dict[str, Any] | None]] = []
+    days: list[dict[str, Any]] = []
+    for week in calendar.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month):
+        cells: list[dict[str, Any] | None] = []
+        for date in week:
+            if date.month != first.month:
+                cells.append(None)
+                continue
+            number = daily.deal_number_for(date)
+            cell = {
+                "date": date,
+                "number": number,
+                "is_today": date == today,
+                "future": date > today,
+                "url": _play_url(date),
+                "mine": mine.get(number),
+                "everyone": everyone.get(number, daily_stats.DayFigures(number)),
+            }
+            cells.append(cell)
+            if date <= today:
+                days.append(cell)
+        weeks.append(cells)
+
+    previous = daily.add_months(first, -1)
+    following = daily.add_months(first, 1)
+    todays = mine.get(daily.deal_number_for(today)) if first == today.replace(day=1) else None
+    context: dict[str, Any] = {
+        "first": first,
+        "weeks": weeks,
+        "days": list(reversed(days)),
+        "weekdays": WEEKDAYS,
+        "today": today,
+        "today_url": reverse("daily"),
+        "this_month_url": _month_url(today),
+        "is_this_month": first == today.replace(day=1),
+        "previous_url": _month_url(previous) if previous >= daily.site_start() else "",
+        "previous": previous,
+        "next_url": _month_url(following) if following <= today.replace(day=1) else "",
+        "next": following,
+        "streaks": daily_stats.streaks(key, today),
+        "won_this_month": sum(1 for r in mine.values() if r.state == "won"),
+        "played_this_month": len(mine),
+        **_rollover_context(),
+    }
+    if todays is not None and todays.finished:
+        url = request.build_absolute_uri(_day_url(today))
+        context["share"] = daily_stats.share_text(daily.deal_number_for(today), todays, url)
+    return render(request, "daily/month.html", context)

@@ -1,0 +1,73 @@
+// The daily pages' progressive enhancement: the rollover time in the player's own time zone,
+// the Copy button for the share text, and the result box fetched when the board's game ends.
+// Without it the pages still work: the time shows in UTC and the share text can be copied by hand.
+"use strict";
+(() => {
+  // ---------------------------------------------------------------- midnight UTC, locally
+  function localTimes(root = document) {
+    for (const el of root.querySelectorAll("time[data-local-time]")) {
+      const when = new Date(el.getAttribute("datetime"));
+      if (Number.isNaN(when.getTime())) continue;
+      const time = when.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+      const day = when.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      el.textContent = `${time} on ${day}, your time${zone ? ` (${zone.replace(/_/g, " ")})` : ""}`;
+      el.title = el.getAttribute("datetime");
+    }
+  }
+
+  // ---------------------------------------------------------------- copy the share text
+  async function copy(button) {
+    const field = document.getElementById(button.dataset.copy);
+    const status = button.parentElement.querySelector(".copy-status");
+    if (!field) return;
+    let done = false;
+    try {
+      await navigator.clipboard.writeText(field.value);
+      done = true;
+    } catch (error) {
+      // No clipboard API (or refused): select the text so a shortcut copies it.
+      field.focus();
+      field.select();
+      try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
+    }
+    if (status) status.textContent = done ? "Copied." : "Select the text and copy it.";
+  }
+
+  function showCopyButtons(root = document) {
+    for (const button of root.querySelectorAll("button[data-copy]")) button.hidden = false;
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-copy]");
+    if (button) copy(button);
+  });
+
+  // ---------------------------------------------------------------- the result box
+  // The board is swapped by htmx on every move; when its game ends (or comes back from a dead
+  // end by undo) the result box below it is fetched again.
+  function refreshResult() {
+    const board = document.getElementById("board");
+    const box = document.getElementById("daily-result");
+    if (!board || !box || board.dataset.status === box.dataset.status) return;
+    fetch(box.dataset.resultUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => {
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("daily-result");
+        if (!fresh) return;
+        box.replaceWith(fresh);
+        showCopyButtons(fresh);
+      })
+      .catch(() => {});
+  }
+
+  document.addEventListener("htmx:afterSettle", refreshResult);
+
+  function start() {
+    localTimes();
+    showCopyButtons();
+    refreshResult();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
