@@ -1,0 +1,261 @@
+"""Today's deal in real Chromium: a move shows on the month's calendar, a win shows with its time,
+the share text is copied to the clipboard, and the rollover is written in the player's own time.
+
+The browser's clock cannot be frozen, so today is what game.daily.today_utc() says in the test.
+Winning needs a line that wins today's deal: the test looks for one with the engine (the greedy
+hint, then nudged play-outs, then a bounded search). Should today's deal defeat all three, the
+server's clock (in this process) is moved back to the nearest recent day whose deal they win.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import sys
+import time
+from collections.abc import Iterator
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+from axe_playwright_python.sync_playwright import Axe
+from django.test import Client
+from playwright.sync_api import Browser, expect
+from pytest_django.fixtures import Settings
+from pytest_django.live_server_helper import LiveServer
+
+from game import daily, engine, play
+from game.engine.hint import _score
+from game.models import Game
+from tests.browser.test_play import board, moves_shown, tap
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+# ---------------------------------------------------------------- a winning line for a deal
+
+
+def _playout(number: int, rnd: random.Random | None) -> engine.Game:
+    played = engine.Game(number)
+    while (found := engine.greedy_hint(played.position)) is not None:
+        move = found.move
+        if rnd is not None and rnd.random() < 0.15:
+            cards = [m for m in engine.card_moves(played.position) if not m.merci]
+            move = rnd.choice(cards) if cards else move
+        played.play(move)
+    return played
+
+
+def _search(number: int, budget: int) -> list[engine.Move] | None:
+    """Depth-first over the whole game (redeals foreseen), home moves first, positions deduped."""
+    seen: set[object] = set()
+    path: list[engine.Move] = []
+    nodes = 0
+
+    def ordered(position: engine.Position) -> list[engine.Move]:
+        moves = engine.legal_moves(position)
+        home = [m for m in moves if m.to_foundation and not m.merci]
+        if home:  # within a deal a foundation move is always safe
+            return [min(home, key=lambda m: m.card.rank if m.card else 0)]
+        cards = sorted(
+            (m for m in moves if not m.is_redeal and not m.merci),
+            key=lambda m: -_score(position, m),
+        )
+        return cards + [m for m in moves if m.merci] + [m for m in moves if m.is_redeal]
+
+    def dfs(position: engine.Position) -> bool:
+        nonlocal nodes
+        if position.cards_home == 52:
+            return True
+        key = (
+            frozenset(tuple(fan) for fan in position.fans if fan),
+            position.foundations,
+            position.redeals_used,
+            position.mercis_used,
+        )
+        if key in seen or nodes >= budget:
+            return False
+        seen.add(key)
+        nodes += 1
+        for move in ordered(position):
+            path.append(move)
+            if dfs(engine.apply(position, move)):
+                return True
+            path.pop()
+        return False
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 5000))
+    try:
+        return list(path) if dfs(engine.Game(number).position) else None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def winning_line(number: int, seconds: float = 5.0) -> tuple[engine.Move, ...] | None:
+    deadline = time.monotonic() + seconds
+    for seed in range(400):
+        played = _playout(number, None if seed == 0 else random.Random(seed))
+        if played.outcome().status is engine.Status.WON:
+            return played.moves
+        if time.monotonic() > deadline:
+            break
+    line = _search(number, budget=40_000)
+    return tuple(line) if line else None
+
+
+@pytest.fixture
+def winnable_day(settings: Settings) -> Iterator[tuple[dt.date, tuple[engine.Move, ...]]]:
+    """Today (UTC) and a line that wins its deal; see the module's docstring for the fallback."""
+    settings.SITE_START_MONTH = "2000-01"
+    today = daily.today_utc()
+    for back in range(10):
+        day = today - dt.timedelta(days=back)
+        line = winning_line(daily.deal_number_for(day))
+        if line is not None:
+            break
+    else:
+        pytest.fail("no deal of the last ten days could be won by the test's search")
+    if day == today:
+        yield day, line
+        return
+    # Short of real time (a session cookie must outlive the jump), travel the server back.
+    moment = dt.datetime.combine(day, daily.now_utc().time(), tzinfo=dt.UTC)
+    with time_machine.travel(moment, tick=True):
+        yield day, line
+
+
+def month_url(live_server: LiveServer, day: dt.date) -> str:
+    return f"{live_server.url}/daily/{day:%Y}/{day:%m}/"
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_play_today_see_the_month_win_and_copy_the_result(
+    browser: Browser,
+    live_server: LiveServer,
+    winnable_day: tuple[dt.date, tuple[engine.Move, ...]],
+) -> None:
+    day, line = winnable_day
+    number = daily.deal_number_for(day)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800},
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    page.goto(f"{live_server.url}/daily/")
+    expect(board(page)).to_have_attribute("data-deal", str(number))
+    expect(board(page)).to_have_attribute("data-rules", "lucie")
+    expect(page.get_by_role("heading", name=re.compile("Today's deal"))).to_be_visible()
+    tap(page, line[0], 1)
+
+    page.goto(month_url(live_server, day))
+    today_cell = page.locator(f'td[data-day="{day.isoformat()}"]')
+    expect(today_cell).to_have_attribute("aria-current", "date")
+    expect(today_cell).to_have_attribute("data-state", "playing")
+    expect(today_cell).to_contain_text("In progress")
+
+    # Most of the win through the pipeline and the test client, in the browser's own session.
+    session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
+    game = Game.objects.get(session_key=session, deal_number=number)
+    play.save(game, engine.Game(number, engine.DEFAULT_RULES, list(line[:-2])))
+    client = Client()
+    client.cookies["sessionid"] = session
+    game.refresh_from_db()
+    response = client.post(f"/game/{game.pk}/move/", {"n": game.move_count, "move": line[-2].text})
+    assert response.status_code == 303
+
+    # The last move by tapping: the board says won and the result box comes in below it.
+    page.goto(f"{live_server.url}/daily/")
+    moves_shown(page, len(line) - 1)
+    tap(page, line[-1], len(line))
+    expect(board(page)).to_have_attribute("data-status", "won")
+    result = page.locator("#daily-result")
+    expect(result).to_be_visible()
+    expect(result.get_by_role("heading")).to_contain_text("You won today's deal")
+    result.get_by_role("button", name="Copy").click()
+    expect(result.locator(".copy-status")).to_have_text("Copied.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    game.refresh_from_db()
+    first, link = copied.split("\n")
+    assert first.startswith(f"La Belle Lucie #{number} \N{EM DASH} won in ")
+    assert f", {len(line)} moves, " in first
+    assert "played late" not in first
+    assert link == f"{live_server.url}/daily/{day:%Y/%m/%d}/"
+
+    page.goto(month_url(live_server, day))
+    expect(today_cell).to_have_attribute("data-state", "won")
+    expect(today_cell).to_contain_text("Won")
+    expect(today_cell.locator(".detail")).to_have_text(
+        re.compile(rf"^\d+:\d\d · {len(line)} moves$")
+    )
+    expect(page.locator('[data-stat="daily-streak"]')).to_have_text("1")
+    assert errors == []
+    context.close()
+
+
+def test_the_rollover_is_shown_in_the_players_own_time(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(timezone_id="Pacific/Kiritimati", locale="en-GB")
+    page = context.new_page()
+    rollover = daily.next_rollover()
+    local = rollover.astimezone(ZoneInfo("Pacific/Kiritimati"))
+
+    page.goto(f"{live_server.url}/daily/")
+    shown = page.locator("time[data-local-time]")
+
+    expect(shown).to_have_attribute("datetime", rollover.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    expect(shown).to_contain_text(f"{local:%H:%M} on ")
+    expect(shown).to_contain_text(f"{local.day} {local:%b}")
+    expect(shown).to_contain_text("your time (Pacific/Kiritimati)")
+    assert local.hour == 14
+    context.close()
+
+
+def test_without_javascript_the_share_text_is_there_to_copy_by_hand(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/daily/")
+    session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
+    Game.objects.filter(session_key=session).update(
+        status=Game.Status.LOST, started_at=daily.now_utc(), cards_home=17
+    )
+
+    page.goto(f"{live_server.url}/daily/")
+
+    expect(page.locator("time[data-local-time]")).to_contain_text("00:00 UTC on")
+    share = page.get_by_label("Your result to share")
+    expect(share).to_have_attribute("readonly", "")
+    expect(share).to_have_value(re.compile(" \N{EM DASH} lost, 17/52 cards home, no redeal"))
+    expect(page.get_by_role("button", name="Copy")).to_be_hidden()
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_month_page_has_no_serious_accessibility_violations(
+    browser: Browser, live_server: LiveServer, scheme: str
+) -> None:
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    today = daily.today_utc()
+    page.goto(f"{live_server.url}/daily/")
+    page.goto(month_url(live_server, today))
+
+    results = Axe().run(page)
+
+    serious = [
+        f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes']]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
+    expect(page.locator('td[aria-current="date"]')).to_have_count(1)
+    context.close()
