@@ -214,6 +214,8 @@ def test_embed_templates_carry_no_csrf_token_and_nothing_from_another_host(clien
         html = client.get(url).content.decode()
         assert "csrfmiddlewaretoken" not in html
         assert "X-CSRFToken" not in html
+        assert "{#" not in html
+        assert "#}" not in html
         assert not re.search(r'(?:src|href|action)="(?:https?:)?//', html), url
 
 

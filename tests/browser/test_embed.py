@@ -1,0 +1,325 @@
+"""The embed in real Chromium, framed cross-site: an outer page served by a tiny HTTP server on
+127.0.0.2 holds an iframe of the live server on localhost (different sites, so the frame gets no
+first-party cookies and, in this Chromium's default profile, no storage either).
+
+Moves are worked out with the engine from the deal the frame shows and made through the UI only.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    BrowserType,
+    Frame,
+    FrameLocator,
+    Locator,
+    Page,
+    expect,
+)
+from pytest_django.live_server_helper import LiveServer
+
+from game import engine
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TARGET = re.compile(r"\bis-target\b")
+FRAME_HEIGHT = 620
+
+
+# ---------------------------------------------------------------- the other site
+
+
+class OuterSite:
+    """A real HTTP server on 127.0.0.2 whose page frames `src` the way the snippet does."""
+
+    def __init__(self, src: str) -> None:
+        page = (
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>A blog</title>"
+            "</head><body><h1>My blog</h1><p>Play a hand:</p>"
+            f'<iframe src="{src}" width="100%" height="{FRAME_HEIGHT}" style="border:0" '
+            'title="La Belle Lucie" loading="lazy"></iframe></body></html>'
+        ).encode()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Handler)
+        self.url = f"http://127.0.0.2:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> OuterSite:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def outer(live_server: LiveServer) -> Iterator[OuterSite]:
+    # live_server answers on localhost: another site than 127.0.0.2, as a real embedder is.
+    with OuterSite(f"{live_server.url}/embed/") as site:
+        yield site
+
+
+@pytest.fixture
+def errors(page: Page) -> list[str]:
+    """Console errors from the page and its frame (a CSP refusal shows up here)."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
+    return seen
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def frame(page: Page) -> FrameLocator:
+    return page.frame_locator("iframe")
+
+
+def embed_frame(page: Page) -> Frame:
+    found = [f for f in page.frames if "/embed/" in f.url]
+    assert len(found) == 1, [f.url for f in page.frames]
+    return found[0]
+
+
+def board(page: Page) -> Locator:
+    return frame(page).locator("#board")
+
+
+def moves_shown(page: Page, count: int) -> None:
+    expect(board(page)).to_have_attribute("data-moves", str(count))
+
+
+def tap(page: Page, move: engine.Move, count_after: int) -> None:
+    """Tap the card, then the lit place (or press Redeal), inside the frame."""
+    inside = frame(page)
+    if move.is_redeal:
+        inside.get_by_role("button", name="Redeal").click()
+    else:
+        assert move.card is not None
+        inside.locator(f'.fan [data-card="{move.card.code}"]').click()
+        if move.onto is not None:
+            target = inside.locator(f'.fan [data-card="{move.onto.code}"]')
+        elif move.empty_fan is not None:
+            target = inside.locator(f'[data-fan="{move.empty_fan}"] .slot')
+        else:
+            target = inside.locator(f'[data-foundation="{move.card.suit}"]')
+        expect(target).to_have_class(TARGET)
+        target.click()
+    moves_shown(page, count_after)
+
+
+def a_card_move(played: engine.Game) -> engine.Move:
+    moves = [m for m in engine.legal_moves(played.position) if not m.is_redeal and not m.merci]
+    return sorted(moves, key=lambda m: m.onto is None)[0]
+
+
+def open_frame(page: Page, outer: OuterSite) -> engine.Game:
+    """Load the outer page; return an engine mirror of the deal its frame shows."""
+    page.goto(outer.url)
+    expect(board(page)).to_have_attribute("data-status", "playing")
+    expect(frame(page).locator("[data-fan]")).to_have_count(18)
+    return engine.Game(int(board(page).get_attribute("data-deal") or 0))
+
+
+def game_cookies(context: BrowserContext) -> list[Any]:
+    return [c for c in context.cookies() if c["domain"] in ("127.0.0.1", "localhost")]
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_play_in_a_frame_on_another_site(
+    page: Page, outer: OuterSite, live_server: LiveServer, artifact_dir: Path, errors: list[str]
+) -> None:
+    mirror = open_frame(page, outer)
+    assert board(page).get_attribute("data-token") == ""
+    assert embed_frame(page).url == f"{live_server.url}/embed/"
+
+    # The first move creates the game; the frame's address now names it by its token.
+    move = a_card_move(mirror)
+    tap(page, move, 1)
+    mirror.play(move)
+    token = board(page).get_attribute("data-token") or ""
+    assert len(token) >= 32
+    embed_frame(page).wait_for_url(f"{live_server.url}/embed/g/{token}/")
+
+    move = a_card_move(mirror)
+    tap(page, move, 2)
+    mirror.play(move)
+    page.screenshot(path=artifact_dir / "framed-two-moves.png")
+
+    # Undo, then the keyboard inside the frame: R redoes, U undoes.
+    frame(page).get_by_role("button", name="Undo").click()
+    moves_shown(page, 1)
+    frame(page).locator(".info").click()  # focus the frame's document, not a control
+    page.keyboard.press("r")
+    moves_shown(page, 2)
+    page.keyboard.press("u")
+    moves_shown(page, 1)
+    page.keyboard.press("r")
+    moves_shown(page, 2)
+
+    # Redeal: the count goes down and the fans are dealt afresh.
+    expect(board(page)).to_have_attribute("data-redeals-left", "2")
+    tap(page, engine.REDEAL, 3)
+    mirror.play(engine.REDEAL)
+    expect(board(page)).to_have_attribute("data-redeals-left", "1")
+    shown = [[c.code for c in fan] for fan in mirror.position.fans]
+    found = (
+        frame(page)
+        .locator("#board .fan")
+        .evaluate_all(
+            "fans => fans.map(f => Array.from(f.querySelectorAll('[data-card]'),"
+            " c => c.dataset.card))"
+        )
+    )
+    assert found == shown
+
+    # Reloading the frame keeps the game: the token is in its address.
+    embed_frame(page).evaluate("document.body.dataset.before = 'reload'; location.reload()")
+    expect(frame(page).locator("body")).not_to_have_attribute("data-before", "reload")
+    moves_shown(page, 3)
+    expect(board(page)).to_have_attribute("data-token", token)
+
+    # No cookie for the game's host, ever.
+    assert game_cookies(page.context) == []
+
+    # Reloading the outer page: the frame starts again from its src. This Chromium denies
+    # storage to cross-site frames (third-party cookies blocked), so nothing can be remembered
+    # and today's deal starts afresh, as README "Embedding" says.
+    page.reload()
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    expect(board(page)).to_have_attribute("data-token", "")
+    assert embed_frame(page).url == f"{live_server.url}/embed/"
+    assert game_cookies(page.context) == []
+    assert errors == []
+
+
+def test_outer_reload_resumes_the_game_where_the_frame_may_keep_storage(
+    browser_type: BrowserType,
+    browser_type_launch_args: dict[str, Any],
+    outer: OuterSite,
+    tmp_path: Path,
+) -> None:
+    """A browser that lets cross-site frames keep (partitioned) storage, as Firefox and Safari do
+    and Chromium does when third-party cookies are allowed: the frame remembers its game."""
+    profile = tmp_path / "profile"
+    (profile / "Default").mkdir(parents=True)
+    preferences = {"profile": {"cookie_controls_mode": 0, "block_third_party_cookies": False}}
+    (profile / "Default" / "Preferences").write_text(json.dumps(preferences))
+    context = browser_type.launch_persistent_context(profile, **browser_type_launch_args)
+    try:
+        page = context.new_page()
+        mirror = open_frame(page, outer)
+        today = board(page).get_attribute("data-deal")
+        move = a_card_move(mirror)
+        tap(page, move, 1)
+        token = board(page).get_attribute("data-token")
+        assert token
+
+        page.reload()
+        expect(board(page)).to_have_attribute("data-token", token)
+        moves_shown(page, 1)
+        assert embed_frame(page).url.endswith(f"/embed/g/{token}/")
+
+        # "Another deal" asks first while a game is under way, then deals a fresh start.
+        another = frame(page).locator('.bar [data-action="another"]')
+        another.click()
+        expect(another).to_have_text("Leave this game?")
+        another.click()
+        expect(board(page)).to_have_attribute("data-token", "")
+        assert board(page).get_attribute("data-deal") != today
+        assert game_cookies(context) == []
+    finally:
+        context.close()
+
+
+def test_the_frame_plays_without_javascript(
+    browser: Browser, outer: OuterSite, live_server: LiveServer
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        mirror = open_frame(page, outer)
+        move = a_card_move(mirror)
+        assert move.card is not None
+        # Tapping a card reloads the frame with it selected; its places become buttons.
+        frame(page).locator(f'.fan [data-card="{move.card.code}"]').click()
+        expect(frame(page).locator(".is-target").first).to_be_visible()
+        frame(page).locator(f'button.is-target[value="{move.text}"]').click()
+        moves_shown(page, 1)
+        token = board(page).get_attribute("data-token")
+        assert token
+        assert embed_frame(page).url == f"{live_server.url}/embed/g/{token}/"
+
+        frame(page).get_by_role("button", name="Undo").click()
+        moves_shown(page, 0)
+        frame(page).get_by_role("button", name="Redeal").click()
+        moves_shown(page, 1)
+        expect(board(page)).to_have_attribute("data-redeals-left", "1")
+        assert game_cookies(context) == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [320, 400, 800])
+def test_the_compact_board_fits_a_620px_frame(
+    page: Page, live_server: LiveServer, artifact_dir: Path, errors: list[str], width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": FRAME_HEIGHT})
+    page.goto(f"{live_server.url}/embed/deal/5/")
+    expect(page.locator("[data-fan]")).to_have_count(18)
+    page.screenshot(path=artifact_dir / f"embed-{width}x{FRAME_HEIGHT}.png")
+
+    size = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert size[0] <= width
+    assert size[1] <= FRAME_HEIGHT
+    for region in (".bar", ".foundations", ".fans", ".open-site"):
+        box = page.locator(region).bounding_box()
+        assert box is not None
+        assert box["y"] + box["height"] <= FRAME_HEIGHT, region
+        assert box["x"] + box["width"] <= width, region
+    assert errors == []
+
+
+def test_the_snippet_page_copies_the_snippet_and_shows_the_embed(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{live_server.url}/")
+    page.get_by_role("link", name="Put this game on your site").click()
+    expect(page).to_have_url(f"{live_server.url}/embed-this/")
+
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator(".copy-status")).to_have_text("Copied.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == (
+        f'<iframe src="{live_server.url}/embed/" width="100%" height="620" style="border:0" '
+        'title="La Belle Lucie" loading="lazy"></iframe>'
+    )
+    live = page.frame_locator("iframe.snippet-live")
+    expect(live.locator("[data-fan]")).to_have_count(18)
+    assert errors == []
