@@ -3,13 +3,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test lint format
+.PHONY: help install run test lint format bench-load
 
 help:
 	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/"
 	@echo "make test     the whole test suite (SQLite; PostgreSQL when DATABASE_URL is set)"
 	@echo "make lint     ruff, and mypy (strict for game/engine)"
 	@echo "make format   ruff format"
+	@echo "make bench-load  gunicorn under wrk: move vs bare view, long games, bytes (needs wrk)"
 
 $(PY):
 	"$$(scripts/find-python)" -m venv $(VENV)
@@ -34,3 +35,7 @@ lint: $(STAMP)
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .
+
+# Not part of CI: needs `apt-get install -y wrk` and a quiet machine (see README, Benchmarks).
+bench-load: $(STAMP)
+	$(PY) bench/load.py

@@ -255,6 +255,7 @@ class Player:
         if data is not None:
             body = urlencode(data)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        reused = self._connection is not None
         if self._connection is None:
             self._connection = http.client.HTTPConnection("127.0.0.1", self.port, self.timeout)
         try:
@@ -264,6 +265,9 @@ class Player:
         except (OSError, http.client.HTTPException):
             # The connection is gone (say its worker was killed): the next request opens another.
             self.close()
+            if reused and method == "GET":
+                # An idle keep-alive connection the server has closed; a GET is safe to resend.
+                return self.request(method, path, data, htmx, accept_gzip)
             raise
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():

@@ -54,6 +54,7 @@ def endpoints() -> list[str]:
 
 
 ENDPOINTS = endpoints()
+ON_POSTGRESQL = "postgresql" in settings_module.DATABASES["default"]["ENGINE"]
 
 # Text that tends to break parsers: digits, signs, move notation, markup, control and wide chars.
 nasty_text = st.one_of(
@@ -72,7 +73,12 @@ def fill(route: str, draw: st.DrawFn, own: int, victim: int) -> str:
         if match[1] == "int":
             number = draw(st.one_of(st.sampled_from([own, victim]), st.integers(0, 2**70)))
             return str(number)
-        return quote(draw(nasty_text), safe="")
+        text = draw(nasty_text)
+        if ON_POSTGRESQL:
+            # Known bug, pinned by test_a_token_with_a_nul_byte_names_no_game below: a NUL in a
+            # path's token reaches PostgreSQL. Drop this line once that test passes.
+            text = text.replace("\x00", "")
+        return quote(text, safe="")
 
     return "/" + _PARAMETER.sub(value, route)
 
@@ -195,7 +201,7 @@ def test_a_finished_game_of_another_session_stays_finished() -> None:
 
 
 @pytest.mark.skipif(
-    "postgresql" not in settings_module.DATABASES["default"]["ENGINE"],
+    not ON_POSTGRESQL,
     reason="SQLite stores a NUL in text; PostgreSQL refuses it",
 )
 @pytest.mark.xfail(
