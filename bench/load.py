@@ -1,0 +1,537 @@
+"""Load benchmark: the site under gunicorn on this machine, driven by wrk.
+
+    apt-get install -y wrk            # the HTTP load generator (Debian package)
+    .venv/bin/python bench/load.py [--duration 10] [--clients 1,10,50]
+
+It starts gunicorn with gunicorn.conf.py and production settings (DEBUG off, collected and
+compressed static files) on a free loopback port, against a fresh SQLite file (or, with
+--database-url, a PostgreSQL database it may fill), and prints:
+
+- throughput and p50/p99 latency at 1, 10 and 50 concurrent clients for a move request and for
+  /ping, a bare view through the same stack, and their ratio (goal: a move costs at most 3x);
+- the 5th and the 150th move of a game (goal: within 1.3x) and the queries per move request;
+- bytes on the wire: the board fragment a move answers, and a first page load (HTML, CSS, JS and
+  icon, compressed as served; goal: under 60 kB).
+
+The move load: every wrk connection has a game of its own (its own session cookie and CSRF
+token, made through the site's own URLs before the run) and alternates two requests, both
+through the full move pipeline (row lock, stale-board check, replay, apply, save, render the
+board fragment): play a legal move with the right `n`, then undo it with the next `n`. So every
+request changes and saves its game, none is refused as stale, and the game stays 1 or 2 moves
+long, which keeps the figure about the request rather than the game's length (measured apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gzip
+import io
+import json
+import os
+import pstats
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from game import engine  # noqa: E402
+from tests.web.live_gunicorn import (  # noqa: E402
+    Player,
+    Server,
+    free_port,
+    read_board,
+    server_environment,
+    stop,
+    wait_until_healthy,
+)
+
+DEAL = 5
+RULES = "lucie-ru"  # unlimited redeals: a long game never runs out of moves
+GOAL_MOVE_VS_PING = 3.0
+GOAL_LONG_VS_SHORT = 1.3
+GOAL_FIRST_LOAD = 60_000
+
+REPORT_LUA = """
+function done(summary, latency, requests)
+  io.write(string.format(
+    'WRK {"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "mean_us": %.1f, '
+    .. '"status_errors": %d, "socket_errors": %d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    latency.mean, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+"""
+
+MOVE_LUA = (
+    """
+-- One connection per wrk thread (-t N -c N), so each thread's state is one player's game.
+local counter, games = 0, {}
+
+function setup(thread)
+  thread:set("index", counter)
+  counter = counter + 1
+end
+
+function init(args)
+  local number = 0
+  for line in io.lines(args[1]) do
+    if number == index then
+      local fields = "^(%S+)\\t(%S+)\\t(%S+)\\t(%S+)\\t(%d+)\\t(%a+)$"
+      game, cookie, csrf, move, n, phase = line:match(fields)
+      n = tonumber(n)
+    end
+    number = number + 1
+  end
+  headers = {
+    ["Cookie"] = cookie, ["X-CSRFToken"] = csrf, ["HX-Request"] = "true",
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+  }
+end
+
+function request()
+  if phase == "move" then
+    return wrk.format("POST", "/game/" .. game .. "/move/", headers, "move=" .. move .. "&n=" .. n)
+  end
+  return wrk.format("POST", "/game/" .. game .. "/undo/", headers, "n=" .. n)
+end
+
+function response(status, headers, body)
+  if status == 200 then
+    if phase == "move" then phase, n = "undo", n + 1 else phase, n = "move", n - 1 end
+  end
+end
+"""
+    + REPORT_LUA
+)
+
+
+@dataclass
+class Run:
+    clients: int
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds
+
+
+@dataclass
+class Seat:
+    """One wrk connection's game."""
+
+    player: Player
+    game_id: int
+    move: str
+
+
+# ---------------------------------------------------------------- the server
+
+
+@dataclass
+class Site:
+    port: int
+    process: subprocess.Popen[bytes]
+    environ: dict[str, str]
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+def start_site(workdir: Path, database_url: str | None) -> Site:
+    database_url = database_url or f"sqlite:///{workdir / 'bench.sqlite3'}"
+    environ = server_environment(
+        database_url,
+        ALLOWED_HOSTS="127.0.0.1,testserver",
+        DJANGO_STATIC_MANIFEST="1",
+        DJANGO_STATIC_ROOT=str(workdir / "static"),
+    )
+    # gunicorn sizes itself from this machine's cores (gunicorn.conf.py), as in production.
+    for step in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *step, "--noinput", "-v0"],
+            cwd=ROOT,
+            env=environ,
+            check=True,
+        )
+    port = free_port()
+    log = (workdir / "gunicorn.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "gunicorn.conf.py",
+            "lucie.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--access-logfile",
+            "/dev/null",
+        ],
+        cwd=ROOT,
+        env=environ,
+        stdout=log,
+        stderr=log,
+    )
+    try:
+        wait_until_healthy(Server(port, process, database_url, workdir / "gunicorn.log"))
+    except RuntimeError:
+        stop(process)
+        raise
+    return Site(port, process, environ)
+
+
+# ---------------------------------------------------------------- wrk
+
+
+def wrk(site: Site, path: str, clients: int, seconds: int, script: Path, *args: str) -> Run:
+    command = [
+        "wrk",
+        "-t",
+        str(clients),
+        "-c",
+        str(clients),
+        "-d",
+        f"{seconds}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(script),
+        site.url(path),
+    ]
+    if args:
+        command += ["--", *args]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    line = next(line for line in output.splitlines() if line.startswith("WRK "))
+    figures = json.loads(line[4:])
+    return Run(
+        clients=clients,
+        requests=figures["requests"],
+        seconds=figures["duration_us"] / 1e6,
+        p50_ms=figures["p50_us"] / 1000,
+        p99_ms=figures["p99_us"] / 1000,
+        errors=figures["status_errors"] + figures["socket_errors"],
+    )
+
+
+def seat_players(site: Site, count: int) -> list[Seat]:
+    """A game for each connection, made as a browser would: a deal page, then its first move."""
+    seats = []
+    for _ in range(count):
+        player = Player(site.port)
+        board = read_board(player.get(f"/deal/{DEAL}/?rules={RULES}").body)
+        move = sorted(m for moves in board.moves.values() for m in moves)[0]
+        seats.append(Seat(player, board.game_id, move))
+    return seats
+
+
+def write_seats(seats: list[Seat], path: Path) -> None:
+    """Each seat's game as it stands now: the phase (move or undo) follows from its move count."""
+    lines = []
+    for seat in seats:
+        board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
+        cookie = "; ".join(f"{k}={v}" for k, v in seat.player.cookies.items())
+        phase = "move" if board.move_count == 0 else "undo"
+        lines.append(
+            "\t".join(
+                [
+                    str(seat.game_id),
+                    cookie.replace(" ", ""),
+                    seat.player.cookies["csrftoken"],
+                    quote(seat.move, safe=""),
+                    str(board.move_count),
+                    phase,
+                ]
+            )
+        )
+    path.write_text("\n".join(lines) + "\n")
+
+
+# ---------------------------------------------------------------- a long game
+
+
+def script_of(length: int) -> list[str]:
+    """`length` legal moves of deal DEAL under RULES: card moves while many cards are out,
+    redeals otherwise, so the game is long but never won."""
+    rng = random.Random(1)
+    game = engine.Game(DEAL, engine.Rules.parse(RULES))
+    while len(game.moves) < length:
+        cards = [m for m in engine.legal_moves(game.position) if not m.is_redeal]
+        game.play(rng.choice(cards) if cards and game.position.cards_home < 40 else engine.REDEAL)
+    return [move.text for move in game.moves]
+
+
+def change(player: Player, game_id: int, entry: str, n: int) -> float:
+    """Post one move (or redeal) and return its latency in milliseconds."""
+    form: dict[str, object] = {"n": n}
+    if entry == "R":
+        path = f"/game/{game_id}/redeal/"
+    else:
+        path = f"/game/{game_id}/move/"
+        form["move"] = entry
+    started = time.perf_counter()
+    answer = player.post(path, form)
+    elapsed = (time.perf_counter() - started) * 1000
+    assert answer.status == 200, (answer.status, answer.body[:200])
+    return elapsed
+
+
+def long_and_short(site: Site, samples: int) -> tuple[list[float], list[float]]:
+    """Latencies of the 5th and the 150th move, measured in turn so drift hits both alike."""
+    moves = script_of(150)
+    games = []
+    for length in (4, 149):
+        player = Player(site.port)
+        board = read_board(player.get(f"/deal/{DEAL}/?rules={RULES}").body)
+        for n, entry in enumerate(moves[:length]):
+            change(player, board.game_id, entry, n)
+        games.append((player, board.game_id, moves[length], length))
+    for player, game_id, _, _ in games:
+        # The first game's connection idled while the second was built: reopen it untimed.
+        player.get(f"/game/{game_id}/", htmx=True)
+    timings: list[list[float]] = [[], []]
+    for _ in range(samples):
+        for index, (player, game_id, entry, length) in enumerate(games):
+            timings[index].append(change(player, game_id, entry, length))
+            player.post(f"/game/{game_id}/undo/", {"n": length + 1})
+    return timings[0], timings[1]
+
+
+# ---------------------------------------------------------------- in process: queries, profile
+
+
+def in_process(site: Site) -> None:
+    """Point Django in this process at the benchmark's database, with its settings."""
+    os.environ.update(site.environ)
+    import django
+
+    django.setup()
+
+
+def queries_per_request(lengths: tuple[int, ...]) -> dict[int, list[str]]:
+    """The SQL of one move request at each game length, through Django's test client."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    moves = script_of(max(lengths) + 1)
+    found = {}
+    for length in lengths:
+        client = Client()
+        game_id = start_in_process(client, moves[:length])
+        with CaptureQueriesContext(connection) as captured:
+            post_in_process(client, game_id, moves[length], length)
+        found[length] = [query["sql"] for query in captured.captured_queries]
+    return found
+
+
+def start_in_process(client: object, moves: list[str]) -> int:
+    from django.test import Client
+
+    from game import play
+    from game.models import Game
+
+    assert isinstance(client, Client)
+    response = client.get(f"/deal/{DEAL}/?rules={RULES}")
+    game_id = int(re.search(rb'data-game="(\d+)"', response.content)[1])  # type: ignore[index]
+    game = Game.objects.get(pk=game_id)
+    played = engine.Game(DEAL, engine.Rules.parse(RULES), [engine.Move.parse(m) for m in moves])
+    play.save(game, played)
+    return game_id
+
+
+def post_in_process(client: object, game_id: int, entry: str, n: int) -> None:
+    from django.test import Client
+
+    assert isinstance(client, Client)
+    action, form = ("redeal", {"n": n}) if entry == "R" else ("move", {"move": entry, "n": n})
+    response = client.post(f"/game/{game_id}/{action}/", form, headers={"HX-Request": "true"})
+    assert response.status_code == 200, response.status_code
+
+
+def profile_long_move(repeats: int = 30) -> str:
+    from django.test import Client
+
+    moves = script_of(150)
+    client = Client()
+    game_id = start_in_process(client, moves[:149])
+    profiler = cProfile.Profile()
+    for _ in range(repeats):
+        profiler.enable()
+        post_in_process(client, game_id, moves[149], 149)
+        profiler.disable()
+        client.post(f"/game/{game_id}/undo/", {"n": 150}, headers={"HX-Request": "true"})
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(r"game/|template", 14)
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- bytes on the wire
+
+
+def first_load(site: Site) -> tuple[int, list[tuple[str, int, str]]]:
+    """A first visit: the page, then every stylesheet, script and icon it names, asking for gzip
+    as a browser does. Returns the total and (path, bytes, encoding) for each."""
+    visitor = Player(site.port)
+    page = visitor.request("GET", "/", accept_gzip=True)
+    html = page.raw
+    items = [("/ (HTML)", len(page.raw), page.headers.get("Content-Encoding") or "none")]
+    if page.headers.get("Content-Encoding") == "gzip":
+        html = gzip.decompress(page.raw)
+    for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
+        asset = visitor.request("GET", path.decode(), accept_gzip=True)
+        assert asset.status == 200, path
+        items.append(
+            (path.decode(), len(asset.raw), asset.headers.get("Content-Encoding") or "none")
+        )
+    visitor.close()
+    return sum(size for _, size, _ in items), items
+
+
+def fragment_size(seat: Seat) -> tuple[int, int, str]:
+    """The board fragment a move answers: as sent, gzip-compressed, and the encoding used."""
+    board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
+    if board.move_count:
+        seat.player.post(f"/game/{seat.game_id}/undo/", {"n": board.move_count})
+    answer = seat.player.request(
+        "POST",
+        f"/game/{seat.game_id}/move/",
+        {"move": seat.move, "n": 0},
+        htmx=True,
+        accept_gzip=True,
+    )
+    assert answer.status == 200
+    plain = gzip.decompress(answer.raw) if answer.headers.get("Content-Encoding") else answer.raw
+    encoding = answer.headers.get("Content-Encoding") or "none"
+    seat.player.post(f"/game/{seat.game_id}/undo/", {"n": 1})
+    return len(answer.raw), len(gzip.compress(plain)), encoding
+
+
+# ---------------------------------------------------------------- report
+
+
+def verdict(ok: bool) -> str:
+    return "goal met" if ok else "GOAL MISSED"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
+    parser.add_argument("--clients", default="1,10,50", help="concurrent clients, comma-separated")
+    parser.add_argument("--samples", type=int, default=150, help="5th/150th move timings each")
+    parser.add_argument("--database-url", help="a database to use instead of a fresh SQLite file")
+    options = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed: apt-get install -y wrk")
+    levels = [int(c) for c in options.clients.split(",")]
+
+    with tempfile.TemporaryDirectory(prefix="lucie-bench-") as tmp:
+        workdir = Path(tmp)
+        site = start_site(workdir, options.database_url)
+        try:
+            report(site, workdir, levels, options)
+        finally:
+            stop(site.process)
+
+
+def report(site: Site, workdir: Path, levels: list[int], options: argparse.Namespace) -> None:
+    cores = len(os.sched_getaffinity(0))
+    print(
+        f"machine: {cores} cores; gunicorn.conf.py defaults; database: "
+        f"{'SQLite file' if not options.database_url else 'given DATABASE_URL'}"
+    )
+    print(f"wrk: {options.duration} s per run, one connection per client, keep-alive")
+    print(
+        "load average before: {:.2f} {:.2f} {:.2f} (other work here skews figures)".format(
+            *os.getloadavg()
+        )
+    )
+    report_lua = workdir / "report.lua"
+    report_lua.write_text(REPORT_LUA)
+    move_lua = workdir / "move.lua"
+    move_lua.write_text(MOVE_LUA)
+    seats_file = workdir / "seats.tsv"
+    seats = seat_players(site, max(levels))
+
+    print("\n== move request (play a legal move / undo it, board fragment) vs bare /ping ==")
+    print(f"{'clients':>7} {'':>6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+    worst = 0.0
+    for clients in levels:
+        ping = wrk(site, "/ping", clients, options.duration, report_lua)
+        write_seats(seats[:clients], seats_file)
+        move = wrk(site, "/", clients, options.duration, move_lua, str(seats_file))
+        for name, run in (("ping", ping), ("move", move)):
+            print(
+                f"{clients:>7} {name:>6} {run.per_second:>8.0f} {run.p50_ms:>8.2f} "
+                f"{run.p99_ms:>8.2f} {run.errors:>6}"
+            )
+        ratio = ping.per_second / move.per_second
+        worst = max(worst, ratio)
+        print(
+            f"{clients:>7} {'ratio':>6} {ratio:>7.2f}x throughput; "
+            f"p50 {move.p50_ms / ping.p50_ms:.2f}x, p99 {move.p99_ms / ping.p99_ms:.2f}x"
+        )
+    print(
+        f"move vs ping, worst throughput ratio: {worst:.2f}x (goal <= {GOAL_MOVE_VS_PING:g}x: "
+        f"{verdict(worst <= GOAL_MOVE_VS_PING)})"
+    )
+
+    print("\n== the cost of a move as the game grows (one client, median of each) ==")
+    short, long = long_and_short(site, options.samples)
+    short_ms, long_ms = statistics.median(short), statistics.median(long)
+    growth = long_ms / short_ms
+    print(f"5th move:   p50 {short_ms:.2f} ms  p90 {statistics.quantiles(short, n=10)[-1]:.2f} ms")
+    print(f"150th move: p50 {long_ms:.2f} ms  p90 {statistics.quantiles(long, n=10)[-1]:.2f} ms")
+    print(
+        f"150th / 5th: {growth:.2f}x (goal <= {GOAL_LONG_VS_SHORT:g}x: "
+        f"{verdict(growth <= GOAL_LONG_VS_SHORT)})"
+    )
+
+    in_process(site)
+    queries = queries_per_request((4, 149))
+    counts = {length + 1: len(sql) for length, sql in queries.items()}
+    print(
+        "queries per move request: "
+        + ", ".join(f"{c} at move {m}" for m, c in counts.items())
+        + (" (fixed)" if len(set(counts.values())) == 1 else " (GROWS with the game)")
+    )
+    for sql in queries[149]:
+        print(f"    {sql[:96]}")
+
+    print("\n== bytes on the wire ==")
+    sent, gzipped, encoding = fragment_size(seats[0])
+    print(
+        f"board fragment per move: {sent} bytes as sent (Content-Encoding: {encoding}); "
+        f"{gzipped} bytes if gzip-compressed"
+    )
+    total, items = first_load(site)
+    for path, size, enc in items:
+        print(f"    {size:>7} bytes  {enc:<5} {path}")
+    print(
+        f"first page load: {total} bytes = {total / 1000:.1f} kB as served "
+        f"(goal < {GOAL_FIRST_LOAD / 1000:g} kB: {verdict(total < GOAL_FIRST_LOAD)})"
+    )
+
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    if growth > GOAL_LONG_VS_SHORT:
+        print("\n== profile: 30 requests for the 150th move, in process ==")
+        print(profile_long_move())
+
+
+if __name__ == "__main__":
+    main()
