@@ -250,6 +250,16 @@ def test_outer_reload_resumes_the_game_where_the_frame_may_keep_storage(
         another.click()
         expect(board(page)).to_have_attribute("data-token", "")
         assert board(page).get_attribute("data-deal") != today
+
+        # A remembered game the server does not know is forgotten, and the start comes back.
+        embed_frame(page).evaluate(
+            "deal => localStorage.setItem(`lucie.embed.lucie.${deal}`, 'no-such-game')", today
+        )
+        page.reload()
+        expect(frame(page).get_by_role("heading", name="Not found")).to_be_visible()
+        page.reload()
+        expect(board(page)).to_have_attribute("data-deal", today or "")
+        expect(board(page)).to_have_attribute("data-token", "")
         assert game_cookies(context) == []
     finally:
         context.close()
