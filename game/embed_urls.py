@@ -1,9 +1,26 @@
 """The embed's URLs (all under /embed/, each frameable and cookie-free) and the main site's page
 that offers the snippet. Included at the root by game/urls.py."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from game import embed
+
+
+class TokenConverter:
+    """The form of token that models.new_token issues (URL-safe base64). Anything else (a NUL
+    byte, say, which PostgreSQL refuses in text) falls through to the embed's 404 without
+    reaching the database."""
+
+    regex = r"[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 app_name = "embed"
 
@@ -21,11 +38,11 @@ urlpatterns = [
         )
         for action in embed.ACTIONS
     ),
-    path("embed/g/<str:token>/", embed.game_page, name="game"),
-    path("embed/g/<str:token>/hint/", embed.game_hint, name="game_hint"),
+    path("embed/g/<token:token>/", embed.game_page, name="game"),
+    path("embed/g/<token:token>/hint/", embed.game_hint, name="game_hint"),
     *(
         path(
-            f"embed/g/<str:token>/{action}/",
+            f"embed/g/<token:token>/{action}/",
             embed.game_action,
             {"action": action},
             name=f"game_{action}",

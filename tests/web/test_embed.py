@@ -174,6 +174,8 @@ def _requests() -> dict[str, Callable[[Client], Response]]:
         "missing n (400)": on_game(lambda c, g: c.post(f"/embed/g/{g.token}/undo/")),
         "wrong token (404)": on_game(lambda c, g: c.post("/embed/g/not-a-token/undo/", {"n": 1})),
         "missing token (404)": on_game(lambda c, g: c.post("/embed/g//undo/", {"n": 1})),
+        "malformed token (404)": on_game(lambda c, g: c.post("/embed/g/a%00b/undo/", {"n": 1})),
+        "malformed token page (404)": lambda c: c.get("/embed/g/%00/"),
         "GET on a POST URL (405)": on_game(lambda c, g: c.get(f"/embed/g/{g.token}/undo/")),
     }
 
