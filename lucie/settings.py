@@ -62,6 +62,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost, so it compresses what the rest produced: a board fragment shrinks from about
+    # 21 kB to 2.5 kB. Django pads the gzip output at random against BREACH, and masks the CSRF
+    # token per response. WhiteNoise's precompressed static files pass through untouched.
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Above CommonMiddleware: a load balancer probes by IP address, not by a host name.
     "lucie.middleware.HealthCheckMiddleware",
@@ -89,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "game.prefs.context",
             ],
         },
     },

@@ -87,3 +87,14 @@ def test_ping_is_a_few_bytes_with_no_cookie(client: Client) -> None:
     assert response.content == b"pong"
     assert response.cookies == {}
     assert client.post("/ping").status_code == 405
+
+
+def test_pages_and_board_fragments_are_compressed_for_browsers_that_ask(client: Client) -> None:
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    plain = client.get("/")
+
+    assert page["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in page["Vary"]
+    assert len(page.content) < len(plain.content) / 3
+    assert page["X-Frame-Options"] == "DENY"
+    assert "Content-Encoding" not in plain
