@@ -13,10 +13,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from game import engine
+from game import clock, engine
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from game.models import Game
-from game.play import elapsed_ms
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -159,8 +158,10 @@ def board_context(
         )
 
     redeals_left = position.redeals_left
+    # The timer ticks in the browser while the game is under way and the page is visible; the
+    # server's reading is where it starts from (see game/clock.py).
     running = game.status == Game.Status.PLAYING and game.started_at is not None
-    shown_ms = elapsed_ms(game.started_at, timezone.now()) if running else game.elapsed_ms
+    shown_ms = clock.reading(game, timezone.now())
     outcome = position.outcome()
     return {
         "game": game,
@@ -182,8 +183,39 @@ def board_context(
         "elapsed_ms": shown_ms,
         "elapsed_text": format_ms(shown_ms),
         "timer_running": running,
+        "timer_cap_ms": clock.STRETCH_CAP_MS,
         "outcome": outcome,
     }
+
+
+def still_table(position: engine.Position) -> dict[str, Any]:
+    """The felt of `position` with nothing to press: for replays (`static` in _table.html)."""
+    fans = []
+    for index, fan in enumerate(position.fans):
+        views = []
+        for depth, card in enumerate(fan):
+            view = card_view(card)
+            view.top = depth == len(fan) - 1
+            view.buried = not view.top
+            views.append(view)
+        fans.append(FanView(index=index, cards=views))
+    foundations = []
+    for suit_index, suit in enumerate(SUITS):
+        rank = position.foundations[suit_index]
+        top = card_view(engine.DECK[suit_index * 13 + rank - 1]) if rank else None
+        if top is not None:
+            top.top = True
+        foundations.append(
+            FoundationView(
+                suit=suit,
+                name=SUIT_NAMES[suit],
+                symbol=SUIT_SYMBOLS[suit],
+                red=suit in "DH",
+                top=top,
+                count=rank,
+            )
+        )
+    return {"fans": fans, "foundations": foundations, "static": True}
 
 
 def _target_key(move: engine.Move) -> str:

@@ -36,7 +36,16 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import board, daily, engine, play
 from game.models import Game
-from game.views import STALE_MESSAGE, HtmxHttpRequest, _seen_moves, _sentence
+from game.played import Played
+from game.views import (
+    STALE_MESSAGE,
+    HtmxHttpRequest,
+    _seen_moves,
+    _sentence,
+    clock_response,
+    clock_state,
+    wants_auto,
+)
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.
@@ -57,7 +66,7 @@ NOT_FOUND = "There is no such game here. It may have been mistyped."
 View = Callable[..., HttpResponseBase]
 
 # What each POST under /embed/deal/<n>/ and /embed/g/<token>/ does to the engine game.
-ACTIONS: dict[str, Callable[[engine.Game, str], None]] = {
+ACTIONS: dict[str, Callable[[Played, str], None]] = {
     "move": play.play_move,
     "undo": lambda played, _: play.undo(played),
     "redo": lambda played, _: play.redo(played),
@@ -127,6 +136,7 @@ def _urls(game: Game) -> dict[str, str]:
     else:
         urls["rules"] = ""
         urls["page"] = reverse("embed:game", args=[game.token])
+        urls["clock"] = reverse("embed:game_clock", args=[game.token])
         urls["hint"] = reverse("embed:game_hint", args=[game.token])
         for action in ACTIONS:
             urls[action] = reverse(f"embed:game_{action}", args=[game.token])
@@ -241,6 +251,7 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
             game = play.start_unattached(deal_number, rules)
             with play.changing_game(play.token_games(game.token), seen) as played:
                 ACTIONS[action](played, request.POST.get("move", ""))
+                play.auto_move(played, action, wants_auto(request, session=False))
     except play.StaleBoardError:
         return render_board(request, unstarted, status=409, message=STALE_MESSAGE)
     except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
@@ -279,12 +290,25 @@ def game_action(request: HtmxHttpRequest, token: str, action: str) -> HttpRespon
         seen = _seen_moves(request)
         with play.changing_game(games, seen) as played:
             ACTIONS[action](played, request.POST.get("move", ""))
+            play.auto_move(played, action, wants_auto(request, session=False))
     except play.StaleBoardError as error:
         return render_board(request, error.game, status=409, message=STALE_MESSAGE)
     except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
         game = play.found(games)
         return render_board(request, game, status=400, message=_sentence(str(error)))
     return _after_change(request, play.found(games))
+
+
+@embed_page
+@require_POST
+def game_clock(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The fair timer's pause and resume for an embed game (see views.game_clock); the token is
+    the whole authorization, as for its moves."""
+    try:
+        running = clock_state(request)
+    except engine.InvalidMoveError as error:
+        return _error(request, "That did not work", _sentence(str(error)), status=400)
+    return clock_response(play.set_clock(play.token_games(token), running))
 
 
 @embed_page

@@ -40,6 +40,7 @@ urlpatterns = [
     ),
     path("embed/g/<token:token>/", embed.game_page, name="game"),
     path("embed/g/<token:token>/hint/", embed.game_hint, name="game_hint"),
+    path("embed/g/<token:token>/clock/", embed.game_clock, name="game_clock"),
     *(
         path(
             f"embed/g/<token:token>/{action}/",

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from game import engine
+from game.played import Played
 
 
 def new_token() -> str:
@@ -29,6 +30,9 @@ class Game(models.Model):
         ABANDONED = "abandoned", "Abandoned"
 
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # The replay link's name (/replay/<replay_token>/): shared freely, it shows this game's moves
+    # and nothing else. Separate from `token`, which authorizes moves on an embed game.
+    replay_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     # Empty for a game with no session (the embed, identified by its token alone).
     session_key = models.CharField(max_length=40, db_index=True, blank=True)
     deal_number = models.BigIntegerField()
@@ -50,7 +54,17 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The fair timer (game/clock.py): the visible time banked so far, and since when the clock has
+    # been running (null while paused: the page hidden, or the game not begun or over). Once the
+    # game is over, elapsed_ms is its time.
     elapsed_ms = models.PositiveBigIntegerField(default=0)
+    clock_since = models.DateTimeField(null=True, blank=True)
+    # One flag per logged move, "1" where the move was played by the auto-move setting rather than
+    # by the player: undo takes such moves back together with the move that caused them.
+    auto_flags = models.TextField(blank=True, default="")
+    # A record brought in through /import/ to be watched: not a game anyone played here, so it has
+    # no session and is never begun (it counts nowhere), and only its replay link opens it.
+    imported = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -75,13 +89,14 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
 
-    def replay(self) -> engine.Game:
+    def replay(self) -> Played:
         """The engine game: the deal replayed through the log, with the redo list."""
-        return engine.Game(
+        return Played(
             self.deal_number,
             self.engine_rules,
             _parse_moves(self.moves),
             redo=_parse_moves(self.redo),
+            auto_flags=self.auto_flags,
         )
 
 

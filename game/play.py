@@ -9,26 +9,31 @@ so a refused request saves nothing.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from game import engine
+from game import clock, engine
 from game.models import Game
+from game.played import Played
 
 # Random deals are drawn from 1..RANDOM_DEALS: any number names a deal, but a short one is easy to
 # read aloud, type and share. Deals above it (today's deal is YYYYMMDD, well inside) are still
 # playable by number.
 RANDOM_DEALS = 10**9
 
-# The server clock measures from the first move to the end; a game left open for days should not
-# post an absurd time. A fairer, visible-time timer replaces this arithmetic in a later issue.
-MAX_ELAPSED_MS = 24 * 60 * 60 * 1000
+# What models.new_token makes: 24 random bytes, URL-safe base64.
+REPLAY_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+
+# The actions after which the auto-move setting plays every foundation move there is. Not undo:
+# undo takes auto moves back (see Played.undo_turn), and playing them again would undo the undo.
+AUTO_AFTER = frozenset({"move", "redeal", "redo"})
 
 
 class StaleBoardError(Exception):
@@ -45,14 +50,6 @@ class GameOverError(engine.IllegalMoveError):
 
 def random_deal_number() -> int:
     return 1 + secrets.randbelow(RANDOM_DEALS)
-
-
-def elapsed_ms(started_at: dt.datetime | None, until: dt.datetime) -> int:
-    """Milliseconds from the first move to `until`, clamped to 0..MAX_ELAPSED_MS."""
-    if started_at is None:
-        return 0
-    millis = int((until - started_at).total_seconds() * 1000)
-    return max(0, min(millis, MAX_ELAPSED_MS))
 
 
 def current_game(session_key: str | None) -> Game | None:
@@ -72,8 +69,21 @@ def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
 
 def token_games(token: str) -> QuerySet[Game]:
     """The embed game named by `token`. Only games with no session answer to a token: a main-site
-    game is reached through its session alone, so its token (if it ever leaked) opens nothing."""
-    return Game.objects.filter(token=token, session_key="")
+    game is reached through its session alone, so its token (if it ever leaked) opens nothing;
+    nor does an imported record's, which is only ever watched."""
+    return Game.objects.filter(token=token, session_key="", imported=False)
+
+
+def replay_games(replay_token: str) -> QuerySet[Game]:
+    """The game whose replay link names `replay_token`, whoever asks: a finished game (won, lost
+    or abandoned) or an imported record. A game in progress has no replay yet (its moves would
+    give away a game that someone is still playing). A token that is not of the form we issue
+    names nothing (and never reaches the database)."""
+    if not REPLAY_TOKEN.fullmatch(replay_token):
+        return Game.objects.none()
+    return Game.objects.filter(replay_token=replay_token).filter(
+        Q(imported=True) | ~Q(status=Game.Status.PLAYING)
+    )
 
 
 def get_game(game_id: int, session_key: str | None) -> Game:
@@ -103,6 +113,44 @@ def start(session_key: str, deal_number: int, rules: engine.Rules) -> Game:
         )
 
 
+def start_from_record(session_key: str, record: engine.Record) -> Game:
+    """A new game of the record's deal for the session, going on from the record's last move.
+
+    Its opening was not played here, so it is marked assisted: it counts as played, never won.
+    """
+    played = Played(record.deal_number, record.rules, list(record.moves), redo=[])
+    with transaction.atomic():
+        game = start(session_key, record.deal_number, record.rules)
+        if record.moves:
+            game.assisted = True
+            save(game, played)
+        return game
+
+
+def store_import(record: engine.Record) -> Game:
+    """An imported record kept to be watched: no session, never begun, so it counts nowhere and
+    only its replay link (not the embed's token URLs) opens it."""
+    played = engine.Game.from_record(record)
+    position = played.position
+    outcome = position.outcome().status
+    status = {engine.Status.WON: Game.Status.WON, engine.Status.LOST: Game.Status.LOST}.get(
+        outcome, Game.Status.PLAYING
+    )
+    return Game.objects.create(
+        session_key="",
+        imported=True,
+        deal_number=record.deal_number,
+        rules=record.rules.name,
+        moves=" ".join(move.text for move in record.moves),
+        auto_flags="0" * len(record.moves),
+        move_count=len(record.moves),
+        status=status,
+        cards_home=position.cards_home,
+        redeals_used=position.redeals_used,
+        mercis_used=position.mercis_used,
+    )
+
+
 def start_unattached(deal_number: int, rules: engine.Rules) -> Game:
     """A new game with no session (the embed's), found again by its token alone."""
     engine.check_deal_number(deal_number)
@@ -111,13 +159,13 @@ def start_unattached(deal_number: int, rules: engine.Rules) -> Game:
 
 def changing(
     game_id: int, session_key: str | None, seen_moves: int
-) -> AbstractContextManager[engine.Game]:
+) -> AbstractContextManager[Played]:
     """`changing_game` for a game of this session."""
     return changing_game(session_games(game_id, session_key), seen_moves)
 
 
 @contextmanager
-def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[engine.Game]:
+def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
     """Lock the game that `games` names (see session_games, token_games), replay it, let the
     caller change it, then save it in one write; 404 when `games` names none.
 
@@ -140,17 +188,24 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[engine.Gam
 
 
 def save(game: Game, played: engine.Game) -> None:
-    """Copy the engine game's log, counters and outcome onto the row and write it once."""
+    """Copy the engine game's log, counters and outcome onto the row and write it once.
+
+    Every change is a sign of life from the player, so it also runs the clock (which the first
+    move starts); the end of the game stops it.
+    """
     now = timezone.now()
     position = played.position
     game.moves = " ".join(move.text for move in played.moves)
     game.redo = " ".join(move.text for move in played.redo_moves)
+    game.auto_flags = played.auto_flags if isinstance(played, Played) else "0" * len(played.moves)
     game.move_count = len(played.moves)
     game.cards_home = position.cards_home
     game.redeals_used = position.redeals_used
     game.mercis_used = position.mercis_used
     if game.started_at is None and played.moves:
         game.started_at = now
+    if game.started_at is not None:
+        clock.run(game, now)
     outcome = position.outcome()
     if outcome.status is engine.Status.WON:
         _finish(game, Game.Status.WON, now)
@@ -158,10 +213,10 @@ def save(game: Game, played: engine.Game) -> None:
         if game.status != Game.Status.LOST:
             _finish(game, Game.Status.LOST, now)
     elif game.status == Game.Status.LOST:
-        # Undo out of a dead end: the game is alive again.
+        # Undo out of a dead end: the game is alive again, and its clock goes on from where it
+        # stopped (clock.run above).
         game.status = Game.Status.PLAYING
         game.finished_at = None
-        game.elapsed_ms = 0
         game.streak = 0
     game.save()
 
@@ -169,7 +224,7 @@ def save(game: Game, played: engine.Game) -> None:
 def _finish(game: Game, status: str, now: dt.datetime) -> None:
     game.status = status
     game.finished_at = now
-    game.elapsed_ms = elapsed_ms(game.started_at, now)
+    clock.stop(game, now)
     game.streak = _streak_after(game) if status == Game.Status.WON and not game.assisted else 0
 
 
@@ -188,26 +243,52 @@ def _streak_after(game: Game) -> int:
     return (previous or 0) + 1
 
 
+def set_clock(games: QuerySet[Game], running: bool) -> Game:
+    """The page was shown (`running`) or hidden: run or stop the game's clock, under the row lock.
+
+    Only a game that is begun and not over has a running clock: a pause or a resume for any other
+    changes nothing (the timer starts at the first move, and an ended game's time is final).
+    """
+    with transaction.atomic():
+        game = games.select_for_update().first()
+        if game is None:
+            raise Http404("no such game")
+        if game.status == Game.Status.PLAYING and game.started_at is not None:
+            now = timezone.now()
+            if running:
+                clock.run(game, now)
+            else:
+                clock.stop(game, now)
+            game.save(update_fields=["elapsed_ms", "clock_since", "updated_at"])
+        return game
+
+
 # ---------------------------------------------------------------- actions on an engine game
 
 
-def play_move(played: engine.Game, text: str) -> None:
+def play_move(played: Played, text: str) -> None:
     played.play(engine.Move.parse(text))
 
 
-def redeal(played: engine.Game) -> None:
+def redeal(played: Played) -> None:
     played.play(engine.REDEAL)
 
 
-def undo(played: engine.Game) -> None:
-    played.undo()
+def undo(played: Played) -> None:
+    played.undo_turn()
 
 
-def redo(played: engine.Game) -> None:
+def redo(played: Played) -> None:
     played.redo()
 
 
-def auto_finish(played: engine.Game) -> None:
+def auto_move(played: Played, action: str, wanted: bool) -> None:
+    """The auto-move setting: after `action`, play every foundation move there is."""
+    if wanted and action in AUTO_AFTER:
+        played.auto_play()
+
+
+def auto_finish(played: Played) -> None:
     """Play every card that can go home, one after another, as one request."""
     moves = engine.auto_finish(played.position)
     if not moves:

@@ -1,18 +1,101 @@
-"""Statistics for one browser's session, as ORM aggregates.
+"""Statistics for one browser's session, as ORM aggregates, and the pictures drawn from them.
 
 A game counts once its first move is made. Abandoning a game in progress is a loss; a game in
-which the solver was peeked at counts as played, never won. Streaks are kept on each game as it
-finishes (Game.streak = wins in a row ending there), so they too are plain aggregates.
+which the solver was peeked at (or that went on from an imported record) counts as played, never
+won. Figures are per rule set, since a win under "no merci" is not a win under the default rules;
+`rules=None` takes every rule set together.
+
+Reset: the session keeps `stats_since` (an ISO time). Games begun before it no longer count here;
+the games themselves stay, so the daily page's figures and replay links are unchanged.
+
+Queries are bounded whatever the number of games: one aggregate for the totals and the
+histogram's bins, one window query for the streaks, one for the last 30 games, one for the times
+of the last 30 wins, one for the rule sets this browser has played.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, field
 
-from django.db.models import Avg, Count, Max, Min, Q
+from django.db import connection
+from django.db.models import Avg, Case, Count, F, IntegerField, Max, Min, Q, QuerySet, Sum, When
+from django.db.models.expressions import Window
 
+from game import engine
 from game.board import format_ms
 from game.models import Game
+
+# Cards home per game: bins of five, then the near misses and the wins on their own.
+BINS: tuple[tuple[int, int], ...] = (
+    *((low, low + 4) for low in range(0, 50, 5)),
+    (50, 51),
+    (52, 52),
+)
+RECENT = 30
+
+RULE_SET_LABELS = {
+    "lucie": "La Belle Lucie",
+    "nomerci": "No merci",
+    "trefoil": "Trefoil",
+    "sixteen": "Sixteen fans",
+}
+
+
+@dataclass(frozen=True)
+class Bin:
+    low: int
+    high: int
+    count: int
+
+    @property
+    def label(self) -> str:
+        return str(self.low) if self.low == self.high else f"{self.low}\N{EN DASH}{self.high}"
+
+
+@dataclass(frozen=True)
+class Recent:
+    """One of the last games, for the strip."""
+
+    number: int
+    status: str
+    assisted: bool
+    cards_home: int
+    elapsed_ms: int
+    deal_number: int
+    replay_token: str
+
+    @property
+    def result(self) -> str:
+        if self.status == Game.Status.WON:
+            return "assisted" if self.assisted else "won"
+        return self.status
+
+    @property
+    def time(self) -> str:
+        return format_ms(self.elapsed_ms)
+
+    @property
+    def summary(self) -> str:
+        what = {
+            "won": f"won in {self.time}",
+            "assisted": "won with help (counts as played)",
+            "lost": f"lost, {self.cards_home} cards home",
+            "abandoned": f"abandoned, {self.cards_home} cards home",
+        }[self.result]
+        return f"Game {self.number}: deal #{self.deal_number}, {what}"
+
+
+@dataclass(frozen=True)
+class WinTime:
+    number: int
+    elapsed_ms: int
+    deal_number: int
+    best: bool
+
+    @property
+    def time(self) -> str:
+        return format_ms(self.elapsed_ms)
 
 
 @dataclass(frozen=True)
@@ -24,6 +107,10 @@ class Stats:
     best_time_ms: int | None
     best_cards_home: int
     average_cards_home: float
+    average_time_ms: int | None = None
+    bins: tuple[Bin, ...] = ()
+    recent: tuple[Recent, ...] = ()
+    win_times: tuple[WinTime, ...] = field(default=())
 
     @property
     def win_rate(self) -> str:
@@ -35,33 +122,141 @@ class Stats:
     def best_time(self) -> str:
         return "\N{EN DASH}" if self.best_time_ms is None else format_ms(self.best_time_ms)
 
+    @property
+    def average_time(self) -> str:
+        return "\N{EN DASH}" if self.average_time_ms is None else format_ms(self.average_time_ms)
+
+
+@dataclass(frozen=True)
+class RuleSetTab:
+    name: str  # the `?rules=` value: a rule set's name, or "all"
+    label: str
+    played: int
+    current: bool
+
 
 def _clean_win() -> Q:
     return Q(status=Game.Status.WON, assisted=False)
 
 
-def for_session(session_key: str | None) -> Stats:
+def counted_games(
+    session_key: str | None, rules: str | None = None, since: dt.datetime | None = None
+) -> QuerySet[Game]:
+    """The games that count: this session's, begun, under `rules` (None: all), since the reset."""
     games = Game.objects.filter(session_key=session_key or "-", started_at__isnull=False)
+    if rules is not None:
+        games = games.filter(rules=rules)
+    if since is not None:
+        games = games.filter(started_at__gte=since)
+    return games
+
+
+def for_session(
+    session_key: str | None, rules: str | None = None, since: dt.datetime | None = None
+) -> Stats:
+    games = counted_games(session_key, rules, since)
+    bins = {
+        f"bin_{low}": Count("pk", filter=Q(cards_home__gte=low, cards_home__lte=high))
+        for low, high in BINS
+    }
     totals = games.aggregate(
         played=Count("pk"),
         won=Count("pk", filter=_clean_win()),
-        best_streak=Max("streak"),
         best_time=Min("elapsed_ms", filter=_clean_win()),
+        average_time=Avg("elapsed_ms", filter=_clean_win()),
         best_home=Max("cards_home"),
         average_home=Avg("cards_home"),
+        **bins,
     )
-    latest = (
-        games.filter(finished_at__isnull=False)
-        .order_by("-finished_at", "-pk")
-        .values_list("streak", flat=True)
-        .first()
-    )
+    current, best = _streaks(games)
+    average_time = totals["average_time"]
     return Stats(
         played=totals["played"],
         won=totals["won"],
-        current_streak=latest or 0,
-        best_streak=totals["best_streak"] or 0,
+        current_streak=current,
+        best_streak=best,
         best_time_ms=totals["best_time"],
         best_cards_home=totals["best_home"] or 0,
         average_cards_home=round(totals["average_home"] or 0, 1),
+        average_time_ms=None if average_time is None else round(average_time),
+        bins=tuple(Bin(low, high, totals[f"bin_{low}"]) for low, high in BINS),
+        recent=_recent(games),
+        win_times=_win_times(games, totals["best_time"]),
     )
+
+
+def _streaks(games: QuerySet[Game]) -> tuple[int, int]:
+    """(current, best) runs of clean wins among the finished games, in the order they ended.
+
+    Each finished game that is not a clean win starts a new group (a running count of them, as a
+    window function); a streak is a group's count of wins, and the current streak is the last
+    group's. One query, whatever the number of games.
+    """
+    not_won = Case(When(_clean_win(), then=0), default=1, output_field=IntegerField())
+    won = Case(When(_clean_win(), then=1), default=0, output_field=IntegerField())
+    ordered = games.filter(finished_at__isnull=False).values(
+        w=won,
+        grp=Window(Sum(not_won), order_by=[F("finished_at").asc(), F("pk").asc()]),
+    )
+    sql, params = ordered.query.sql_with_params()
+    query = (
+        f"WITH runs AS (SELECT s.grp AS grp, SUM(s.w) AS run FROM ({sql}) s GROUP BY s.grp) "
+        "SELECT COALESCE(MAX(run), 0), "
+        "COALESCE((SELECT run FROM runs WHERE grp = (SELECT MAX(grp) FROM runs)), 0) FROM runs"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, params)
+        row = cursor.fetchone()
+    return (int(row[1]), int(row[0])) if row else (0, 0)
+
+
+def _recent(games: QuerySet[Game]) -> tuple[Recent, ...]:
+    rows = list(
+        games.filter(finished_at__isnull=False)
+        .order_by("-finished_at", "-pk")
+        .values_list(
+            "status", "assisted", "cards_home", "elapsed_ms", "deal_number", "replay_token"
+        )[:RECENT]
+    )
+    rows.reverse()  # oldest first, so the strip reads left to right
+    return tuple(Recent(number, *row) for number, row in enumerate(rows, start=1))
+
+
+def _win_times(games: QuerySet[Game], best_ms: int | None) -> tuple[WinTime, ...]:
+    rows = list(
+        games.filter(_clean_win())
+        .order_by("-finished_at", "-pk")
+        .values_list("elapsed_ms", "deal_number")[:RECENT]
+    )
+    rows.reverse()
+    return tuple(
+        WinTime(number, ms, deal, ms == best_ms) for number, (ms, deal) in enumerate(rows, start=1)
+    )
+
+
+def rule_set_tabs(
+    session_key: str | None, selected: str | None, since: dt.datetime | None = None
+) -> list[RuleSetTab]:
+    """The four rule sets, any other this browser has played, and all of them together."""
+    counts = dict(
+        counted_games(session_key, since=since)
+        .values_list("rules")
+        .annotate(n=Count("pk"))
+        .values_list("rules", "n")
+    )
+    names = list(RULE_SET_LABELS) + sorted(set(counts) - set(RULE_SET_LABELS))
+    tabs = [
+        RuleSetTab(name, RULE_SET_LABELS.get(name, name), counts.get(name, 0), name == selected)
+        for name in names
+    ]
+    tabs.append(RuleSetTab("all", "All rule sets", sum(counts.values()), selected is None))
+    return tabs
+
+
+def parse_rules_choice(text: str) -> str | None:
+    """`?rules=`: a rule set's name (normalized), "all" (None), or empty for the default."""
+    if text == "all":
+        return None
+    if not text:
+        return engine.DEFAULT_RULES.name
+    return engine.Rules.parse(text).name

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from game import daily_views, views
+from game import daily_views, prefs, records, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,7 +15,19 @@ urlpatterns = [
     path("game/<int:game_id>/redeal/", views.redeal, name="redeal"),
     path("game/<int:game_id>/auto/", views.auto_finish, name="auto"),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
+    path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
+    path("game/<int:game_id>/record/", records.record_page, name="record"),
+    path("game/<int:game_id>/record.txt", records.record_txt, name="record_txt"),
+    path("import/", records.import_page, name="import"),
+    path("replay/<str:replay_token>/", records.replay, name="replay"),
+    path(
+        "replay/<str:replay_token>/record.txt",
+        records.replay_record_txt,
+        name="replay_record_txt",
+    ),
+    path("settings/", prefs.settings_page, name="settings"),
     path("stats/", views.stats_page, name="stats"),
+    path("stats/reset/", views.stats_reset, name="stats_reset"),
     path("rules/", views.rules_page, name="rules"),
     # Today's deal and the daily calendar (game/daily_views.py).
     path("daily/", daily_views.today, name="daily"),

@@ -7,23 +7,26 @@ JavaScript. Engine errors become a 400 in one place: `board_action`.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from game import board, daily, engine, play, stats
+from game import board, charts, clock, daily, engine, play, prefs, stats
 from game.forms import NewGameForm
 from game.models import Game
+from game.played import Played
 
 logger = logging.getLogger(__name__)
 
@@ -145,11 +148,40 @@ def board_action(view: Action) -> Callable[[HtmxHttpRequest, int], HttpResponse]
     return wrapper
 
 
-def _change(request: HtmxHttpRequest, game_id: int, action: Callable[[engine.Game], None]) -> Game:
+def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
+    """The auto-move setting for this request: the form's `auto` field (board.js sends the
+    browser's setting), or without one the setting kept in the session (JavaScript off)."""
+    field = request.POST.get("auto")
+    if field in ("0", "1"):
+        return field == "1"
+    return session and prefs.from_session(request).auto_move
+
+
+def _change(
+    request: HtmxHttpRequest, game_id: int, name: str, action: Callable[[Played], None]
+) -> Game:
     seen = _seen_moves(request)
     with play.changing(game_id, request.session.session_key, seen) as played:
         action(played)
+        play.auto_move(played, name, wants_auto(request))
     return play.get_game(game_id, request.session.session_key)
+
+
+def clock_response(game: Game) -> JsonResponse:
+    """The clock as the server keeps it, for board.js to tick from."""
+    running = game.status == Game.Status.PLAYING and game.clock_since is not None
+    reading = clock.reading(game, timezone.now())
+    response = JsonResponse({"elapsed_ms": reading, "running": running})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def clock_state(request: HttpRequest) -> bool:
+    """`state=resume` (the page is visible) or `state=pause` (hidden); anything else is refused."""
+    state = request.POST.get("state", "")
+    if state not in ("pause", "resume"):
+        raise engine.InvalidMoveError("a clock request says pause or resume")
+    return state == "resume"
 
 
 def _bad_request(request: HtmxHttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -234,31 +266,46 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @board_action
 def move(request: HtmxHttpRequest, game_id: int) -> Game:
     text = request.POST.get("move", "")
-    return _change(request, game_id, lambda played: play.play_move(played, text))
+    return _change(request, game_id, "move", lambda played: play.play_move(played, text))
 
 
 @require_POST
 @board_action
 def undo(request: HtmxHttpRequest, game_id: int) -> Game:
-    return _change(request, game_id, play.undo)
+    return _change(request, game_id, "undo", play.undo)
 
 
 @require_POST
 @board_action
 def redo(request: HtmxHttpRequest, game_id: int) -> Game:
-    return _change(request, game_id, play.redo)
+    return _change(request, game_id, "redo", play.redo)
 
 
 @require_POST
 @board_action
 def redeal(request: HtmxHttpRequest, game_id: int) -> Game:
-    return _change(request, game_id, play.redeal)
+    return _change(request, game_id, "redeal", play.redeal)
 
 
 @require_POST
 @board_action
 def auto_finish(request: HtmxHttpRequest, game_id: int) -> Game:
-    return _change(request, game_id, play.auto_finish)
+    return _change(request, game_id, "auto", play.auto_finish)
+
+
+@require_POST
+def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The page was hidden (`pause`) or shown again (`resume`): the fair timer's two signals.
+
+    board.js sends the pause with navigator.sendBeacon, which cannot set headers, so the CSRF
+    token comes as the form field `csrfmiddlewaretoken`.
+    """
+    try:
+        running = clock_state(request)
+    except engine.InvalidMoveError as error:
+        return HttpResponse(_sentence(str(error)), status=400, content_type="text/plain")
+    game = play.set_clock(play.session_games(game_id, request.session.session_key), running)
+    return clock_response(game)
 
 
 @require_http_methods(["GET", "POST"])
@@ -286,13 +333,53 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
+STATS_SINCE = "stats_since"
+
+
+def _stats_since(request: HttpRequest) -> dt.datetime | None:
+    """When this browser last reset its statistics (games begun before then no longer count)."""
+    text = request.session.get(STATS_SINCE)
+    if not isinstance(text, str):
+        return None
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 @require_GET
 def stats_page(request: HtmxHttpRequest) -> HttpResponse:
-    context = {"stats": stats.for_session(request.session.session_key)}
+    """Numbers and pictures for one rule set (`?rules=nomerci`; the default rules without it) or
+    for all together (`?rules=all`)."""
+    try:
+        rules = stats.parse_rules_choice(request.GET.get("rules", ""))
+    except engine.InvalidRulesError as error:
+        return _bad_request(request, _sentence(str(error)))
+    key = request.session.session_key
+    since = _stats_since(request)
+    figures = stats.for_session(key, rules, since)
+    context = {
+        "stats": figures,
+        "rules": rules or "all",
+        "tabs": stats.rule_set_tabs(key, rules, since),
+        "since": since,
+        "charts": charts.for_stats(figures),
+    }
     template = "game/stats.html#stats" if request.htmx else "game/stats.html"
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def stats_reset(request: HtmxHttpRequest) -> HttpResponse:
+    """GET asks (the page the reset button leads to without JavaScript); POST resets: from now on
+    only games begun after this moment count. The games stay (daily figures, replay links)."""
+    if request.method == "POST":
+        if request.session.session_key:
+            request.session[STATS_SINCE] = timezone.now().isoformat()
+        return HttpResponseRedirect(reverse("stats"), status=303)
+    return render(request, "game/stats_reset.html")
 
 
 @require_GET

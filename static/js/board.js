@@ -143,6 +143,10 @@
       return true;
     }
     let next = null;
+    // The left-handed layout is mirrored: the arrows follow what the player sees.
+    if (html.classList.contains("left-handed") && (key === "ArrowRight" || key === "ArrowLeft")) {
+      key = key === "ArrowRight" ? "ArrowLeft" : "ArrowRight";
+    }
     if (key === "ArrowRight") next = all[(current + 1) % all.length];
     else if (key === "ArrowLeft") next = all[(current - 1 + all.length) % all.length];
     else {
@@ -253,6 +257,7 @@
     if (!dialog || typeof dialog.showModal !== "function") return false;
     const menu = $("details.menu[open]");
     if (menu) menu.open = false;
+    if (id === "settings-dialog") syncSettingsForm();
     dialog.showModal();
     return true;
   }
@@ -282,20 +287,161 @@
     if (openMenu && !openMenu.contains(event.target)) openMenu.open = false;
   });
 
-  // ---------------------------------------------------------------- timer
-  function tick() {
-    for (const timer of $$('.timer[data-running="true"]')) {
-      if (!timer.dataset.since) timer.dataset.since = String(Date.now());
-      const ms = Number(timer.dataset.elapsedMs) + Date.now() - Number(timer.dataset.since);
-      const total = Math.floor(ms / 1000);
-      const h = Math.floor(total / 3600);
-      const m = Math.floor((total % 3600) / 60);
-      const s = String(total % 60).padStart(2, "0");
-      timer.textContent = h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  // ---------------------------------------------------------------- settings
+  // Kept in localStorage ("lucie.settings"), applied at once as classes on <html> (prefs.js sets
+  // them before the page paints). Where storage is denied (a cross-site frame) they last for the
+  // visit. The auto-move setting rides on every board POST as `auto=1` or `auto=0`.
+  const SETTINGS_KEY = "lucie.settings";
+  const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move"];
+  const html = document.documentElement;
+
+  function saveSettings() {
+    const values = {};
+    for (const name of SETTING_NAMES) values[name] = html.classList.contains(name);
+    try {
+      window.localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
+    } catch (error) {
+      // Storage denied or full: the settings still hold for this visit.
     }
   }
-  setInterval(tick, 1000);
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", afterSwap);
-  else afterSwap();
+  function syncSettingsForm() {
+    for (const box of $$("[data-settings-form] input[data-setting]")) {
+      box.checked = html.classList.contains(box.dataset.setting);
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const box = event.target.closest && event.target.closest("[data-settings-form] input[data-setting]");
+    if (!box || !box.closest("dialog")) return;
+    html.classList.toggle(box.dataset.setting, box.checked);
+    saveSettings();
+  });
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    const detail = event.detail;
+    if (detail.verb !== "post" || !detail.parameters || detail.parameters.n === undefined) return;
+    detail.parameters.auto = html.classList.contains("auto-move") ? "1" : "0";
+  });
+
+  // ---------------------------------------------------------------- timer
+  // The server keeps the time (game/clock.py): the sum of the stretches while the page is visible.
+  // The display ticks from the server's reading while the page is visible and freezes while it is
+  // hidden; hiding sends `pause` (a beacon, which survives the page going away) and showing sends
+  // `resume`, whose answer resets the display to the server's figure. A move marks the game
+  // active on the server too, and the new board carries the new reading.
+  const clock = { base: 0, at: null, cap: 300000, element: null };
+
+  function timerElement() {
+    const root = board();
+    return root ? $(".timer", root) : null;
+  }
+
+  function visible() {
+    return document.visibilityState !== "hidden";
+  }
+
+  function live(timer) {
+    return timer && timer.dataset.running === "true";
+  }
+
+  function shownMs() {
+    if (clock.at === null) return clock.base;
+    return clock.base + Math.min(Math.max(0, Date.now() - clock.at), clock.cap);
+  }
+
+  function showTime(timer, ms) {
+    const total = Math.floor(ms / 1000);
+    const h = Math.floor(total / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = String(total % 60).padStart(2, "0");
+    const text = h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+    if (timer.textContent !== text) timer.textContent = text;
+  }
+
+  function readTimer() {
+    const timer = timerElement();
+    clock.element = timer;
+    if (!timer) return;
+    clock.base = Number(timer.dataset.elapsedMs) || 0;
+    clock.cap = Number(timer.dataset.capMs) || clock.cap;
+    clock.at = live(timer) && visible() ? Date.now() : null;
+    timer.dataset.ticking = String(clock.at !== null);
+  }
+
+  function tick() {
+    const timer = timerElement();
+    if (!timer) return;
+    if (timer !== clock.element) readTimer();
+    if (live(timer) && clock.at !== null) showTime(timer, shownMs());
+  }
+
+  function csrfToken() {
+    try {
+      const headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+      return headers["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  function clockForm(state) {
+    const form = new FormData();
+    form.append("state", state);
+    const token = csrfToken();
+    if (token) form.append("csrfmiddlewaretoken", token);
+    return form;
+  }
+
+  function pauseClock() {
+    const timer = timerElement();
+    if (!timer) return;
+    clock.base = shownMs();
+    clock.at = null;
+    timer.dataset.ticking = "false";
+    if (!live(timer) || !timer.dataset.clockUrl) return;
+    const form = clockForm("pause");
+    if (!(navigator.sendBeacon && navigator.sendBeacon(timer.dataset.clockUrl, form))) {
+      fetch(timer.dataset.clockUrl, { method: "POST", body: form, keepalive: true, credentials: "same-origin" }).catch(() => {});
+    }
+  }
+
+  function resumeClock() {
+    const timer = timerElement();
+    if (!timer || !live(timer)) return;
+    clock.at = Date.now();
+    timer.dataset.ticking = "true";
+    if (!timer.dataset.clockUrl) return;
+    fetch(timer.dataset.clockUrl, { method: "POST", body: clockForm("resume"), credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((reading) => {
+        if (!reading || timerElement() !== timer || !visible()) return;
+        clock.base = reading.elapsed_ms;
+        clock.at = reading.running ? Date.now() : null;
+        timer.dataset.ticking = String(clock.at !== null);
+        showTime(timer, shownMs());
+      })
+      .catch(() => {});
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (visible()) resumeClock();
+    else pauseClock();
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target && event.target.id === "board") readTimer();
+  });
+  setInterval(tick, 250);
+
+  function start() {
+    for (const element of $$("[data-needs-js]")) element.hidden = false;
+    afterSwap();
+    readTimer();
+    // A reload (or a tab brought back) says the page is in view: the clock runs again from the
+    // server's reading, whatever the last page's pause left.
+    if (visible()) resumeClock();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -1,0 +1,174 @@
+"""Game records and replays.
+
+- Export: every game of this browser as its text record (engine notation: rule set, deal number,
+  moves), to download (`/game/<id>/record.txt`) or copy (`/game/<id>/record/`).
+- Import: `/import/` takes a pasted or uploaded record, checks its form (Record.parse) and replays
+  it through the engine (Game.from_record); a malformed or illegal record is a 400 that says
+  where it goes wrong. A good one opens as a replay, or as a new game going on from its end.
+- Replays: `/replay/<replay_token>/` shows one finished game (or imported record) to whoever has
+  the link, step by step (`?step=N`), read-only. The token is the game's own unguessable
+  `replay_token`, never its `token` (which authorizes an embed game's moves) and never anything
+  that leads to the player's other games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods
+
+from game import board, engine, play
+from game.engine.notation import MAX_RECORD_MOVES
+from game.models import Game
+from game.views import HtmxHttpRequest, _sentence, _session_key
+
+MAX_RECORD_BYTES = 64 * 1024
+
+
+class BadRecord(ValueError):
+    """An import that cannot be used, with the message to show."""
+
+
+class ImportForm(forms.Form):
+    record = forms.CharField(
+        required=False,
+        label="Paste a record",
+        widget=forms.Textarea(
+            attrs={
+                "rows": 5,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "placeholder": "lucie 20260726 AS>F 6C>7C R …",
+            }
+        ),
+    )
+    file = forms.FileField(required=False, label="or upload a record file (.txt, up to 64 kB)")
+
+
+def read_import(request: HttpRequest) -> engine.Record:
+    """The record posted (an uploaded file wins over the text box), checked and replayed."""
+    upload = request.FILES.get("file")
+    if upload is not None and upload.size:
+        if upload.size > MAX_RECORD_BYTES:
+            raise BadRecord(
+                f"That file is too large: a record is at most {MAX_RECORD_BYTES // 1024} kB."
+            )
+        raw = upload.read(MAX_RECORD_BYTES + 1)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise BadRecord("That file is not a text record (it is not UTF-8 text).") from None
+    else:
+        text = request.POST.get("record", "")
+        if len(text.encode("utf-8", "replace")) > MAX_RECORD_BYTES:
+            raise BadRecord(
+                f"That record is too long: a record is at most {MAX_RECORD_BYTES // 1024} kB."
+            )
+    if "\x00" in text or any(ord(c) < 32 and c not in "\t\n\r" for c in text):
+        raise BadRecord("That is not a text record: it holds control characters.")
+    if not text.strip():
+        raise BadRecord("There is no record: paste one or choose a file.")
+    try:
+        record = engine.Record.parse(text)
+        engine.Game.from_record(record)
+    except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
+        raise BadRecord(f"That record cannot be used: {_sentence(str(error))}") from None
+    return record
+
+
+@require_http_methods(["GET", "POST"])
+def import_page(request: HtmxHttpRequest) -> HttpResponse:
+    """Paste or upload a record; then watch it (`then=replay`) or play on from it (`then=play`)."""
+    context: dict[str, Any] = {"max_moves": MAX_RECORD_MOVES, "max_kb": MAX_RECORD_BYTES // 1024}
+    if request.method == "GET":
+        context["form"] = ImportForm()
+        return render(request, "game/import.html", context)
+    form = ImportForm(initial={"record": request.POST.get("record", "")[:MAX_RECORD_BYTES]})
+    context["form"] = form
+    try:
+        record = read_import(request)
+    except BadRecord as error:
+        context["error"] = str(error)
+        return render(request, "game/import.html", context, status=400)
+    if request.POST.get("then") == "play":
+        game = play.start_from_record(_session_key(request), record)
+        return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
+    watched = play.store_import(record)
+    return HttpResponseRedirect(reverse("replay", args=[watched.replay_token]), status=303)
+
+
+def _record_download(game: Game) -> HttpResponse:
+    response = HttpResponse(game.record.text + "\n", content_type="text/plain; charset=utf-8")
+    name = f"lucie-{game.rules}-{game.deal_number}.txt"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_GET
+def record_txt(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This browser's game `game_id` as its text record, to download."""
+    return _record_download(play.get_game(game_id, request.session.session_key))
+
+
+@require_GET
+def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This browser's game's record to copy or download, and its replay link once it is over."""
+    game = play.get_game(game_id, request.session.session_key)
+    context = {
+        "game": game,
+        "record": game.record.text,
+        "download": reverse("record_txt", args=[game.pk]),
+        "replay": reverse("replay", args=[game.replay_token]) if game.is_finished else "",
+    }
+    return render(request, "game/record.html", context)
+
+
+@require_GET
+def replay_record_txt(request: HttpRequest, replay_token: str) -> HttpResponse:
+    return _record_download(play.found(play.replay_games(replay_token)))
+
+
+def _step(text: str, last: int) -> int:
+    if not text.isascii() or not text.isdigit():
+        return 0
+    return min(int(text[:6]), last)
+
+
+@require_GET
+def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
+    """One game, move by move, for whoever has its link; a game in progress has none (404)."""
+    game = play.found(play.replay_games(replay_token))
+    played = game.replay()
+    positions = played.positions()
+    moves = played.moves
+    last = len(moves)
+    step = _step(request.GET.get("step", ""), last)
+    position = positions[step]
+    redeals = [index + 1 for index, move in enumerate(moves) if move.is_redeal]
+    jumps = [("Start", 0)] + [(f"Deal {n}", at) for n, at in enumerate(redeals, start=2)]
+    jumps.append(("End", last))
+    context: dict[str, Any] = {
+        "game": game,
+        "step": step,
+        "last": last,
+        "previous": max(step - 1, 0),
+        "next": min(step + 1, last),
+        "jumps": jumps,
+        "move": moves[step - 1] if step else None,
+        "deal_in_play": 1 + sum(1 for at in redeals if at <= step),
+        "position": position,
+        "record": game.record.text,
+        "download": reverse("replay_record_txt", args=[game.replay_token]),
+        "time": board.format_ms(game.elapsed_ms),
+        **board.still_table(position),
+    }
+    template = "game/replay.html#replay" if request.htmx else "game/replay.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: do not pass it on
+    return response

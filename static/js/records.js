@@ -1,0 +1,67 @@
+// The statistics, record and replay pages: Copy buttons, the replay's keys (← → Home End), and
+// the reset question as a dialog. Progressive enhancement only: without it the replay's steps
+// are links, the record can be selected by hand, and reset asks on a page of its own.
+"use strict";
+(() => {
+  const $ = (selector, root = document) => root.querySelector(selector);
+
+  // ---------------------------------------------------------------- Copy
+  function setUpCopy() {
+    for (const button of document.querySelectorAll("[data-copy]")) {
+      const source = document.getElementById(button.dataset.copy);
+      const status = button.parentElement.querySelector(".copy-status");
+      if (!source) continue;
+      button.hidden = false;
+      button.addEventListener("click", async () => {
+        let copied = false;
+        try {
+          await navigator.clipboard.writeText(source.value);
+          copied = true;
+        } catch (error) {
+          source.select();
+          copied = Boolean(document.execCommand && document.execCommand("copy"));
+        }
+        if (status) status.textContent = copied ? "Copied." : "Select the text and copy it.";
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- replay keys
+  const KEYS = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end" };
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    const replay = document.getElementById("replay");
+    if (!replay || !(event.key in KEYS)) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, dialog")) return;
+    event.preventDefault();
+    const link = $(`[data-step-link="${KEYS[event.key]}"]`, replay);
+    if (link) link.click();
+  });
+
+  // Keep focus on the same control across a step's swap, so holding → steps on.
+  let focused = null;
+  document.addEventListener("htmx:beforeRequest", () => {
+    const active = document.activeElement;
+    focused = active && active.closest && active.closest("#replay [data-step-link]") ? active.dataset.stepLink : null;
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!event.target || event.target.id !== "replay" || !focused) return;
+    const again = $(`[data-step-link="${focused}"]`, event.target);
+    (again || $(".steps", event.target) || event.target).focus();
+    focused = null;
+  });
+
+  // ---------------------------------------------------------------- dialogs (the reset question)
+  document.addEventListener("click", (event) => {
+    const opener = event.target.closest && event.target.closest("[data-dialog]");
+    if (!opener) return;
+    const dialog = document.getElementById(opener.dataset.dialog);
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    event.preventDefault();
+    dialog.showModal();
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpCopy);
+  else setUpCopy();
+})();
