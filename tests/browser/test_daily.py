@@ -15,6 +15,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -241,7 +242,7 @@ def test_without_javascript_the_share_text_is_there_to_copy_by_hand(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_month_page_has_no_serious_accessibility_violations(
-    browser: Browser, live_server: LiveServer, scheme: str
+    browser: Browser, live_server: LiveServer, scheme: Literal["light", "dark"]
 ) -> None:
     context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 844})
     page = context.new_page()

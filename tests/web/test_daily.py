@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -32,7 +33,7 @@ def _daily_setup(settings: Settings) -> None:
 
 
 @pytest.fixture
-def clock() -> time_machine.Coordinates:
+def clock() -> Iterator[time_machine.Traveller]:
     with time_machine.travel(NOON, tick=False) as traveller:
         yield traveller
 
@@ -81,8 +82,10 @@ def finished_daily(
         "cards_home": 52 if status == Game.Status.WON else 31,
     }
     defaults.update(fields)
+    key = client.session.session_key
+    assert key is not None
     return Game.objects.create(
-        session_key=client.session.session_key,
+        session_key=key,
         deal_number=number,
         rules="lucie",
         status=status,
@@ -96,7 +99,7 @@ def finished_daily(
 
 
 def test_daily_plays_todays_date_under_the_default_rules_whatever_was_chosen(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     client.post("/new/", {"rules": "trefoil", "redeals": "1", "mercis": "0"})
     game = open_daily(client)
@@ -106,7 +109,7 @@ def test_daily_plays_todays_date_under_the_default_rules_whatever_was_chosen(
     assert game.session_key == client.session.session_key
 
 
-def test_daily_resumes_the_same_game(client: Client, clock: time_machine.Coordinates) -> None:
+def test_daily_resumes_the_same_game(client: Client, clock: time_machine.Traveller) -> None:
     game = open_daily(client)
     make_a_move(client, game)
 
@@ -118,7 +121,7 @@ def test_daily_resumes_the_same_game(client: Client, clock: time_machine.Coordin
 
 
 def test_daily_page_says_when_the_deal_changes_in_utc(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     html = client.get("/daily/").content.decode()
 
@@ -144,7 +147,7 @@ def test_a_player_far_from_utc_gets_the_utc_day_and_the_utc_instant(client: Clie
 
 
 def test_a_game_in_progress_is_asked_about_before_the_daily_starts(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     other = game_on_page(client.get("/deal/5/").content)
     make_a_move(client, other)
@@ -166,9 +169,7 @@ def test_a_game_in_progress_is_asked_about_before_the_daily_starts(
     assert (daily.deal_number, daily.rules) == (20261129, "lucie")
 
 
-def test_a_double_post_starts_the_daily_once(
-    client: Client, clock: time_machine.Coordinates
-) -> None:
+def test_a_double_post_starts_the_daily_once(client: Client, clock: time_machine.Traveller) -> None:
     client.post("/daily/")
     client.post("/daily/")
 
@@ -176,7 +177,7 @@ def test_a_double_post_starts_the_daily_once(
 
 
 def test_an_unstarted_game_is_not_asked_about(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     client.get("/deal/5/")
 
@@ -186,7 +187,7 @@ def test_an_unstarted_game_is_not_asked_about(
 
 
 def test_a_finished_daily_shows_its_result_and_starts_nothing(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     won = finished_daily(client, 20261129, Game.Status.WON, NOON - dt.timedelta(hours=1))
     other = game_on_page(client.get("/deal/5/").content)
@@ -207,7 +208,7 @@ def test_a_finished_daily_shows_its_result_and_starts_nothing(
 
 
 def test_the_result_box_is_served_for_the_script(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     game = open_daily(client)
     empty = client.get("/daily/2026/11/29/result/").content.decode()
@@ -223,7 +224,7 @@ def test_the_result_box_is_served_for_the_script(
     assert "#20261129 \N{EM DASH} lost, 20/52 cards home, 2 redeals, no merci" in lost
 
 
-def test_a_left_daily_may_be_started_again(client: Client, clock: time_machine.Coordinates) -> None:
+def test_a_left_daily_may_be_started_again(client: Client, clock: time_machine.Traveller) -> None:
     first = open_daily(client)
     make_a_move(client, first)
     client.post("/deal/5/", {"rules": "lucie"})  # leaves the daily: a loss
@@ -358,7 +359,7 @@ def test_a_leap_day_is_played_from_its_date_and_refused_before_it_comes(client: 
     ],
 )
 def test_a_date_with_no_deal_on_offer_is_a_clear_404(
-    client: Client, clock: time_machine.Coordinates, url: str, says: str
+    client: Client, clock: time_machine.Traveller, url: str, says: str
 ) -> None:
     response = client.get(url)
 
@@ -369,7 +370,7 @@ def test_a_date_with_no_deal_on_offer_is_a_clear_404(
 
 
 def test_a_post_to_a_day_to_come_starts_nothing(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     response = client.post("/daily/2026/11/30/")
 
@@ -378,7 +379,7 @@ def test_a_post_to_a_day_to_come_starts_nothing(
 
 
 def test_a_month_before_the_site_start_setting_is_refused(
-    client: Client, clock: time_machine.Coordinates, settings: Settings
+    client: Client, clock: time_machine.Traveller, settings: Settings
 ) -> None:
     settings.SITE_START_MONTH = "2026-11"
 
@@ -393,7 +394,7 @@ def test_a_month_before_the_site_start_setting_is_refused(
 
 
 def test_a_month_written_with_one_digit_redirects_to_its_two_digit_address(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     response = client.get("/daily/2026/3/")
 
@@ -402,7 +403,7 @@ def test_a_month_written_with_one_digit_redirects_to_its_two_digit_address(
 
 
 def test_the_daily_pages_answer_only_get_and_post(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     assert client.put("/daily/").status_code == 405
     assert client.post("/daily/2026/11/").status_code == 405
@@ -412,7 +413,7 @@ def test_the_daily_pages_answer_only_get_and_post(
 
 
 def test_the_calendar_is_a_table_with_weekday_headers_and_today_marked(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     html = client.get("/daily/2026/11/").content.decode()
     calendar = html[html.index('<table class="calendar">') : html.index("</table>")]
@@ -428,7 +429,7 @@ def test_the_calendar_is_a_table_with_weekday_headers_and_today_marked(
     assert len(re.findall(r'<td class="day', calendar)) == 30
 
 
-def test_each_day_says_its_state_in_words(client: Client, clock: time_machine.Coordinates) -> None:
+def test_each_day_says_its_state_in_words(client: Client, clock: time_machine.Traveller) -> None:
     finished_daily(client, 20261127, Game.Status.WON, dt.datetime(2026, 11, 27, 8, tzinfo=dt.UTC))
     finished_daily(client, 20261126, Game.Status.LOST, dt.datetime(2026, 11, 26, 8, tzinfo=dt.UTC))
     finished_daily(
@@ -458,9 +459,7 @@ def test_each_day_says_its_state_in_words(client: Client, clock: time_machine.Co
     assert 'data-state="future"' in future
 
 
-def test_a_past_day_played_now_shows_as_late(
-    client: Client, clock: time_machine.Coordinates
-) -> None:
+def test_a_past_day_played_now_shows_as_late(client: Client, clock: time_machine.Traveller) -> None:
     game = open_daily(client, "/daily/2026/11/28/")
     page = client.get("/daily/2026/11/28/").content.decode()
     make_a_move(client, game)
@@ -472,7 +471,7 @@ def test_a_past_day_played_now_shows_as_late(
 
 
 def test_the_month_links_to_the_months_around_it(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     november = client.get("/daily/2026/11/").content.decode()
     march = client.get("/daily/2026/03/").content.decode()
@@ -488,7 +487,7 @@ def test_the_month_links_to_the_months_around_it(
 
 
 def test_the_month_page_creates_no_session_and_no_game(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     response = client.get("/daily/2026/11/")
 
@@ -498,7 +497,7 @@ def test_the_month_page_creates_no_session_and_no_game(
 
 
 def test_the_month_page_shows_everyones_figures(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     start = dt.datetime(2026, 11, 27, 8, tzinfo=dt.UTC)
     for key, status, seconds in [
@@ -522,7 +521,7 @@ def test_the_month_page_shows_everyones_figures(
 
 
 def test_the_month_page_shares_todays_finished_result(
-    client: Client, clock: time_machine.Coordinates
+    client: Client, clock: time_machine.Traveller
 ) -> None:
     finished_daily(client, 20261129, Game.Status.WON, NOON - dt.timedelta(hours=2))
 
