@@ -188,8 +188,9 @@ def board_context(
     }
 
 
-def still_table(position: engine.Position) -> dict[str, Any]:
-    """The felt of `position` with nothing to press: for replays (`static` in _table.html)."""
+def still_table(position: engine.Position, moved: engine.Card | None = None) -> dict[str, Any]:
+    """The felt of `position` with nothing to press: for replays (`static` in _table.html). The
+    card that just `moved` is marked the way a hint is, so the eye finds it."""
     fans = []
     for index, fan in enumerate(position.fans):
         views = []
@@ -197,6 +198,8 @@ def still_table(position: engine.Position) -> dict[str, Any]:
             view = card_view(card)
             view.top = depth == len(fan) - 1
             view.buried = not view.top
+            if card == moved:
+                view.hint = "card"
             views.append(view)
         fans.append(FanView(index=index, cards=views))
     foundations = []
@@ -213,6 +216,9 @@ def still_table(position: engine.Position) -> dict[str, Any]:
                 red=suit in "DH",
                 top=top,
                 count=rank,
+                hint="card"
+                if moved is not None and top is not None and top.code == moved.code
+                else "",
             )
         )
     return {"fans": fans, "foundations": foundations, "static": True}

@@ -15,10 +15,10 @@ from game.stats import Stats
 
 WIDTH = 600
 HEIGHT = 220
-LEFT = 44
+LEFT = 66
 RIGHT = 8
 TOP = 18
-BOTTOM = 34
+BOTTOM = 36
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class Bar:
     value: str  # above the bar ("" for none)
     css: str
     spoken: str
+    short: str = ""  # the label on a phone, where the chart is drawn small
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ def cards_home(stats: Stats) -> Chart:
             str(b.count) if b.count else "",
             "bar won" if b.low == 52 else "bar",
             f"{b.label} cards home: {b.count} game{'s' if b.count != 1 else ''}",
+            short=str(b.low),
         )
         for (x, y, w, h, c), b in zip(_bars(counts, top), stats.bins, strict=True)
     )
@@ -129,6 +131,7 @@ def win_times(stats: Stats) -> Chart:
             "bar best" if win.best else "bar",
             f"Win {win.number}: deal #{win.deal_number} in {win.time}"
             + (" (best)" if win.best else ""),
+            short=str(win.number) if win.number in (1, count) or win.number % 10 == 0 else "",
         )
         for (x, y, w, h, c), win in zip(_bars(times, top), stats.win_times, strict=True)
     )

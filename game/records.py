@@ -165,7 +165,7 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "record": game.record.text,
         "download": reverse("replay_record_txt", args=[game.replay_token]),
         "time": board.format_ms(game.elapsed_ms),
-        **board.still_table(position),
+        **board.still_table(position, moves[step - 1].card if step else None),
     }
     template = "game/replay.html#replay" if request.htmx else "game/replay.html"
     response = render(request, template, context)

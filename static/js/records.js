@@ -29,15 +29,35 @@
   // ---------------------------------------------------------------- replay keys
   const KEYS = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end" };
 
+  // A key pressed while a step is on its way waits for it, so fast presses are not lost (each
+  // link names the step after the one shown, and the one shown is about to change).
+  let loading = false;
+  const queued = [];
+
+  function step(name) {
+    const replay = document.getElementById("replay");
+    const link = replay && $(`[data-step-link="${name}"]`, replay);
+    if (!link) return;
+    loading = true;
+    link.click();
+  }
+
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
     const replay = document.getElementById("replay");
     if (!replay || !(event.key in KEYS)) return;
     if (event.target.closest && event.target.closest("input, textarea, select, dialog")) return;
     event.preventDefault();
-    const link = $(`[data-step-link="${KEYS[event.key]}"]`, replay);
-    if (link) link.click();
+    if (loading) queued.push(KEYS[event.key]);
+    else step(KEYS[event.key]);
   });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!event.target || event.target.id !== "replay") return;
+    loading = false;
+    if (queued.length) step(queued.shift());
+  });
+  document.addEventListener("htmx:responseError", () => { loading = false; queued.length = 0; });
+  document.addEventListener("htmx:sendError", () => { loading = false; queued.length = 0; });
 
   // Keep focus on the same control across a step's swap, so holding → steps on.
   let focused = null;
