@@ -150,18 +150,17 @@ def test_hadolint_finds_nothing() -> None:
 
 # ---------------------------------------------------------------- production under gunicorn
 
-PRODUCTION = {
-    "DJANGO_SECURE_SSL_REDIRECT": "1",
-    "DJANGO_HSTS_SECONDS": "31536000",
-    "DJANGO_BEHIND_TLS_PROXY": "1",
-    "DJANGO_STATIC_MANIFEST": "1",
-}
-
 
 def test_production_settings_under_gunicorn(tmp_path: Path) -> None:
     static_root = tmp_path / "static"
     with running_gunicorn(
-        tmp_path, collectstatic=True, DJANGO_STATIC_ROOT=str(static_root), **PRODUCTION
+        tmp_path,
+        collectstatic=True,
+        DJANGO_STATIC_ROOT=str(static_root),
+        DJANGO_STATIC_MANIFEST="1",
+        DJANGO_SECURE_SSL_REDIRECT="1",
+        DJANGO_HSTS_SECONDS="31536000",
+        DJANGO_BEHIND_TLS_PROXY="1",
     ) as server:
         browser = Player(server.port)
         plain = browser.get("/")
