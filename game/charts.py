@@ -84,8 +84,9 @@ def _grid(top_value: int, label: Callable[[int], str]) -> tuple[Grid, ...]:
     """Lines at nothing, half and the top of the scale."""
     plot_height = HEIGHT - TOP - BOTTOM
     marks = dict.fromkeys([0, top_value // 2, top_value])
+    scale = top_value or 1  # every value nothing (wins in no time at all): a flat chart
     return tuple(
-        Grid(round(TOP + plot_height - plot_height * mark / top_value, 1), label(mark))
+        Grid(round(TOP + plot_height - plot_height * mark / scale, 1), label(mark))
         for mark in marks
     )
 

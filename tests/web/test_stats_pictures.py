@@ -224,3 +224,13 @@ def test_reset_refuses_a_get_that_would_change_anything(client: Client) -> None:
     client.get("/stats/reset/")
 
     assert 'data-stat="won">1<' in client.get("/stats/").content.decode()
+
+
+def test_wins_timed_at_nothing_still_draw(client: Client) -> None:
+    key = session(client)
+    finished(key, Game.Status.WON, 1, elapsed_s=0)
+
+    page = client.get("/stats/")
+
+    assert page.status_code == 200
+    assert page.content.count(b'<svg class="chart"') == 2
