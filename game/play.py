@@ -29,7 +29,7 @@ from game.played import Played
 RANDOM_DEALS = 10**9
 
 # What models.new_token makes: 24 random bytes, URL-safe base64.
-REPLAY_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{32}")
 
 # The actions after which the auto-move setting plays every foundation move there is. Not undo:
 # undo takes auto moves back (see Played.undo_turn), and playing them again would undo the undo.
@@ -70,7 +70,10 @@ def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
 def token_games(token: str) -> QuerySet[Game]:
     """The embed game named by `token`. Only games with no session answer to a token: a main-site
     game is reached through its session alone, so its token (if it ever leaked) opens nothing;
-    nor does an imported record's, which is only ever watched."""
+    nor does an imported record's, which is only ever watched. A token not of the form we issue
+    names nothing and never reaches the database (PostgreSQL refuses a NUL byte in text)."""
+    if not TOKEN_FORM.fullmatch(token):
+        return Game.objects.none()
     return Game.objects.filter(token=token, session_key="", imported=False)
 
 
@@ -79,7 +82,7 @@ def replay_games(replay_token: str) -> QuerySet[Game]:
     or abandoned) or an imported record. A game in progress has no replay yet (its moves would
     give away a game that someone is still playing). A token that is not of the form we issue
     names nothing (and never reaches the database)."""
-    if not REPLAY_TOKEN.fullmatch(replay_token):
+    if not TOKEN_FORM.fullmatch(replay_token):
         return Game.objects.none()
     return Game.objects.filter(replay_token=replay_token).filter(
         Q(imported=True) | ~Q(status=Game.Status.PLAYING)
