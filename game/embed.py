@@ -291,12 +291,13 @@ def game_action(request: HtmxHttpRequest, token: str, action: str) -> HttpRespon
         with play.changing_game(games, seen) as played:
             ACTIONS[action](played, request.POST.get("move", ""))
             play.auto_move(played, action, wants_auto(request, session=False))
+        assert played.row is not None
     except play.StaleBoardError as error:
         return render_board(request, error.game, status=409, message=STALE_MESSAGE)
     except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
         game = play.found(games)
         return render_board(request, game, status=400, message=_sentence(str(error)))
-    return _after_change(request, play.found(games))
+    return _after_change(request, played.row)
 
 
 @embed_page

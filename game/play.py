@@ -186,6 +186,7 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
         if game.status == Game.Status.ABANDONED:
             raise GameOverError("this game was left for another one and is over")
         played = game.replay()
+        played.row = game
         yield played
         save(game, played)
 
@@ -222,6 +223,8 @@ def save(game: Game, played: engine.Game) -> None:
         game.finished_at = None
         game.streak = 0
     game.save()
+    if isinstance(played, Played):
+        game.remember_replay(played)
 
 
 def _finish(game: Game, status: str, now: dt.datetime) -> None:

@@ -7,7 +7,12 @@ chose it); the flags live beside the log in `Game.auto_flags`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game import engine
+
+if TYPE_CHECKING:
+    from game.models import Game
 
 
 class Played(engine.Game):
@@ -21,6 +26,8 @@ class Played(engine.Game):
         auto_flags: str = "",
     ) -> None:
         self.auto: list[bool] = []
+        # The locked row this game was loaded from, while game.play.changing_game changes it.
+        self.row: Game | None = None
         super().__init__(deal_number, rules, moves, redo=redo)
         flags = [flag == "1" for flag in auto_flags[: len(moves)]]
         self.auto = flags + [False] * (len(moves) - len(flags))

@@ -164,7 +164,8 @@ def _change(
     with play.changing(game_id, request.session.session_key, seen) as played:
         action(played)
         play.auto_move(played, name, wants_auto(request))
-    return play.get_game(game_id, request.session.session_key)
+    assert played.row is not None
+    return played.row
 
 
 def clock_response(game: Game) -> JsonResponse:

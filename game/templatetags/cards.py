@@ -1,0 +1,52 @@
+"""`{% card card static %}`: one card's markup, built in Python.
+
+A board has up to 52 cards and is rendered on every move; as an `{% include %}` per card the
+template engine spent most of a move request on them (bench/load.py). The markup is the same one
+game/_card.html used to hold; every value is escaped.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from game.board import CardView
+
+register = template.Library()
+
+
+def face(view: CardView) -> str:
+    symbol = escape(view.symbol)
+    return (
+        '<span class="face" aria-hidden="true"><span class="index">'
+        f'<span class="rank">{escape(view.rank)}</span><span class="suit">{symbol}</span>'
+        f'</span><span class="pip">{symbol}</span></span>'
+    )
+
+
+@register.simple_tag
+def card(view: CardView, static: bool = False) -> SafeString:
+    colour = "red" if view.red else "black"
+    place = "is-top" if view.top else "buried"
+    common = f'data-card="{escape(view.code)}" aria-label="{escape(view.name)}"'
+    hint = f' data-hint="{escape(view.hint)}"' if view.hint else ""
+    if view.target_move and not static:
+        html = (
+            '<button type="submit" form="move-form" name="move" '
+            f'value="{escape(view.target_move)}" class="card {colour} is-top is-target" '
+            f"{common}{hint}>{face(view)}</button>"
+        )
+    elif view.interactive and not static:
+        selected = " is-selected" if view.selected else ""
+        pressed = "true" if view.selected else "false"
+        value = "" if view.selected else escape(view.code)
+        html = (
+            f'<button type="submit" form="select-form" name="sel" value="{value}" '
+            f'class="card {colour} {place}{selected}" data-card="{escape(view.code)}" '
+            f'data-moves="{escape(view.moves_text)}" aria-label="{escape(view.name)}" '
+            f'aria-pressed="{pressed}"{hint}>{face(view)}</button>'
+        )
+    else:
+        html = f'<span class="card {colour} {place}" role="img" {common}{hint}>{face(view)}</span>'
+    return mark_safe(html + "\n")  # every value above is escaped
