@@ -88,5 +88,11 @@ def _best_merci(position: Position) -> Move | None:
 
 
 def hint(position: Position) -> Hint | None:
-    """The best hint this engine offers for `position`."""
+    """The best hint this engine offers for `position`: the fair hint, which never looks
+    through a redeal and plays the last deal perfectly (see `fair`)."""
+    from .fair import checked, fair_move
+
+    found = fair_move(position)
+    if found is not None and checked(position, found[0]):
+        return Hint(*found)
     return greedy_hint(position)

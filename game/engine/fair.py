@@ -1,0 +1,172 @@
+"""The fair hint: strong play that sees only what a player sees.
+
+The next layout after a redeal depends only on which cards are still out (they are gathered in
+canonical order and shuffled), so before a redeal the choice that matters is which foundations to
+reach in this deal. The hint lists every set of foundations reachable in the deal, keeps those
+that nothing reachable beats in every suit, and scores each by shuffling the cards left with a
+generator of its own: when the next deal is the last, by solving each sample exactly. It never
+computes the real shuffle; its samples are seeded from the cards home alone, so the same position
+always gets the same hint. In the last deal nothing is hidden and it searches the deal exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from functools import lru_cache
+
+from .deal import SplitMix64
+from .moves import REDEAL, Move
+from .position import Position, legal_moves
+from .rules import Rules
+from .search import (
+    Budget,
+    BudgetExceeded,
+    DealSearch,
+    cards_home,
+    pareto,
+    unpack_foundations,
+)
+
+SAMPLES = 12
+"""Shuffles tried for each choice of foundations when the next deal is the last."""
+
+LAST_DEAL_NODES = 150_000
+"""Beyond this the last deal is not searched to the end and the hint falls back to a heuristic."""
+
+SAMPLE_NODES = 4_000
+"""Budget for solving one sampled last deal; a sample past it counts as half a win."""
+
+OUTER_SAMPLES = 6
+"""Shuffles tried for each choice of foundations when two deals are still to come."""
+
+REACH_NODES = 400_000
+"""Budget for listing the foundations reachable in a deal before a redeal."""
+
+
+def fair_move(position: Position) -> tuple[Move, str] | None:
+    """The fair hint's move and a reason, or None when it has no opinion (the caller falls back)."""
+    if position.cards_home == 52:
+        return None
+    if not position.can_redeal:
+        return _last_deal_move(position)
+    return _before_redeal_move(position)
+
+
+# ---------------------------------------------------------------------- the last deal
+
+
+def _last_deal_move(position: Position) -> tuple[Move, str] | None:
+    search = DealSearch.from_position(position, Budget(max_nodes=LAST_DEAL_NODES))
+    try:
+        value, line = search.best_line()
+    except BudgetExceeded:
+        return None
+    if not line:
+        return None
+    move = search.moves_of(line[:1])[0]
+    if value == 52:
+        reason = "this line wins the deal" if not move.merci else "the merci that wins the deal"
+    else:
+        reason = f"the game cannot be won now; this gets {value} cards home"
+    return move, reason
+
+
+# ---------------------------------------------------------------------- before a redeal
+
+
+def _before_redeal_move(position: Position) -> tuple[Move, str] | None:
+    search = DealSearch.from_position(position, Budget(max_nodes=REACH_NODES), mercis=False)
+    try:
+        reach = search.reachable()
+    except BudgetExceeded:
+        return None
+    left = position.redeals_left
+    after = None if left is None else left - 1
+    choices = pareto(list(reach))
+    if len(choices) == 1:
+        best = choices[0]
+    else:
+        best = max(choices, key=lambda packed: (_value(position.rules, packed, after), packed))
+    line = reach[best]
+    if not line:
+        return REDEAL, "nothing better is in reach in this deal: redeal"
+    move = search.moves_of(line[:1])[0]
+    return move, f"it leads to {cards_home(best)} cards home before the redeal"
+
+
+def _value(rules: Rules, packed: int, redeals_after: int | None) -> float:
+    """How good it is to redeal with these foundations; higher is better."""
+    home = cards_home(packed)
+    if home == 52:
+        return 2.0
+    if redeals_after == 0:
+        return _last_deal_odds(rules, packed) + home / 1000
+    if redeals_after == 1:
+        return _second_last_odds(rules, packed) + home / 1000
+    return home / 52
+
+
+@lru_cache(maxsize=1024)
+def _second_last_odds(rules: Rules, packed: int) -> float:
+    """With two deals to come: the mean, over sampled shuffles, of the best odds in the last deal
+    among the foundations the next deal can reach."""
+    total = 0.0
+    for fans, foundations in _samples(rules, packed, OUTER_SAMPLES, "outer"):
+        search = DealSearch(
+            fans, foundations, 0, False, rules.kings_fill_empty, Budget(max_nodes=REACH_NODES)
+        )
+        try:
+            reach = search.reachable()
+        except BudgetExceeded:
+            total += cards_home(packed) / 52
+            continue
+        total += max(_value(rules, choice, 0) for choice in pareto(list(reach)))
+    return total / OUTER_SAMPLES
+
+
+@lru_cache(maxsize=4096)
+def _last_deal_odds(rules: Rules, packed: int) -> float:
+    """The share of sampled shuffles of the cards still out whose last deal can be won."""
+    score = 0.0
+    for fans, foundations in _samples(rules, packed, SAMPLES, "last"):
+        search = DealSearch(
+            fans,
+            foundations,
+            rules.mercis,
+            rules.free_merci,
+            rules.kings_fill_empty,
+            Budget(max_nodes=SAMPLE_NODES),
+        )
+        try:
+            score += search.wins(set())
+        except BudgetExceeded:
+            score += 0.5
+    return score / SAMPLES
+
+
+def _samples(
+    rules: Rules, packed: int, count: int, purpose: str
+) -> Iterator[tuple[list[list[int]], tuple[int, int, int, int]]]:
+    """`count` shuffles of the cards still out, laid in fans of three, from our own seed."""
+    foundations = unpack_foundations(packed)
+    out = [suit * 13 + rank for suit in range(4) for rank in range(foundations[suit], 13)]
+    rng = SplitMix64(_sample_seed(rules, packed, purpose))
+    for _ in range(count):
+        cards = list(out)
+        for i in range(len(cards) - 1, 0, -1):
+            j = rng.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        yield [cards[i : i + 3] for i in range(0, len(cards), 3)], foundations
+
+
+def _sample_seed(rules: Rules, packed: int, purpose: str) -> int:
+    """A seed from what the player sees (the rules and the cards home), never the deal's own."""
+    text = f"fair-hint:{purpose}:{rules.name}:{packed}"
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def checked(position: Position, move: Move) -> bool:
+    """Whether the rules allow `move` here (a guard: the search should only ever find these)."""
+    return move in legal_moves(position)

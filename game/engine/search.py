@@ -1,0 +1,451 @@
+"""Exhaustive search inside one deal, shared by the fair hint and the solver.
+
+Within a deal play never cycles: a card leaves its place at most once other than to go home
+(onto its successor, or a King into an empty fan), and from there it can only go home. So a
+depth-first search that remembers the positions it has seen covers every line of a deal.
+Foundation moves are always safe and are played at once, which keeps the search small.
+
+The search keeps its own mutable picture of the fans (cards as numbers 0-51 in the canonical
+order of `DECK`) and plays and takes back moves in place. A position is remembered by what lies
+beneath each card (another card, the bottom of a fan, or its foundation) and the mercis left:
+that fixes the whole layout up to the order of the fans, mercis and free mercis included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .cards import DECK
+from .moves import Move
+from .position import Position
+
+HOME, BUILD, EMPTY = 0, 1, 2
+BOTTOM, HOME_MARK = 52, 53
+KING_RANK = 12  # rank - 1 of a King, as `card % 13` gives it
+
+Step = tuple[int, int, int, int, int, bool]
+"""A move inside the search: (kind, card, fan it leaves, depth in that fan, fan it joins, merci)."""
+
+Key = bytes
+
+
+class BudgetExceeded(Exception):
+    """The search went past its node budget or its deadline."""
+
+
+def pack_foundations(foundations: tuple[int, ...] | list[int]) -> int:
+    return foundations[0] | foundations[1] << 4 | foundations[2] << 8 | foundations[3] << 12
+
+
+def unpack_foundations(packed: int) -> tuple[int, int, int, int]:
+    return packed & 15, packed >> 4 & 15, packed >> 8 & 15, packed >> 12 & 15
+
+
+def cards_home(packed: int) -> int:
+    return (packed & 15) + (packed >> 4 & 15) + (packed >> 8 & 15) + (packed >> 12 & 15)
+
+
+def to_move(step: Step, fans_before: list[list[int]] | None = None) -> Move:
+    """The engine Move for a search step."""
+    kind, card, _, _, target, merci = step
+    if kind == HOME:
+        return Move.home(DECK[card], merci)
+    if kind == EMPTY:
+        return Move.to_empty(DECK[card], target, merci)
+    assert fans_before is not None
+    return Move.build(DECK[card], DECK[fans_before[target][-1]], merci)
+
+
+@dataclass(slots=True)
+class Budget:
+    """Nodes counted across searches; raises BudgetExceeded past `max_nodes`."""
+
+    max_nodes: int | None = None
+    deadline: float | None = None
+    nodes: int = 0
+
+    def spend(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise BudgetExceeded
+        if self.deadline is not None and not self.nodes & 1023:
+            import time
+
+            if time.perf_counter() > self.deadline:
+                raise BudgetExceeded
+
+
+class DealSearch:
+    """One deal's fans, played and taken back in place."""
+
+    def __init__(
+        self,
+        fans: list[list[int]],
+        foundations: tuple[int, ...] | list[int],
+        mercis_left: int = 0,
+        free_merci: bool = False,
+        kings_fill: bool = False,
+        budget: Budget | None = None,
+    ) -> None:
+        self.fans = fans
+        self.found = list(foundations)
+        self.fkey = pack_foundations(self.found)
+        self.home = sum(self.found)
+        self.mercis_left = mercis_left
+        self.free_merci = free_merci
+        self.kings_fill = kings_fill
+        # beneath[card]: the card it lies on, BOTTOM, or HOME; beneath[52] holds the mercis left.
+        # Together these fix the whole layout (up to the order of the fans), so they are the key.
+        self.beneath = [HOME_MARK] * 53
+        self.beneath[52] = mercis_left
+        self.top_of = [-1] * 52
+        for index, fan in enumerate(fans):
+            under = BOTTOM
+            for card in fan:
+                self.beneath[card] = under
+                under = card
+            if fan:
+                self.top_of[fan[-1]] = index
+        self.budget = budget if budget is not None else Budget()
+        self.line: list[Step] = []
+        self.saved: list[int] = []  # per step in `line`: what lay beneath the card before
+
+    @classmethod
+    def from_position(
+        cls, position: Position, budget: Budget | None = None, mercis: bool = True
+    ) -> DealSearch:
+        rules = position.rules
+        mercis_left = position.mercis_left if mercis and position.is_last_deal else 0
+        return cls(
+            [[card.index for card in fan] for fan in position.fans],
+            position.foundations,
+            mercis_left,
+            rules.free_merci,
+            rules.kings_fill_empty,
+            budget,
+        )
+
+    # ------------------------------------------------------------------ state
+
+    def key(self) -> bytes:
+        return bytes(self.beneath)
+
+    def play(self, step: Step) -> None:
+        kind, card, source, depth, target, merci = step
+        fan = self.fans[source]
+        top_of = self.top_of
+        beneath = self.beneath
+        self.line.append(step)
+        self.saved.append(beneath[card])
+        if depth == len(fan) - 1:
+            fan.pop()
+            top_of[card] = -1
+            if fan:
+                top_of[fan[-1]] = source
+        else:
+            beneath[fan[depth + 1]] = beneath[card]
+            del fan[depth]
+        if kind == HOME:
+            suit = card // 13
+            self.found[suit] += 1
+            self.fkey += 1 << 4 * suit
+            self.home += 1
+            beneath[card] = HOME_MARK
+        else:
+            dest = self.fans[target]
+            if dest:
+                under = dest[-1]
+                top_of[under] = -1
+                beneath[card] = under
+            else:
+                beneath[card] = BOTTOM
+            dest.append(card)
+            top_of[card] = target
+        if merci:
+            self.mercis_left -= 1
+            beneath[52] -= 1
+
+    def undo(self) -> None:
+        kind, card, source, depth, target, merci = self.line.pop()
+        top_of = self.top_of
+        beneath = self.beneath
+        beneath[card] = self.saved.pop()
+        if kind == HOME:
+            suit = card // 13
+            self.found[suit] -= 1
+            self.fkey -= 1 << 4 * suit
+            self.home -= 1
+        else:
+            dest = self.fans[target]
+            dest.pop()
+            top_of[card] = -1
+            if dest:
+                top_of[dest[-1]] = target
+        if merci:
+            self.mercis_left += 1
+            beneath[52] += 1
+        fan = self.fans[source]
+        if depth == len(fan):
+            if fan:
+                top_of[fan[-1]] = -1
+            fan.append(card)
+            top_of[card] = source
+        else:
+            beneath[fan[depth]] = card
+            fan.insert(depth, card)
+
+    def play_home_moves(self) -> int:
+        """Play every safe move there is; returns how many, for `undo_many`.
+
+        Foundation moves are always safe. With no merci left, so is building a card onto one that
+        can never move again but home (a King, a card already built, or a card lying above its
+        own successor): the covered card loses nothing and the one beneath the mover comes free.
+        """
+        count = 0
+        found = self.found
+        top_of = self.top_of
+        fans = self.fans
+        progress = True
+        while progress:
+            progress = False
+            for suit in range(4):
+                rank = found[suit]
+                if rank < 13:
+                    card = suit * 13 + rank
+                    source = top_of[card]
+                    if source >= 0:
+                        self.play((HOME, card, source, len(fans[source]) - 1, -1, False))
+                        count += 1
+                        progress = True
+            if progress:
+                continue
+            for index, fan in enumerate(fans):
+                if not fan:
+                    continue
+                card = fan[-1]
+                if card % 13 == KING_RANK:
+                    continue
+                target = top_of[card + 1]
+                if target >= 0 and self._stuck(card + 1, target):
+                    self.play((BUILD, card, index, len(fan) - 1, target, False))
+                    count += 1
+                    progress = True
+                    break
+        return count
+
+    def _stuck(self, card: int, fan_index: int) -> bool:
+        """Whether `card`, on top of its fan, can never leave it but to go home.
+
+        A merci could draw out the successor lying beneath it, so only a King counts then.
+        """
+        fan = self.fans[fan_index]
+        if card % 13 == KING_RANK:
+            return not self.kings_fill or len(fan) == 1
+        if self.mercis_left:
+            return False
+        return self.beneath[card] == card + 1 or card + 1 in fan
+
+    def upper_bound(self) -> int:
+        """Cards home at most, counting suits that a card above a lower one of its suit blocks.
+
+        Such a card must leave by building, which it cannot do when its successor lies beneath it
+        in the same fan (or it is a King): then the lower card stays put until the next redeal.
+        A merci draws out one card, which frees at most the suit of that card: each merci left
+        lifts the cap of the suit that gains most from it.
+        """
+        caps = [13, 13, 13, 13]
+        kings_fill = self.kings_fill
+        for fan in self.fans:
+            lowest = [14, 14, 14, 14]
+            seen = 0
+            for card in fan:
+                suit = card // 13
+                rank = card % 13 + 1
+                below = lowest[suit]
+                if below < rank:
+                    stuck = (seen >> (card + 1) & 1) if rank < 13 else not kings_fill
+                    if stuck and below - 1 < caps[suit]:
+                        caps[suit] = below - 1
+                else:
+                    lowest[suit] = rank
+                seen |= 1 << card
+        total = caps[0] + caps[1] + caps[2] + caps[3]
+        if self.mercis_left and total < 52:
+            gains = sorted((13 - cap for cap in caps), reverse=True)
+            total += sum(gains[: self.mercis_left])
+        return total
+
+    def undo_many(self, count: int) -> None:
+        for _ in range(count):
+            self.undo()
+
+    def steps(self) -> Iterator[Step]:
+        """The moves other than forced foundation moves: builds, Kings into empty fans, mercis."""
+        fans = self.fans
+        top_of = self.top_of
+        empty = -1
+        if self.kings_fill:
+            empty = next((i for i, fan in enumerate(fans) if not fan), -1)
+        for index, fan in enumerate(fans):
+            if not fan:
+                continue
+            card = fan[-1]
+            if card % 13 != KING_RANK:
+                target = top_of[card + 1]
+                if target >= 0:
+                    yield (BUILD, card, index, len(fan) - 1, target, False)
+            elif empty >= 0 and len(fan) > 1:
+                yield (EMPTY, card, index, len(fan) - 1, empty, False)
+        if self.mercis_left > 0:
+            yield from self._mercis(empty)
+
+    def _mercis(self, empty: int) -> Iterator[Step]:
+        fans = self.fans
+        top_of = self.top_of
+        found = self.found
+        for index, fan in enumerate(fans):
+            for depth in range(len(fan) - 1):
+                card = fan[depth]
+                rank = card % 13
+                if found[card // 13] == rank:
+                    yield (HOME, card, index, depth, -1, True)
+                    continue  # going home beats every other place for it
+                if self.free_merci:
+                    for target, other in enumerate(fans):
+                        if other:
+                            yield (BUILD, card, index, depth, target, True)
+                elif rank != KING_RANK:
+                    target = top_of[card + 1]
+                    if target >= 0:
+                        yield (BUILD, card, index, depth, target, True)
+                if rank == KING_RANK and empty >= 0:
+                    yield (EMPTY, card, index, depth, empty, True)
+
+    def moves_of(self, steps: list[Step]) -> list[Move]:
+        """Engine moves for steps played from the current state (the state is left unchanged)."""
+        moves = []
+        for step in steps:
+            moves.append(to_move(step, self.fans))
+            self.play(step)
+        self.undo_many(len(steps))
+        return moves
+
+    # ------------------------------------------------------------------ the last deal
+
+    def best_home(self, memo: dict[Key, int]) -> int:
+        """The most cards that can end up home from here (52: the deal is won)."""
+        forced = self.play_home_moves()
+        best = self.home
+        if best < 52:
+            key = self.key()
+            known = memo.get(key)
+            if known is not None:
+                best = known
+            else:
+                self.budget.spend()
+                bound = self.upper_bound()
+                if best < bound:
+                    for step in list(self.steps()):
+                        self.play(step)
+                        value = self.best_home(memo)
+                        self.undo()
+                        if value > best:
+                            best = value
+                            if best >= bound:
+                                break
+                memo[key] = best
+        self.undo_many(forced)
+        return best
+
+    def wins(self, lost: set[Key]) -> bool:
+        """Whether the deal can be won from here; `lost` remembers the positions that cannot."""
+        forced = self.play_home_moves()
+        won = self.home == 52
+        if not won:
+            key = self.key()
+            if key not in lost:
+                self.budget.spend()
+                if self.upper_bound() == 52:
+                    for step in list(self.steps()):
+                        self.play(step)
+                        won = self.wins(lost)
+                        self.undo()
+                        if won:
+                            break
+                if not won:
+                    lost.add(key)
+        self.undo_many(forced)
+        return won
+
+    def best_line(self, memo: dict[Key, int] | None = None) -> tuple[int, list[Step]]:
+        """The most cards home and a line of steps that gets them there."""
+        memo = {} if memo is None else memo
+        target = self.best_home(memo)
+        line: list[Step] = []
+        played = 0
+        while True:
+            forced = self.play_home_moves()
+            line += self.line[len(self.line) - forced :]
+            played += forced
+            if self.home >= target:
+                break
+            for step in list(self.steps()):
+                self.play(step)
+                if self.best_home(memo) == target:
+                    line.append(step)
+                    played += 1
+                    break
+                self.undo()
+            else:  # pragma: no cover - the memo promised a line
+                raise AssertionError("no step reaches the best value")
+        self.undo_many(played)
+        return target, line
+
+    # ------------------------------------------------------------------ ends of a deal
+
+    def reachable(self) -> dict[int, list[Step]]:
+        """Every set of foundations reachable in this deal, each with a line that reaches it.
+
+        Mercis are not taken here: this is for deals that a redeal may end.
+        """
+        found: dict[int, list[Step]] = {}
+        seen: set[Key] = set()
+        base = len(self.line)
+        saved_mercis = self.mercis_left
+        self.mercis_left = 0
+        try:
+            self._reach(seen, found, base)
+        finally:
+            self.mercis_left = saved_mercis
+        return found
+
+    def _reach(self, seen: set[Key], found: dict[int, list[Step]], base: int) -> None:
+        forced = self.play_home_moves()
+        key = self.key()
+        if key not in seen:
+            seen.add(key)
+            self.budget.spend()
+            if self.fkey not in found:
+                found[self.fkey] = self.line[base:]
+            if self.home < 52:
+                for step in list(self.steps()):
+                    self.play(step)
+                    self._reach(seen, found, base)
+                    self.undo()
+        self.undo_many(forced)
+
+
+def pareto(keys: list[int]) -> list[int]:
+    """The foundation sets that no other set in `keys` is at least as good as in every suit."""
+    unpacked = {key: unpack_foundations(key) for key in keys}
+    best = []
+    for key, mine in unpacked.items():
+        dominated = False
+        for other, theirs in unpacked.items():
+            if other != key and all(t >= m for t, m in zip(theirs, mine, strict=True)):
+                dominated = True
+                break
+        if not dominated:
+            best.append(key)
+    return best
