@@ -110,6 +110,8 @@ class DealSearch:
         self.budget = budget if budget is not None else Budget()
         self.line: list[Step] = []
         self.saved: list[int] = []  # per step in `line`: what lay beneath the card before
+        self.won_line: list[Step] | None = None
+        self.partial = False
 
     @classmethod
     def from_position(
@@ -359,10 +361,16 @@ class DealSearch:
         return best
 
     def wins(self, lost: set[Key]) -> bool:
-        """Whether the deal can be won from here; `lost` remembers the positions that cannot."""
+        """Whether the deal can be won from here; `lost` remembers the positions that cannot.
+
+        On a win, `won_line` holds every step played since the search began, the winning ones last.
+        """
         forced = self.play_home_moves()
         won = self.home == 52
-        if not won:
+        if won:
+            if self.won_line is None:
+                self.won_line = list(self.line)
+        else:
             key = self.key()
             if key not in lost:
                 self.budget.spend()
@@ -404,11 +412,14 @@ class DealSearch:
 
     # ------------------------------------------------------------------ ends of a deal
 
-    def reachable(self) -> dict[int, list[Step]]:
+    def reachable(self, partial: bool = False) -> dict[int, list[Step]]:
         """Every set of foundations reachable in this deal, each with a line that reaches it.
 
-        Mercis are not taken here: this is for deals that a redeal may end.
+        Mercis are not taken here: this is for deals that a redeal may end. Safe moves are played
+        as they come; with `partial`, the foundations passed on the way are listed too, for a
+        redeal taken before every card that could go home has gone.
         """
+        self.partial = partial
         found: dict[int, list[Step]] = {}
         seen: set[Key] = set()
         base = len(self.line)
@@ -421,11 +432,14 @@ class DealSearch:
         return found
 
     def _reach(self, seen: set[Key], found: dict[int, list[Step]], base: int) -> None:
+        entry = self.fkey
         forced = self.play_home_moves()
         key = self.key()
         if key not in seen:
             seen.add(key)
             self.budget.spend()
+            if self.partial and forced:
+                self._record_partial(entry, forced, found, base)
             if self.fkey not in found:
                 found[self.fkey] = self.line[base:]
             if self.home < 52:
@@ -434,6 +448,19 @@ class DealSearch:
                     self._reach(seen, found, base)
                     self.undo()
         self.undo_many(forced)
+
+    def _record_partial(
+        self, entry: int, forced: int, found: dict[int, list[Step]], base: int
+    ) -> None:
+        """Also list the foundations passed through while the safe moves were played."""
+        packed = entry
+        end = len(self.line)
+        for at in range(end - forced, end):
+            if packed not in found:
+                found[packed] = self.line[base:at]
+            step = self.line[at]
+            if step[0] == HOME:
+                packed += 1 << 4 * (step[1] // 13)
 
 
 def pareto(keys: list[int]) -> list[int]:
