@@ -34,11 +34,17 @@ SAMPLES = 12
 LAST_DEAL_NODES = 150_000
 """Beyond this the last deal is not searched to the end and the hint falls back to a heuristic."""
 
+LOST_DEAL_NODES = 20_000
+"""In a last deal that cannot be won, how hard to look for the most cards home."""
+
 SAMPLE_NODES = 4_000
 """Budget for solving one sampled last deal; a sample past it counts as half a win."""
 
 OUTER_SAMPLES = 6
 """Shuffles tried for each choice of foundations when two deals are still to come."""
+
+INNER_SAMPLES = 4
+"""Shuffles of the last deal tried for each sample of the deal before it."""
 
 REACH_NODES = 400_000
 """Budget for listing the foundations reachable in a deal before a redeal."""
@@ -59,7 +65,12 @@ def fair_move(position: Position) -> tuple[Move, str] | None:
 def _last_deal_move(position: Position) -> tuple[Move, str] | None:
     search = DealSearch.from_position(position, Budget(max_nodes=LAST_DEAL_NODES))
     try:
-        value, line = search.best_line()
+        if search.wins(set()):
+            assert search.won_line is not None
+            value, line = 52, search.won_line
+        else:  # lost whatever happens: bring home what can be, if that is quick to find
+            search.budget = Budget(max_nodes=LOST_DEAL_NODES)
+            value, line = search.best_line()
     except BudgetExceeded:
         return None
     if not line:
@@ -109,8 +120,8 @@ def _value(rules: Rules, packed: int, redeals_after: int | None) -> float:
 
 @lru_cache(maxsize=1024)
 def _second_last_odds(rules: Rules, packed: int) -> float:
-    """With two deals to come: the mean, over sampled shuffles, of the best odds in the last deal
-    among the foundations the next deal can reach."""
+    """With two deals to come: the mean, over sampled shuffles of the next deal, of the best odds
+    (on fewer samples) that the foundations it can reach give the last deal."""
     total = 0.0
     for fans, foundations in _samples(rules, packed, OUTER_SAMPLES, "outer"):
         search = DealSearch(
@@ -121,15 +132,16 @@ def _second_last_odds(rules: Rules, packed: int) -> float:
         except BudgetExceeded:
             total += cards_home(packed) / 52
             continue
-        total += max(_value(rules, choice, 0) for choice in pareto(list(reach)))
+        choices = pareto(list(reach))
+        total += max(_last_deal_odds(rules, choice, INNER_SAMPLES) for choice in choices)
     return total / OUTER_SAMPLES
 
 
 @lru_cache(maxsize=4096)
-def _last_deal_odds(rules: Rules, packed: int) -> float:
+def _last_deal_odds(rules: Rules, packed: int, samples: int = SAMPLES) -> float:
     """The share of sampled shuffles of the cards still out whose last deal can be won."""
     score = 0.0
-    for fans, foundations in _samples(rules, packed, SAMPLES, "last"):
+    for fans, foundations in _samples(rules, packed, samples, "last"):
         search = DealSearch(
             fans,
             foundations,
@@ -142,7 +154,7 @@ def _last_deal_odds(rules: Rules, packed: int) -> float:
             score += search.wins(set())
         except BudgetExceeded:
             score += 0.5
-    return score / SAMPLES
+    return score / samples
 
 
 def _samples(
