@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from django.db import connection
 from django.test import override_settings
 
 TESTS_DIR = Path(__file__).resolve().parent
+SQLITE_FOLDER = pytest.StashKey[Path]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,6 +25,21 @@ def pytest_configure(config: pytest.Config) -> None:
     override_settings(
         STORAGES=storages, WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True
     ).enable()
+    # SQLite's test database is a file, not memory: an in-memory database is one connection that
+    # the live server's threads would share, and two requests at once (a move and the timer's
+    # beacon) would then collide inside one transaction. A file gives each thread its own
+    # connection, as in production. (pytest-django adds a suffix per xdist worker.)
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = Path(tempfile.mkdtemp(prefix="lucie-tests-"))
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+        config.stash[SQLITE_FOLDER] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(SQLITE_FOLDER, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -7,9 +7,10 @@ with the board as it then stands, never a 500 or a board that the stored log doe
 round exactly one of the twenty wins; and afterwards the stored log replays through the engine and
 its length equals the number of applied requests.
 
-On PostgreSQL the clients are Django test clients in threads, each on its own connection, so the
-row lock does the serializing. The second test runs a real gunicorn on a SQLite file (or a scratch
-PostgreSQL database), where SQLite's IMMEDIATE transactions serialize writers across processes.
+In the first test the clients are Django test clients in threads, each on its own connection: on
+PostgreSQL the row lock does the serializing, on SQLite (a file during tests) the IMMEDIATE write
+transaction. The second test runs a real gunicorn on a SQLite file (or a scratch PostgreSQL
+database), where SQLite's IMMEDIATE transactions serialize writers across processes.
 """
 
 from __future__ import annotations
@@ -119,10 +120,6 @@ def check(outcome: Outcome, deal_number: int, rules: str, moves: list[str], coun
         assert board.fans == [[card.code for card in fan] for fan in expected.fans]
 
 
-@pytest.mark.skipif(
-    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-    reason="the row-lock race runs on PostgreSQL (the SQLite test database is in memory)",
-)
 @pytest.mark.django_db(transaction=True)
 def test_twenty_clients_on_one_game_are_serialized_by_the_row_lock() -> None:
     owner = Client()
