@@ -99,11 +99,14 @@ function init(args)
   }
 end
 
+-- auto=0 as board.js sends it (the browser's auto-move setting), so the server need not read
+-- the session for it.
 function request()
   if phase == "move" then
-    return wrk.format("POST", "/game/" .. game .. "/move/", headers, "move=" .. move .. "&n=" .. n)
+    return wrk.format("POST", "/game/" .. game .. "/move/", headers,
+      "move=" .. move .. "&n=" .. n .. "&auto=0")
   end
-  return wrk.format("POST", "/game/" .. game .. "/undo/", headers, "n=" .. n)
+  return wrk.format("POST", "/game/" .. game .. "/undo/", headers, "n=" .. n .. "&auto=0")
 end
 
 function response(status, headers, body)
@@ -278,7 +281,7 @@ def script_of(length: int) -> list[str]:
 
 def change(player: Player, game_id: int, entry: str, n: int) -> float:
     """Post one move (or redeal) and return its latency in milliseconds."""
-    form: dict[str, object] = {"n": n}
+    form: dict[str, object] = {"n": n, "auto": 0}  # the auto-move setting, as board.js sends it
     if entry == "R":
         path = f"/game/{game_id}/redeal/"
     else:
@@ -359,7 +362,10 @@ def post_in_process(client: object, game_id: int, entry: str, n: int) -> None:
     from django.test import Client
 
     assert isinstance(client, Client)
-    action, form = ("redeal", {"n": n}) if entry == "R" else ("move", {"move": entry, "n": n})
+    form: dict[str, object] = {"n": n, "auto": 0}  # auto as board.js sends it
+    if entry != "R":
+        form["move"] = entry
+    action = "redeal" if entry == "R" else "move"
     response = client.post(f"/game/{game_id}/{action}/", form, headers={"HX-Request": "true"})
     assert response.status_code == 200, response.status_code
 
