@@ -16,6 +16,7 @@ from django.utils import timezone
 from game import clock, engine
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from game.models import Game
+from game.peek import Shown
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -93,9 +94,13 @@ def board_context(
     selected: str = "",
     hint: engine.Hint | None = None,
     message: str = "",
+    line: Shown | None = None,
 ) -> dict[str, Any]:
-    """Everything play.html's board partial needs."""
+    """Everything play.html's board partial needs. `line` is the "Show a win" verdict on show:
+    its next move is marked the way a hint is, unless a hint was asked for."""
     position = played.position
+    if hint is None and line is not None and line.next_move is not None:
+        hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = engine.legal_moves(position) if game.status == Game.Status.PLAYING else []
     by_card: dict[str, list[str]] = defaultdict(list)
     for move in legal:
@@ -185,6 +190,8 @@ def board_context(
         "timer_running": running,
         "timer_cap_ms": clock.STRETCH_CAP_MS,
         "outcome": outcome,
+        "line": line,
+        "can_peek": game.status in (Game.Status.PLAYING, Game.Status.LOST),
     }
 
 

@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from game import board, charts, clock, daily, engine, play, prefs, stats
+from game import board, charts, clock, daily, engine, peek, play, prefs, stats
 from game.forms import NewGameForm
 from game.models import Game
 from game.played import Played
@@ -99,7 +99,12 @@ def render_board(
 ) -> HttpResponse:
     """The board alone for htmx, the whole page otherwise."""
     context = board.board_context(
-        game, played or game.replay(), selected=selected, hint=hint, message=message
+        game,
+        played or game.replay(),
+        selected=selected,
+        hint=hint,
+        message=message,
+        line=peek.shown(request.session, game),
     )
     context["today"] = daily.todays_deal_number()
     if request.htmx:
@@ -259,8 +264,26 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if found is None:
         message = "There is nothing to hint: the game is over."
         return render_board(request, game, played, message=message)
-    message = f"Hint: {found.move.describe()} ({found.reason})."
-    return render_board(request, game, played, hint=found, message=message)
+    return render_board(request, game, played, hint=found, message=hint_message(played, found))
+
+
+def hint_message(played: engine.Game, found: engine.Hint) -> str:
+    """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
+    buried card and the fan it lies in)."""
+    move = found.move
+    if move.is_redeal:
+        return f"Hint: Redeal now ({found.reason})."
+    if move.merci and move.card is not None:
+        where = played.position.find(move.card)
+        fan = f", buried in fan {where[0] + 1}," if where is not None else ""
+        if move.onto is not None:
+            goes = f"onto the {move.onto.name}"
+        elif move.empty_fan is not None:
+            goes = "into the empty fan"
+        else:
+            goes = "to its foundation"
+        return f"Hint: take the merci: the {move.card.name}{fan} {goes} ({found.reason})."
+    return f"Hint: {move.describe()} ({found.reason})."
 
 
 @require_POST
@@ -292,6 +315,49 @@ def redeal(request: HtmxHttpRequest, game_id: int) -> Game:
 @board_action
 def auto_finish(request: HtmxHttpRequest, game_id: int) -> Game:
     return _change(request, game_id, "auto", play.auto_finish)
+
+
+# ---------------------------------------------------------------- "Show a win"
+
+
+@require_http_methods(["GET", "POST"])
+def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """GET asks first (it is a peek: the game will count as played, not won); POST marks the game
+    assisted, asks the solver (bounded, cached per position) and shows its verdict."""
+    if request.method == "POST":
+        return _solve(request, game_id)
+    game = play.get_game(game_id, request.session.session_key)
+    response = render(request, "game/solve_confirm.html", {"game": game})
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@board_action
+def _solve(request: HtmxHttpRequest, game_id: int) -> Game:
+    seen = _seen_moves(request)
+    with play.changing(game_id, request.session.session_key, seen) as played:
+        peek.mark_assisted(played)
+    game = played.row
+    assert game is not None
+    # The search runs after the row is written and unlocked: it may take two seconds, and a move
+    # made meanwhile only means the player has left the line (see peek.shown).
+    found = peek.answer(game.record, played.position)
+    peek.remember(request.session, game, found)
+    return game
+
+
+@require_POST
+@board_action
+def solve_next(request: HtmxHttpRequest, game_id: int) -> Game:
+    """Play the winning line's next move (Previous is Undo)."""
+    return _change(request, game_id, "line", lambda played: peek.play_next(played, request.session))
+
+
+@require_POST
+@board_action
+def solve_out(request: HtmxHttpRequest, game_id: int) -> Game:
+    """Play the rest of the winning line in one change."""
+    return _change(request, game_id, "line", lambda played: peek.play_out(played, request.session))
 
 
 @require_POST

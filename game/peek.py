@@ -1,0 +1,160 @@
+"""'Show a win': the solver's answer for a game's position, cached, and the line the player steps
+through on the board.
+
+The search is bounded (`TIME_LIMIT`, `NODE_CAP`) so that a request answers within about two
+seconds, and its answer is cached per position (the game's rules, deal and moves): asking again,
+or another player reaching the same record, gets it at once. The cache keeps only the verdict and
+the line as move texts, which any server can replay through the engine.
+
+The line being shown lives in the session: the moves the game had when the player asked (its
+`base`), the verdict and the line. The game is on the line while its moves are the base followed by
+the first few moves of the line; once it leaves (the player plays something else, or undoes past
+the base) the line is dropped, and "Show a win" may be asked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import cache
+
+from game import engine
+from game.engine import solver
+from game.models import Game
+from game.played import Played
+
+Verdict = Literal["won", "lost", "undecided"]
+
+TIME_LIMIT = 2.0
+"""Seconds the solver may search in a request before it says it could not decide in time."""
+
+NODE_CAP = 3_000_000
+"""Search nodes, as a second bound that does not depend on the machine's speed."""
+
+CACHE_SECONDS = {"won": 30 * 86400, "lost": 30 * 86400, "undecided": 3600}
+"""A proof holds forever (the engine's rules are versioned with the deal shuffle); "undecided"
+is kept only a while, so a later, quieter moment may settle it."""
+
+SESSION_KEY = "peek"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The solver's verdict for a position and, when won, the line from it as move texts."""
+
+    status: Verdict
+    line: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A verdict shown for a game, and how far along its line the game is (`step` moves)."""
+
+    status: Verdict
+    line: tuple[str, ...]
+    step: int
+
+    @property
+    def next_move(self) -> engine.Move | None:
+        return engine.Move.parse(self.line[self.step]) if self.step < len(self.line) else None
+
+    @property
+    def left(self) -> int:
+        return len(self.line) - self.step
+
+    @property
+    def steps(self) -> list[tuple[int, str, str]]:
+        """(number, text, "done" | "next" | "") for each move of the line, for the list."""
+        marks = ["done"] * self.step + ["next"] + [""] * len(self.line)
+        return [
+            (number, engine.Move.parse(text).describe(), marks[number - 1])
+            for number, text in enumerate(self.line, start=1)
+        ]
+
+
+def cache_key(record: engine.Record) -> str:
+    """The position's name in the cache: the record (rules, deal, moves) hashed."""
+    return "peek:" + hashlib.sha256(record.text.encode()).hexdigest()
+
+
+def answer(record: engine.Record, position: engine.Position) -> Answer:
+    """The verdict for `position` (reached by `record`): from the cache, or searched and kept."""
+    key = cache_key(record)
+    kept = cache.get(key)
+    if isinstance(kept, dict) and kept.get("status") in CACHE_SECONDS:
+        return Answer(kept["status"], tuple(kept.get("line", ())))
+    found = solver.solve(position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
+    result = Answer(found.status, tuple(move.text for move in found.moves))
+    cache.set(
+        key, {"status": result.status, "line": list(result.line)}, CACHE_SECONDS[found.status]
+    )
+    return result
+
+
+def remember(session: SessionBase, game: Game, found: Answer) -> None:
+    """Show `found` for `game` from its moves as they are now (one game at a time)."""
+    session[SESSION_KEY] = {
+        "game": game.pk,
+        "base": game.moves,
+        "status": found.status,
+        "line": list(found.line),
+    }
+
+
+def shown(session: SessionBase, game: Game) -> Shown | None:
+    """The verdict to show beside `game`'s board, or None; a line the game has left is dropped."""
+    kept: Any = session.get(SESSION_KEY)
+    if not isinstance(kept, dict) or kept.get("game") != game.pk:
+        return None
+    line = tuple(kept.get("line", ()))
+    step = _step(game.moves, str(kept.get("base", "")), line)
+    if step is None:
+        del session[SESSION_KEY]
+        return None
+    return Shown(kept["status"], line, step)
+
+
+def _step(moves: str, base: str, line: tuple[str, ...]) -> int | None:
+    """How many moves of `line` follow `base` in `moves`, or None when `moves` is off the line."""
+    played, before = moves.split(), base.split()
+    if played[: len(before)] != before:
+        return None
+    after = played[len(before) :]
+    if len(after) > len(line) or list(line[: len(after)]) != after:
+        return None
+    return len(after)
+
+
+# ---------------------------------------------------------------- actions on an engine game
+
+
+def mark_assisted(played: Played) -> None:
+    """The peek is taken: the game counts as played, never won (saved with the game)."""
+    assert played.row is not None
+    played.row.assisted = True
+
+
+def play_next(played: Played, session: SessionBase) -> None:
+    """Play the line's next move."""
+    line, step = _on_line(played, session)
+    played.play(engine.Move.parse(line[step]))
+
+
+def play_out(played: Played, session: SessionBase) -> None:
+    """Play every move left in the line, in one change."""
+    line, step = _on_line(played, session)
+    for text in line[step:]:
+        played.play(engine.Move.parse(text))
+
+
+def _on_line(played: Played, session: SessionBase) -> tuple[tuple[str, ...], int]:
+    assert played.row is not None
+    now = shown(session, played.row)
+    if now is None or now.status != "won":
+        raise engine.IllegalMoveError("there is no winning line on show: ask “Show a win” again")
+    if now.next_move is None:
+        raise engine.IllegalMoveError("the winning line is played out")
+    return now.line, now.step
