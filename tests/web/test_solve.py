@@ -1,0 +1,590 @@
+"""'Show a win' through the test client: it asks first, marks the game assisted, shows the
+solver's verdict (won with a line, lost, or undecided within its budget), caches it per position,
+and steps through the line with the move pipeline; statistics never count such a game as won.
+Also the hint's plain words for a redeal and for the merci."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import cache as memo
+from html import unescape
+from typing import TYPE_CHECKING, Any
+
+import pytest
+import time_machine
+from django.core.cache import cache
+from django.test import Client
+
+from game import daily, daily_stats, engine, peek, play, stats
+from game.engine import solver
+from game.models import Game
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
+
+pytestmark = pytest.mark.django_db
+
+DEAL = 5
+HX = {"HX-Request": "true"}
+WON = "This game can still be won from here"
+LOST = "No win is possible from here"
+UNDECIDED = "Could not decide in time"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
+    """Every position the real solver is asked about, in order."""
+    calls: list[engine.Position] = []
+    real = solver.solve
+
+    def counting(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        calls.append(position)
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting)
+    return calls
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def start(client: Client, number: int = DEAL, rules: str = "") -> Game:
+    url = f"/deal/{number}/" + (f"?rules={rules}" if rules else "")
+    response = client.get(url)
+    assert response.status_code == 200
+    found = re.search(rb'data-game="(\d+)"', response.content)
+    assert found is not None
+    return Game.objects.get(pk=int(found[1]))
+
+
+def post(
+    client: Client, game: Game, action: str, htmx: bool = True, **data: object
+) -> _MonkeyPatchedWSGIResponse:
+    game.refresh_from_db()
+    data.setdefault("n", game.move_count)
+    return client.post(f"/game/{game.pk}/{action}/", data, headers=HX if htmx else {})
+
+
+def text(response: _MonkeyPatchedWSGIResponse) -> str:
+    """The response's markup, as sent (attributes keep their escapes, so `>` ends a tag)."""
+    return response.content.decode()
+
+
+def words(html: str) -> str:
+    """What a reader sees of `html`: the text without tags, spaces collapsed."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def shown_line(client: Client) -> list[str]:
+    kept = client.session[peek.SESSION_KEY]
+    assert isinstance(kept["line"], list)
+    return kept["line"]
+
+
+def line_step(html: str) -> int | None:
+    found = re.search(r'data-line-step="(\d+)"', html)
+    return None if found is None else int(found[1])
+
+
+def hinted_card(html: str) -> str | None:
+    found = re.search(r'data-card="(\w+)"[^>]*data-hint="card"', html)
+    return None if found is None else found[1]
+
+
+def store(game: Game, moves: list[engine.Move] | tuple[engine.Move, ...]) -> None:
+    """Give `game` these moves as the pipeline would have saved them."""
+    play.save(game, engine.Game(game.deal_number, game.engine_rules, list(moves)))
+
+
+def follow(number: int, rules: engine.Rules, until: Callable[[engine.Hint], bool]) -> list[str]:
+    """The moves of the hint's own game up to the first hint that `until` accepts ([] if none)."""
+    played = engine.Game(number, rules)
+    while (found := engine.hint(played.position)) is not None:
+        if until(found):
+            return [move.text for move in played.moves]
+        played.play(found.move)
+    return []
+
+
+@memo
+def hinted_before(kind: str) -> tuple[int, tuple[str, ...]]:
+    """A deal and the hint's moves up to where it first says redeal (or takes the merci)."""
+
+    def wanted(found: engine.Hint) -> bool:
+        return found.move.is_redeal if kind == "redeal" else found.move.merci
+
+    for number in range(1, 60):
+        moves = follow(number, engine.DEFAULT_RULES, wanted)
+        if moves:
+            return number, tuple(moves)
+    raise AssertionError(f"the hint never says {kind} in deals 1-59")
+
+
+@memo
+def unwinnable_deal(rules: str) -> int:
+    """A deal that cannot be won from its start under `rules` (one deal, no merci: exact)."""
+    for number in range(1, 200):
+        position = engine.Game(number, engine.Rules.parse(rules)).position
+        if solver.solve(position, time_limit=5.0).status == "lost":
+            return number
+    raise AssertionError(f"every deal in 1-199 can be won under {rules}")
+
+
+# ---------------------------------------------------------------- asking first
+
+
+def test_the_menu_offers_show_a_win_with_its_question(client: Client) -> None:
+    game = start(client)
+    html = text(client.get(f"/game/{game.pk}/"))
+
+    assert re.search(
+        r'action="/game/\d+/solve/"[^>]*>\s*<button[^>]*data-dialog="solve-dialog"', html
+    )
+    assert '<dialog id="solve-dialog"' in html
+    assert "Peek at a winning line? This game will count as played, not won." in words(html)
+
+
+def test_without_javascript_a_page_asks_first_and_changes_nothing(
+    client: Client, solver_calls: list[engine.Position]
+) -> None:
+    game = start(client)
+
+    response = client.get(f"/game/{game.pk}/solve/")
+
+    assert response.status_code == 200
+    html = text(response)
+    assert "Peek at a winning line? This game will count as played, not won." in words(html)
+    assert f'<form method="post" action="/game/{game.pk}/solve/"' in html
+    assert 'name="n" value="0"' in html
+    assert solver_calls == []
+    game.refresh_from_db()
+    assert not game.assisted
+
+
+def test_a_post_without_the_board_it_came_from_is_refused(client: Client) -> None:
+    game = start(client)
+
+    response = client.post(f"/game/{game.pk}/solve/", {}, headers=HX)
+
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert not game.assisted
+    assert peek.SESSION_KEY not in client.session
+
+
+def test_a_stale_board_is_refused_with_the_game_as_it_stands(
+    client: Client, solver_calls: list[engine.Position]
+) -> None:
+    game = start(client)
+    move = next(m for m in engine.legal_moves(game.replay().position) if m.card is not None)
+    post(client, game, "move", move=move.text)
+
+    response = post(client, game, "solve", n=0)
+
+    assert response.status_code == 409
+    assert "That board was out of date" in text(response)
+    game.refresh_from_db()
+    assert not game.assisted
+    assert solver_calls == []
+
+
+def test_another_sessions_game_is_not_found(client: Client) -> None:
+    game = start(client)
+    stranger = Client()
+    stranger.get("/")
+
+    assert stranger.get(f"/game/{game.pk}/solve/").status_code == 404
+    assert stranger.post(f"/game/{game.pk}/solve/", {"n": 0}).status_code == 404
+    for action in ("solve/next", "solve/out"):
+        assert stranger.post(f"/game/{game.pk}/{action}/", {"n": 0}).status_code == 404
+    game.refresh_from_db()
+    assert not game.assisted
+
+
+def test_show_a_win_answers_get_and_post_only(client: Client) -> None:
+    game = start(client)
+
+    assert client.put(f"/game/{game.pk}/solve/").status_code == 405
+    assert client.get(f"/game/{game.pk}/solve/next/").status_code == 405
+    assert client.get(f"/game/{game.pk}/solve/out/").status_code == 405
+
+
+# ---------------------------------------------------------------- the verdicts
+
+
+def test_a_winnable_game_shows_a_line_that_wins_and_is_marked_assisted(client: Client) -> None:
+    game = start(client)
+
+    response = post(client, game, "solve")
+
+    assert response.status_code == 200
+    html = text(response)
+    assert WON in html
+    assert "Assisted" in html
+    game.refresh_from_db()
+    assert game.assisted
+    assert game.move_count == 0
+    line = shown_line(client)
+    assert f'data-line-length="{len(line)}"' in html
+    assert line_step(html) == 0
+    first = engine.Move.parse(line[0])
+    assert first.card is not None
+    assert hinted_card(html) == first.card.code
+    assert f"Move 1 of {len(line)}: {first.describe()}" in words(html)
+    replayed = engine.Game(DEAL, engine.DEFAULT_RULES, [engine.Move.parse(m) for m in line])
+    assert replayed.position.cards_home == 52
+
+
+def test_the_verdict_is_shown_on_the_page_after_a_plain_post(client: Client) -> None:
+    game = start(client)
+
+    response = post(client, game, "solve", htmx=False)
+
+    assert response.status_code == 303
+    assert response["Location"] == f"/game/{game.pk}/"
+    page = text(client.get(f"/game/{game.pk}/"))
+    assert WON in page
+    assert 'data-action="line-next"' in page
+
+
+def test_a_deal_that_cannot_be_won_says_so(client: Client) -> None:
+    number = unwinnable_deal("nomerci-r0")
+    game = start(client, number, rules="nomerci-r0")
+
+    response = post(client, game, "solve")
+
+    assert response.status_code == 200
+    html = text(response)
+    assert LOST in html
+    assert 'data-action="line-next"' not in html
+    game.refresh_from_db()
+    assert game.assisted
+    assert game.status == Game.Status.PLAYING
+
+
+def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
+    game = start(client, 1, rules="nomerci-r0")
+    played = engine.Game(1, game.engine_rules)
+    while (found := engine.greedy_hint(played.position)) is not None:
+        played.play(found.move)
+    assert played.outcome().status is engine.Status.LOST
+    store(game, played.moves)
+
+    response = post(client, game, "solve")
+
+    assert response.status_code == 200
+    assert LOST in text(response)
+    assert "No moves left" in text(response)
+    game.refresh_from_db()
+    assert (game.status, game.assisted) == (Game.Status.LOST, True)
+
+
+def test_past_its_budget_the_solver_could_not_decide(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(peek, "NODE_CAP", 10)
+    game = start(client)
+
+    response = post(client, game, "solve")
+
+    assert response.status_code == 200
+    assert UNDECIDED in text(response)
+    game.refresh_from_db()
+    assert game.assisted
+
+
+def test_the_search_is_bounded_in_time_and_nodes(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[dict[str, Any]] = []
+
+    def fake(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        asked.append(kwargs)
+        return solver.Solution("undecided")
+
+    monkeypatch.setattr(solver, "solve", fake)
+    game = start(client)
+
+    post(client, game, "solve")
+
+    assert asked == [{"max_nodes": peek.NODE_CAP, "time_limit": peek.TIME_LIMIT}]
+    assert 1.0 <= peek.TIME_LIMIT <= 2.5
+
+
+# ---------------------------------------------------------------- the cache
+
+
+def test_a_second_ask_of_the_same_position_is_answered_from_the_cache(
+    client: Client, solver_calls: list[engine.Position]
+) -> None:
+    game = start(client)
+    first = text(post(client, game, "solve"))
+    line = shown_line(client)
+
+    again = text(post(client, game, "solve"))
+
+    assert len(solver_calls) == 1
+    assert WON in first
+    assert WON in again
+    assert shown_line(client) == line
+
+
+def test_another_player_reaching_the_same_position_gets_the_cached_answer(
+    client: Client, solver_calls: list[engine.Position]
+) -> None:
+    post(client, start(client), "solve")
+    other = Client()
+
+    response = post(other, start(other), "solve")
+
+    assert WON in text(response)
+    assert len(solver_calls) == 1
+
+
+def test_each_position_has_its_own_cached_answer(
+    client: Client, solver_calls: list[engine.Position]
+) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    post(client, game, "solve/next")
+    post(client, game, "undo")
+    post(client, game, "move", move=_other_move(game))
+
+    post(client, game, "solve")
+
+    assert len(solver_calls) == 2
+    assert solver_calls[0] != solver_calls[1]
+
+
+def test_the_cache_keeps_the_verdict_and_the_line_as_move_texts(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    game.refresh_from_db()
+
+    kept = cache.get(peek.cache_key(game.record))
+
+    assert kept == {"status": "won", "line": shown_line(client)}
+    assert peek.cache_key(game.record) == peek.cache_key(engine.Record.parse(f"lucie {DEAL}"))
+
+
+def _other_move(game: Game) -> str:
+    """A card move that is not the line's first (the player leaves the line)."""
+    game.refresh_from_db()
+    position = game.replay().position
+    kept = cache.get(peek.cache_key(game.record))
+    line_first = kept["line"][0] if kept else ""
+    return next(
+        m.text for m in engine.legal_moves(position) if m.card is not None and m.text != line_first
+    )
+
+
+# ---------------------------------------------------------------- stepping through the line
+
+
+def test_next_plays_the_lines_moves_through_the_pipeline(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    line = shown_line(client)
+
+    for step in range(1, 4):
+        response = post(client, game, "solve/next", auto="1")
+        assert response.status_code == 200
+        html = text(response)
+        assert line_step(html) == step
+        assert f"Move {step + 1} of {len(line)}" in words(html)
+
+    game.refresh_from_db()
+    assert game.moves.split() == line[:3]
+    assert game.move_count == 3
+    assert game.auto_flags == "000"  # the line is played as it is, auto-move or not
+    assert game.started_at is not None
+
+
+def test_previous_is_undo_and_stays_on_the_line(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    line = shown_line(client)
+    post(client, game, "solve/next")
+    post(client, game, "solve/next")
+
+    html = text(post(client, game, "undo"))
+
+    assert line_step(html) == 1
+    second = engine.Move.parse(line[1])
+    assert second.card is not None
+    assert hinted_card(html) == second.card.code
+    game.refresh_from_db()
+    assert game.moves.split() == line[:1]
+
+
+def test_play_it_out_wins_and_statistics_count_it_played_not_won(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    post(client, game, "solve/next")
+
+    response = post(client, game, "solve/out")
+
+    assert response.status_code == 200
+    html = text(response)
+    assert "All 52 cards are home" in html
+    assert "counts as played, not won" in html
+    assert "You won!" not in html
+    game.refresh_from_db()
+    assert (game.status, game.cards_home, game.assisted) == (Game.Status.WON, 52, True)
+    assert game.moves.split() == shown_line(client)
+    assert game.streak == 0
+    figures = stats.for_session(client.session.session_key)
+    assert (figures.played, figures.won, figures.current_streak) == (1, 0, 0)
+    assert figures.best_time_ms is None
+    assert [g.result for g in figures.recent] == ["assisted"]
+    page = text(client.get("/stats/"))
+    assert re.search(r'data-stat="played">1<', page)
+    assert re.search(r'data-stat="won">0<', page)
+    assert 'class="result assisted"' in page
+
+
+def test_play_it_out_without_javascript_redirects_to_the_won_game(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve", htmx=False)
+
+    response = post(client, game, "solve/out", htmx=False)
+
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert game.status == Game.Status.WON
+    assert "All 52 cards are home" in text(client.get(f"/game/{game.pk}/"))
+
+
+def test_an_assisted_daily_win_is_played_not_won_in_the_daily_figures(client: Client) -> None:
+    with time_machine.travel("2026-11-29 12:00Z", tick=False):
+        page = client.get("/daily/")
+        assert page.status_code == 200
+        found = re.search(rb'data-game="(\d+)"', page.content)
+        assert found is not None
+        game = Game.objects.get(pk=int(found[1]))
+        assert game.deal_number == daily.todays_deal_number()
+        post(client, game, "solve")
+        post(client, game, "solve/out")
+        game.refresh_from_db()
+
+        figures = daily_stats.day_figures(daily.today_utc())
+        result = daily_stats.day_result(game)
+
+    assert game.status == Game.Status.WON
+    assert (figures.players, figures.winners) == (1, 0)
+    assert result.state == "assisted"
+
+
+def test_playing_another_move_leaves_the_line(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    other = _other_move(game)
+
+    html = text(post(client, game, "move", move=other))
+
+    assert WON not in html
+    assert line_step(html) is None
+    assert peek.SESSION_KEY not in client.session
+    refused = post(client, game, "solve/next")
+    assert refused.status_code == 400
+    assert "Show a win" in text(refused)
+    game.refresh_from_db()
+    assert game.move_count == 1
+    assert game.assisted  # the peek was taken: leaving the line does not undo that
+
+
+def test_next_without_a_line_is_refused(client: Client) -> None:
+    game = start(client)
+
+    for action in ("solve/next", "solve/out"):
+        response = post(client, game, action)
+        assert response.status_code == 400
+        assert "no winning line" in text(response)
+    game.refresh_from_db()
+    assert (game.move_count, game.assisted) == (0, False)
+
+
+def test_next_on_a_stale_board_plays_nothing(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    post(client, game, "solve/next")
+
+    response = post(client, game, "solve/next", n=0)
+
+    assert response.status_code == 409
+    game.refresh_from_db()
+    assert game.move_count == 1
+
+
+def test_a_line_is_shown_only_beside_its_own_game(client: Client) -> None:
+    first = start(client)
+    post(client, first, "solve")
+
+    second = start(client, DEAL + 1)
+    html = text(client.get(f"/game/{second.pk}/"))
+
+    assert WON not in html
+    second.refresh_from_db()
+    assert not second.assisted
+
+
+def test_show_a_win_is_not_offered_on_a_won_game(client: Client) -> None:
+    game = start(client)
+    post(client, game, "solve")
+    post(client, game, "solve/out")
+
+    html = text(client.get(f"/game/{game.pk}/"))
+    assert re.search(r'data-action="solve"[^>]*disabled', html)
+    assert "nothing to show" in text(client.get(f"/game/{game.pk}/solve/"))
+    assert post(client, game, "solve").status_code == 400
+
+
+def test_the_embed_does_not_offer_show_a_win(client: Client) -> None:
+    html = text(client.get("/embed/"))
+
+    assert "Show a win" not in html
+    assert "/solve/" not in html
+
+
+# ---------------------------------------------------------------- the hint's redeal and merci
+
+
+def test_the_hint_says_redeal_now_and_marks_the_redeal_button(client: Client) -> None:
+    number, moves = hinted_before("redeal")
+    game = start(client, number)
+    store(game, [engine.Move.parse(m) for m in moves])
+
+    html = text(client.get(f"/game/{game.pk}/hint/", headers=HX))
+
+    assert "Hint: Redeal now" in html
+    assert re.search(r'data-action="redeal"[^>]*data-hint="card"', html)
+
+
+def test_the_hint_names_the_mercis_buried_card_and_marks_it(client: Client) -> None:
+    number, moves = hinted_before("merci")
+    game = start(client, number)
+    store(game, [engine.Move.parse(m) for m in moves])
+    position = game.replay().position
+    found = engine.hint(position)
+    assert found is not None
+    assert found.move.merci
+    assert found.move.card is not None
+    where = position.find(found.move.card)
+    assert where is not None
+
+    html = text(client.get(f"/game/{game.pk}/hint/", headers=HX))
+
+    card = found.move.card
+    assert f"Hint: take the merci: the {card.name}, buried in fan {where[0] + 1}," in words(html)
+    assert re.search(
+        rf'class="card [^"]*buried[^"]*" data-card="{card.code}"[^>]*data-hint="card"', html
+    )
+    assert html.count('data-hint="target"') == 1
