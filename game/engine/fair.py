@@ -7,6 +7,9 @@ that nothing reachable beats in every suit, and scores each by shuffling the car
 generator of its own: when the next deal is the last, by solving each sample exactly. It never
 computes the real shuffle; its samples are seeded from the cards home alone, so the same position
 always gets the same hint. In the last deal nothing is hidden and it searches the deal exactly.
+
+One shortcut: under a free merci, a card that could go home is, very rarely, the place where the
+merci should land; looking for that costs seconds, so the hint always plays such cards home.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ SAMPLES = 12
 """Shuffles tried for each choice of foundations when the next deal is the last."""
 
 LAST_DEAL_NODES = 150_000
-"""Beyond this the last deal is not searched to the end and the hint falls back to a heuristic."""
+"""Beyond this the last deal is not searched to the end and the hint falls back to a heuristic.
+A free merci, which may land on any fan, makes each node dearer: it gets a fifth of this."""
 
 LOST_DEAL_NODES = 20_000
 """In a last deal that cannot be won, how hard to look for the most cards home."""
@@ -63,7 +67,8 @@ def fair_move(position: Position) -> tuple[Move, str] | None:
 
 
 def _last_deal_move(position: Position) -> tuple[Move, str] | None:
-    search = DealSearch.from_position(position, Budget(max_nodes=LAST_DEAL_NODES))
+    nodes = LAST_DEAL_NODES // 5 if position.rules.free_merci else LAST_DEAL_NODES
+    search = DealSearch.from_position(position, Budget(max_nodes=nodes))
     try:
         if search.wins(set()):
             assert search.won_line is not None
@@ -182,3 +187,9 @@ def _sample_seed(rules: Rules, packed: int, purpose: str) -> int:
 def checked(position: Position, move: Move) -> bool:
     """Whether the rules allow `move` here (a guard: the search should only ever find these)."""
     return move in legal_moves(position)
+
+
+def clear_caches() -> None:
+    """Forget the sampled odds (they are pure functions of the rules and the cards home)."""
+    _last_deal_odds.cache_clear()
+    _second_last_odds.cache_clear()

@@ -3,7 +3,8 @@
 Within a deal play never cycles: a card leaves its place at most once other than to go home
 (onto its successor, or a King into an empty fan), and from there it can only go home. So a
 depth-first search that remembers the positions it has seen covers every line of a deal.
-Foundation moves are always safe and are played at once, which keeps the search small.
+Foundation moves are safe and are played at once, which keeps the search small (the one
+exception: while a free merci is left, a card that could go home may be where it should land).
 
 The search keeps its own mutable picture of the fans (cards as numbers 0-51 in the canonical
 order of `DECK`) and plays and takes back moves in place. A position is remembered by what lies
@@ -112,6 +113,8 @@ class DealSearch:
         self.saved: list[int] = []  # per step in `line`: what lay beneath the card before
         self.won_line: list[Step] | None = None
         self.partial = False
+        # Whether to give up forcing foundation moves while a free merci is left (exact, slower).
+        self.exact_free = False
 
     @classmethod
     def from_position(
@@ -200,10 +203,14 @@ class DealSearch:
     def play_home_moves(self) -> int:
         """Play every safe move there is; returns how many, for `undo_many`.
 
-        Foundation moves are always safe. With no merci left, so is building a card onto one that
-        can never move again but home (a King, a card already built, or a card lying above its
-        own successor): the covered card loses nothing and the one beneath the mover comes free.
+        Foundation moves are safe, except while a free merci is left: it might want the card as
+        a place to land, so then nothing is forced. Building a card onto one that can never move
+        again but home is safe too (onto a King; with no merci left, also onto a card already
+        built or lying above its own successor): the covered card loses nothing and the one
+        beneath the mover comes free.
         """
+        if self.exact_free and self.free_merci and self.mercis_left:
+            return 0  # a free merci may want any top card to land on, even one that could go home
         count = 0
         found = self.found
         top_of = self.top_of
@@ -289,10 +296,13 @@ class DealSearch:
         empty = -1
         if self.kings_fill:
             empty = next((i for i, fan in enumerate(fans) if not fan), -1)
+        unforced = self.exact_free and self.free_merci and self.mercis_left
         for index, fan in enumerate(fans):
             if not fan:
                 continue
             card = fan[-1]
+            if unforced and self.found[card // 13] == card % 13:
+                yield (HOME, card, index, len(fan) - 1, -1, False)
             if card % 13 != KING_RANK:
                 target = top_of[card + 1]
                 if target >= 0:

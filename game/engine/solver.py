@@ -65,6 +65,7 @@ class _Solver:
         search = DealSearch(
             fans, foundations, mercis, rules.free_merci, rules.kings_fill_empty, self.budget
         )
+        search.exact_free = True
         if left == 0:
             if not search.wins(set()):
                 return None

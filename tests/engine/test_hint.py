@@ -1,0 +1,145 @@
+"""The fair hint: always legal, perfect in the last deal, blind to the redeal shuffle."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.engine import Game, Position, Rules, apply, fair, legal_moves
+from game.engine import deal as deals
+from game.engine.hint import Hint, greedy_hint, hint
+
+RULE_SETS = [
+    "lucie", "nomerci", "trefoil", "sixteen", "lucie-r0", "lucie-r1", "lucie-r3", "lucie-ru",
+    "lucie-m2", "lucie-free", "lucie-kings",
+]  # fmt: skip
+
+
+def follow(
+    position: Position, advise: Callable[[Position], Hint | None] = hint, limit: int = 300
+) -> Position:
+    """Play the advice until it runs out (or `limit` moves, for unlimited redeals)."""
+    for _ in range(limit):
+        advice = advise(position)
+        if advice is None:
+            break
+        position = apply(position, advice.move)
+    return position
+
+
+@st.composite
+def positions(draw: st.DrawFn, rules_name: str) -> Position:
+    """A position reached from a random deal by random legal play, redeals and mercis included."""
+    number = draw(st.integers(1, 10_000))
+    game = Game(number, Rules.parse(rules_name))
+    for choice in draw(st.lists(st.integers(0, 10_000), max_size=60)):
+        moves = legal_moves(game.position)
+        if not moves:
+            break
+        game.play(moves[choice % len(moves)])
+    return game.position
+
+
+@pytest.mark.parametrize("rules_name", RULE_SETS)
+def test_the_hint_only_ever_suggests_a_legal_move(rules_name: str) -> None:
+    @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(positions(rules_name))
+    def check(position: Position) -> None:
+        advice = hint(position)
+        if advice is None:
+            assert position.outcome().is_over
+        else:
+            assert advice.move in legal_moves(position)
+
+    check()
+
+
+def test_the_hint_takes_the_merci_that_wins(drawn: Position) -> None:
+    """The last deal; the merci must draw the Queen of Diamonds, not the Jack of Hearts that
+    could go home at once (the greedy hint's choice, which loses).
+
+    rules lucie  redeals 2  mercis 0
+    home JC JD TH KS
+     0: JH KC QH
+     1: KH QD KD
+     2: QC
+    """
+    end = follow(drawn)
+    assert end.cards_home == 52
+    assert follow(drawn, greedy_hint).cards_home < 52
+    line = []
+    position = drawn
+    while (advice := hint(position)) is not None:
+        line.append(advice.move.text)
+        position = apply(position, advice.move)
+    assert [move for move in line if move.startswith("*")] == ["*QD>F"]
+
+
+def test_the_hint_finds_a_merci_onto_a_fan(drawn: Position) -> None:
+    """The last deal; the winning merci draws the Queen of Hearts onto the King of Hearts.
+
+    rules lucie  redeals 2  mercis 0
+    home 9C KD 9H QS
+     0: KC TC
+     1: QC QH KH
+     2: KS TH JH
+     3: JC
+    """
+    advice = hint(drawn)
+    assert advice is not None
+    assert advice.move.to_foundation
+    assert follow(drawn).cards_home == 52
+    assert follow(drawn, greedy_hint).cards_home < 52
+
+
+def test_the_hint_redeals_when_nothing_better_is_in_reach(drawn: Position) -> None:
+    """No card can move and a redeal is left: redeal (the merci waits for the last deal).
+
+    rules lucie  redeals 1  mercis 0
+    home 9C 9D 9H 9S
+     0: TC JC QC KC
+     1: TD JD QD KD
+     2: TH JH QH KH
+     3: TS JS QS KS
+    """
+    advice = hint(drawn)
+    assert advice is not None
+    assert advice.move.is_redeal
+
+
+def test_the_hint_cannot_see_the_redeal_shuffle() -> None:
+    """Before the last deal the hint is the same whatever the hidden shuffle seed."""
+    for number in range(1, 7):
+        game = Game(number, shuffle_seed=number)
+        for _ in range(4):
+            position = game.position
+            if position.is_last_deal or (advice := hint(position)) is None:
+                break
+            for seed in (0, 2**40 + number):
+                assert hint(dataclasses.replace(position, shuffle_seed=seed)) == advice
+            game.play(advice.move)
+
+
+def test_the_hint_never_computes_a_redeal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any look at the real redeal would go through the deal module's shuffle: forbid it."""
+    seen = []
+    for number in (3, 4):
+        game = Game(number)
+        while not game.position.is_last_deal and game.position.cards_home < 52:
+            advice = hint(game.position)
+            assert advice is not None
+            seen.append(game.position)
+            game.play(advice.move)
+
+    def forbidden(*args: object) -> None:
+        raise AssertionError("the hint computed a real shuffle")
+
+    monkeypatch.setattr(deals, "shuffle", forbidden)
+    monkeypatch.setattr(deals, "redeal", forbidden)
+    fair.clear_caches()
+    for position in seen:
+        assert hint(position) is not None
