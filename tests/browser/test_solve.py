@@ -1,0 +1,206 @@
+"""'Show a win' in real Chromium: the menu asks first in a dialog, the verdict appears, Next steps
+through the line with its next move marked on the board, Play it out wins, and the statistics count
+the game as played, not won. Also without JavaScript, and the panel at phone and desktop sizes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import Browser, Locator, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEAL = 5
+WON = "This game can still be won from here"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    cache.clear()
+
+
+@pytest.fixture
+def errors(page: Page) -> list[str]:
+    """Console errors (a CSP refusal shows up here); each test asserts there were none."""
+    seen: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            seen.append(f"{message.text} at {message.location}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    return seen
+
+
+def board(page: Page) -> Locator:
+    return page.locator("#board")
+
+
+def moves_shown(page: Page, count: int) -> None:
+    expect(board(page)).to_have_attribute("data-moves", str(count))
+
+
+def marked_card(page: Page) -> str | None:
+    card = page.locator('#board .fan [data-hint="card"]')
+    return card.get_attribute("data-card") if card.count() else None
+
+
+def ask_for_a_win(page: Page) -> None:
+    page.get_by_label("Menu").click()
+    page.get_by_role("button", name="Show a win").click()
+    dialog = page.locator("#solve-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("This game will count as played, not won.")
+    dialog.get_by_role("button", name="Show a win").click()
+    expect(page.locator(".solver")).to_contain_text(WON)
+
+
+def test_show_a_win_steps_through_the_line_and_counts_as_played(
+    page: Page, live_server: LiveServer, artifact_dir: Path, errors: list[str]
+) -> None:
+    page.goto(f"{live_server.url}/deal/{DEAL}/")
+    moves_shown(page, 0)
+
+    # Cancelling the question changes nothing.
+    page.get_by_label("Menu").click()
+    page.get_by_role("button", name="Show a win").click()
+    page.locator("#solve-dialog").get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#solve-dialog")).to_be_hidden()
+    expect(page.locator(".solver")).to_have_count(0)
+
+    ask_for_a_win(page)
+    expect(page.locator(".info .assisted")).to_be_visible()
+    panel = page.locator(".solver")
+    total = int(panel.get_attribute("data-line-length") or 0)
+    assert total > 10
+    expect(panel).to_have_attribute("data-line-step", "0")
+    expect(panel.get_by_role("button", name="Previous")).to_be_disabled()
+
+    seen = [marked_card(page)]
+    for step in range(1, 5):
+        before = page.eval_on_selector_all("#board .fan", "fans => fans.map(f => f.textContent)")
+        panel.get_by_role("button", name="Next").click()
+        moves_shown(page, step)
+        expect(panel).to_have_attribute("data-line-step", str(step))
+        after = page.eval_on_selector_all("#board .fan", "fans => fans.map(f => f.textContent)")
+        assert after != before
+        seen.append(marked_card(page))
+    assert None not in seen
+    assert len(set(seen)) > 1  # the marked card moves along the line
+
+    panel.get_by_role("button", name="Previous").click()
+    moves_shown(page, 3)
+    expect(panel).to_have_attribute("data-line-step", "3")
+    assert marked_card(page) == seen[3]
+
+    panel.get_by_role("button", name="Play it out").click()
+    expect(board(page)).to_have_attribute("data-status", "won")
+    moves_shown(page, total)
+    expect(page.get_by_role("heading", name="All 52 cards are home")).to_be_visible()
+    expect(page.locator(".end")).to_contain_text("counts as played, not won")
+    page.screenshot(path=artifact_dir / "played-out.png")
+
+    page.goto(f"{live_server.url}/stats/")
+    expect(page.locator('[data-stat="played"]')).to_have_text("1")
+    expect(page.locator('[data-stat="won"]')).to_have_text("0")
+    expect(page.locator(".strip .result.assisted")).to_have_count(1)
+    assert errors == []
+
+
+def test_leaving_the_line_drops_it(page: Page, live_server: LiveServer, errors: list[str]) -> None:
+    page.goto(f"{live_server.url}/deal/{DEAL}/")
+    ask_for_a_win(page)
+    line_card = marked_card(page)
+    other = page.locator(
+        f'#board .fan button.is-top[data-moves]:not([data-moves=""]):not([data-card="{line_card}"])'
+    )
+    card = other.first
+    move = (card.get_attribute("data-moves") or "").split()[0]
+    target_code = move.split(">")[1]
+    card.click()
+    if target_code == "F":
+        page.locator(f'[data-foundation="{move.split(">")[0][-1]}"]').click()
+    elif target_code.startswith("@"):
+        page.locator(f'[data-fan="{target_code[1:]}"] .slot').click()
+    else:
+        page.locator(f'.fan [data-card="{target_code}"]').click()
+
+    moves_shown(page, 1)
+    expect(page.locator(".solver")).to_have_count(0)
+    expect(page.locator(".info .assisted")).to_be_visible()
+    assert errors == []
+
+
+def test_show_a_win_without_javascript(browser: Browser, live_server: LiveServer) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/{DEAL}/")
+    page.locator("summary").click()
+    page.get_by_role("button", name="Show a win").click()
+    expect(page).to_have_url(re.compile(r"/game/\d+/solve/\??$"))
+    expect(page.get_by_role("heading", name="Show a win?")).to_be_visible()
+
+    page.get_by_role("button", name="Show a win").click()
+
+    expect(page).to_have_url(re.compile(r"/game/\d+/$"))
+    expect(page.locator(".solver")).to_contain_text(WON)
+    page.get_by_role("button", name="Next").click()
+    moves_shown(page, 1)
+    page.get_by_role("button", name="Play it out").click()
+    expect(board(page)).to_have_attribute("data-status", "won")
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_panel_at_phone_and_desktop_sizes(
+    browser: Browser, live_server: LiveServer, artifact_dir: Path, scheme: str
+) -> None:
+    for name, size in {"phone": (390, 844), "desktop": (1280, 800)}.items():
+        context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]},
+            color_scheme="dark" if scheme == "dark" else "light",
+        )
+        page = context.new_page()
+        page.goto(f"{live_server.url}/deal/{DEAL}/")
+        page.get_by_label("Menu").click()
+        page.get_by_role("button", name="Show a win").click()
+        page.screenshot(path=artifact_dir / f"ask-{name}-{scheme}.png")
+        page.locator("#solve-dialog").get_by_role("button", name="Show a win").click()
+        expect(page.locator(".solver")).to_contain_text(WON)
+        page.get_by_role("button", name="Next").click()
+        moves_shown(page, 1)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        # The marked card and the panel's buttons are both on the first screen.
+        for locator in (
+            page.locator('#board [data-hint="card"]'),
+            page.get_by_role("button", name="Play it out"),
+        ):
+            box = locator.bounding_box()
+            assert box is not None
+            assert box["y"] + box["height"] <= size[1]
+        page.screenshot(path=artifact_dir / f"panel-{name}-{scheme}.png")
+        context.close()
+
+
+def test_a_deal_that_cannot_be_won_says_so(
+    browser: Browser, live_server: LiveServer, artifact_dir: Path
+) -> None:
+    # Deal 1 under "no merci, no redeals" cannot be won (tests/web/test_solve.py checks why).
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/1/?rules=nomerci-r0")
+    ask = page.locator("#solve-dialog")
+    page.get_by_label("Menu").click()
+    page.get_by_role("button", name="Show a win").click()
+    ask.get_by_role("button", name="Show a win").click()
+
+    expect(page.locator(".solver")).to_contain_text("No win is possible from here")
+    expect(page.locator(".solver button")).to_have_count(0)
+    page.screenshot(path=artifact_dir / "no-win-phone.png")
+    context.close()
