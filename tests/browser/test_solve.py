@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -185,6 +186,13 @@ def test_the_panel_at_phone_and_desktop_sizes(
             assert box is not None
             assert box["y"] + box["height"] <= size[1]
         page.screenshot(path=artifact_dir / f"panel-{name}-{scheme}.png")
+        page.locator(".line-list summary").click()
+        serious = [
+            f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+            for v in Axe().run(page).response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == []
         context.close()
 
 
