@@ -194,7 +194,7 @@ def test_production_settings_under_gunicorn(tmp_path: Path) -> None:
         assert "immutable" in answer.headers["Cache-Control"]
         if answer.headers["Content-Encoding"] == "gzip":
             assert gzip.decompress(answer.raw)
-    # WhiteNoise keeps no gzip copy of a file it cannot shrink (app.js is a few bytes).
+    # WhiteNoise keeps no gzip copy of a file it cannot shrink (a file of a few bytes).
     gzipped = [path for path, answer in served.items() if answer.headers["Content-Encoding"]]
     assert any("htmx" in path for path in gzipped)
     assert any(path.endswith(".css") for path in gzipped)

@@ -1,2 +1,0 @@
-// Site script: progressive enhancement only; every page works without it.
-"use strict";
