@@ -21,21 +21,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from game import board, daily, daily_stats, engine, peek, play
 from game.forms import NewGameForm
 from game.models import Game
+from game.views import session_key
 
 WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _session_key(request: HttpRequest) -> str:
-    """This browser's session key, creating the session (and its cookie) if need be."""
-    if not request.session.session_key:
-        request.session["player"] = True
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
 
 
 def _not_offered(request: HttpRequest, error: daily.DailyDateError) -> HttpResponse:
@@ -124,7 +115,7 @@ def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
 
 
 def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
-    key = _session_key(request)
+    key = session_key(request)
     number = daily.deal_number_for(date)
     rules = engine.Rules.parse(daily.DAILY_RULES)
     game = _day_game(key, number)

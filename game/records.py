@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from game import board, engine, play
 from game.engine.notation import MAX_RECORD_MOVES
 from game.models import Game
-from game.views import HtmxHttpRequest, _sentence, _session_key
+from game.views import HtmxHttpRequest, _sentence, session_key
 
 MAX_RECORD_BYTES = 64 * 1024
 
@@ -96,7 +96,7 @@ def import_page(request: HtmxHttpRequest) -> HttpResponse:
         context["error"] = str(error)
         return render(request, "game/import.html", context, status=400)
     if request.POST.get("then") == "play":
-        game = play.start_from_record(_session_key(request), record)
+        game = play.start_from_record(session_key(request), record)
         return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
     watched = play.store_import(record)
     return HttpResponseRedirect(reverse("replay", args=[watched.replay_token]), status=303)

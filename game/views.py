@@ -57,7 +57,7 @@ def healthz(request: HtmxHttpRequest) -> HttpResponse:
 # ---------------------------------------------------------------- helpers
 
 
-def _session_key(request: HtmxHttpRequest) -> str:
+def session_key(request: HttpRequest) -> str:
     """This browser's session key, creating the session (and its cookie) if need be."""
     if not request.session.session_key:
         request.session["player"] = True
@@ -200,7 +200,7 @@ def _bad_request(request: HtmxHttpRequest, message: str, status: int = 400) -> H
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """Resume this browser's game in progress, or deal a new random one."""
-    key = _session_key(request)
+    key = session_key(request)
     game = play.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
         game = play.start(key, play.random_deal_number(), _remembered_rules(request))
@@ -234,7 +234,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
         rules = engine.Rules.parse(rules_name) if rules_name else _remembered_rules(request)
     except engine.InvalidRulesError as error:
         return _bad_request(request, _sentence(str(error)))
-    key = _session_key(request)
+    key = session_key(request)
     current = play.current_game(key)
     if request.method == "GET" and current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
@@ -378,7 +378,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
-    key = _session_key(request)
+    key = session_key(request)
     current = play.current_game(key)
     in_progress = current if current and current.status == Game.Status.PLAYING else None
     if request.method == "POST":

@@ -1,5 +1,5 @@
 // The daily pages' progressive enhancement: the rollover time in the player's own time zone,
-// the Copy button for the share text, and the result box fetched when the board's game ends.
+// and the result box fetched when the board's game ends (copy.js runs its Copy button).
 // Without it the pages still work: the time shows in UTC and the share text can be copied by hand.
 "use strict";
 (() => {
@@ -16,33 +16,6 @@
     }
   }
 
-  // ---------------------------------------------------------------- copy the share text
-  async function copy(button) {
-    const field = document.getElementById(button.dataset.copy);
-    const status = button.parentElement.querySelector(".copy-status");
-    if (!field) return;
-    let done = false;
-    try {
-      await navigator.clipboard.writeText(field.value);
-      done = true;
-    } catch (error) {
-      // No clipboard API (or refused): select the text so a shortcut copies it.
-      field.focus();
-      field.select();
-      try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
-    }
-    if (status) status.textContent = done ? "Copied." : "Select the text and copy it.";
-  }
-
-  function showCopyButtons(root = document) {
-    for (const button of root.querySelectorAll("button[data-copy]")) button.hidden = false;
-  }
-
-  document.addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-copy]");
-    if (button) copy(button);
-  });
-
   // ---------------------------------------------------------------- the result box
   // The board is swapped by htmx on every move; when its game ends (or comes back from a dead
   // end by undo) the result box below it is fetched again.
@@ -56,7 +29,7 @@
         const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("daily-result");
         if (!fresh) return;
         box.replaceWith(fresh);
-        showCopyButtons(fresh);
+        document.dispatchEvent(new Event("lucie:swapped"));  // copy.js shows its Copy button
       })
       .catch(() => {});
   }
@@ -65,7 +38,6 @@
 
   function start() {
     localTimes();
-    showCopyButtons();
     refreshResult();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

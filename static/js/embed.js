@@ -1,4 +1,4 @@
-// The embed's script, and the Copy button of the main site's snippet page. Progressive
+// The embed's script (the snippet page's Copy button is copy.js's). Progressive
 // enhancement only: without it the frame still plays by plain form posts.
 //
 // Outer-page reloads: a frame starts again from its src (/embed/), so the frame remembers its
@@ -119,29 +119,7 @@
     }
   });
 
-  // ---------------------------------------------------------------- the snippet page
-  function setUpCopy() {
-    for (const button of document.querySelectorAll("[data-copy]")) {
-      const source = document.getElementById(button.dataset.copy);
-      const status = button.parentElement.querySelector(".copy-status");
-      if (!source) continue;
-      button.hidden = false;
-      button.addEventListener("click", async () => {
-        let copied = false;
-        try {
-          await navigator.clipboard.writeText(source.value);
-          copied = true;
-        } catch (error) {
-          source.select();
-          copied = document.execCommand && document.execCommand("copy");
-        }
-        if (status) status.textContent = copied ? "Copied." : "Select the text and copy it.";
-      });
-    }
-  }
-
   function start() {
-    setUpCopy();
     forgetMissing();
     if (!resume()) remember();
   }

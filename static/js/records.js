@@ -1,30 +1,9 @@
-// The statistics, record and replay pages: Copy buttons, the replay's keys (← → Home End), and
-// the reset question as a dialog. Progressive enhancement only: without it the replay's steps
-// are links, the record can be selected by hand, and reset asks on a page of its own.
+// The statistics, record and replay pages: the replay's keys (← → Home End) and the reset
+// question as a dialog (copy.js runs their Copy buttons). Progressive enhancement only: without
+// it the replay's steps are links and reset asks on a page of its own.
 "use strict";
 (() => {
   const $ = (selector, root = document) => root.querySelector(selector);
-
-  // ---------------------------------------------------------------- Copy
-  function setUpCopy() {
-    for (const button of document.querySelectorAll("[data-copy]")) {
-      const source = document.getElementById(button.dataset.copy);
-      const status = button.parentElement.querySelector(".copy-status");
-      if (!source) continue;
-      button.hidden = false;
-      button.addEventListener("click", async () => {
-        let copied = false;
-        try {
-          await navigator.clipboard.writeText(source.value);
-          copied = true;
-        } catch (error) {
-          source.select();
-          copied = Boolean(document.execCommand && document.execCommand("copy"));
-        }
-        if (status) status.textContent = copied ? "Copied." : "Select the text and copy it.";
-      });
-    }
-  }
 
   // ---------------------------------------------------------------- replay keys
   const KEYS = { ArrowLeft: "previous", ArrowRight: "next", Home: "start", End: "end" };
@@ -81,7 +60,4 @@
     event.preventDefault();
     dialog.showModal();
   });
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpCopy);
-  else setUpCopy();
 })();
