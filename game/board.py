@@ -145,22 +145,10 @@ def board_context(
             )
         )
 
-    foundations = []
-    for suit_index, suit in enumerate(SUITS):
-        rank = position.foundations[suit_index]
-        top = card_view(engine.DECK[suit_index * 13 + rank - 1]) if rank else None
-        foundations.append(
-            FoundationView(
-                suit=suit,
-                name=SUIT_NAMES[suit],
-                symbol=SUIT_SYMBOLS[suit],
-                red=suit in "DH",
-                top=top,
-                count=rank,
-                target_move=targets.get(f"home:{suit}", ""),
-                hint="target" if f"home:{suit}" in hinted else "",
-            )
-        )
+    foundations = foundation_views(position)
+    for foundation in foundations:
+        foundation.target_move = targets.get(f"home:{foundation.suit}", "")
+        foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
@@ -209,13 +197,22 @@ def still_table(position: engine.Position, moved: engine.Card | None = None) -> 
                 view.hint = "card"
             views.append(view)
         fans.append(FanView(index=index, cards=views))
-    foundations = []
+    foundations = foundation_views(position)
+    for foundation in foundations:
+        if foundation.top is not None:
+            foundation.top.top = True
+            if moved is not None and foundation.top.code == moved.code:
+                foundation.hint = "card"
+    return {"fans": fans, "foundations": foundations, "static": True}
+
+
+def foundation_views(position: engine.Position) -> list[FoundationView]:
+    """The four foundations, each with its top card (none while it is empty)."""
+    views = []
     for suit_index, suit in enumerate(SUITS):
         rank = position.foundations[suit_index]
         top = card_view(engine.DECK[suit_index * 13 + rank - 1]) if rank else None
-        if top is not None:
-            top.top = True
-        foundations.append(
+        views.append(
             FoundationView(
                 suit=suit,
                 name=SUIT_NAMES[suit],
@@ -223,12 +220,9 @@ def still_table(position: engine.Position, moved: engine.Card | None = None) -> 
                 red=suit in "DH",
                 top=top,
                 count=rank,
-                hint="card"
-                if moved is not None and top is not None and top.code == moved.code
-                else "",
             )
         )
-    return {"fans": fans, "foundations": foundations, "static": True}
+    return views
 
 
 def _target_key(move: engine.Move) -> str:
