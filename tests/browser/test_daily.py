@@ -2,18 +2,15 @@
 the share text is copied to the clipboard, and the rollover is written in the player's own time.
 
 The browser's clock cannot be frozen, so today is what game.daily.today_utc() says in the test.
-Winning needs a line that wins today's deal: the test looks for one with the engine (the greedy
-hint, then nudged play-outs, then a bounded search). Should today's deal defeat all three, the
-server's clock (in this process) is moved back to the nearest recent day whose deal they win.
+Winning needs a line that wins today's deal: the test asks the engine's solver (the one behind
+"Show a win"). Should it find none in time, the server's clock (in this process) is moved back
+to the nearest recent day whose deal it wins.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import random
 import re
-import sys
-import time
 from collections.abc import Iterator
 from typing import Literal
 from zoneinfo import ZoneInfo
@@ -27,7 +24,7 @@ from pytest_django.fixtures import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from game import daily, engine, play
-from game.engine.hint import _score
+from game.engine.solver import solve
 from game.models import Game
 from tests.browser.test_play import board, moves_shown, tap
 
@@ -37,73 +34,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # ---------------------------------------------------------------- a winning line for a deal
 
 
-def _playout(number: int, rnd: random.Random | None) -> engine.Game:
-    played = engine.Game(number)
-    while (found := engine.greedy_hint(played.position)) is not None:
-        move = found.move
-        if rnd is not None and rnd.random() < 0.15:
-            cards = [m for m in engine.card_moves(played.position) if not m.merci]
-            move = rnd.choice(cards) if cards else move
-        played.play(move)
-    return played
-
-
-def _search(number: int, budget: int) -> list[engine.Move] | None:
-    """Depth-first over the whole game (redeals foreseen), home moves first, positions deduped."""
-    seen: set[object] = set()
-    path: list[engine.Move] = []
-    nodes = 0
-
-    def ordered(position: engine.Position) -> list[engine.Move]:
-        moves = engine.legal_moves(position)
-        home = [m for m in moves if m.to_foundation and not m.merci]
-        if home:  # within a deal a foundation move is always safe
-            return [min(home, key=lambda m: m.card.rank if m.card else 0)]
-        cards = sorted(
-            (m for m in moves if not m.is_redeal and not m.merci),
-            key=lambda m: -_score(position, m),
-        )
-        return cards + [m for m in moves if m.merci] + [m for m in moves if m.is_redeal]
-
-    def dfs(position: engine.Position) -> bool:
-        nonlocal nodes
-        if position.cards_home == 52:
-            return True
-        key = (
-            frozenset(tuple(fan) for fan in position.fans if fan),
-            position.foundations,
-            position.redeals_used,
-            position.mercis_used,
-        )
-        if key in seen or nodes >= budget:
-            return False
-        seen.add(key)
-        nodes += 1
-        for move in ordered(position):
-            path.append(move)
-            if dfs(engine.apply(position, move)):
-                return True
-            path.pop()
-        return False
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 5000))
-    try:
-        return list(path) if dfs(engine.Game(number).position) else None
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-def winning_line(number: int, seconds: float = 5.0) -> tuple[engine.Move, ...] | None:
-    deadline = time.monotonic() + seconds
-    for seed in range(400):
-        played = _playout(number, None if seed == 0 else random.Random(seed))
-        if played.outcome().status is engine.Status.WON:
-            return played.moves
-        if time.monotonic() > deadline:
-            break
-    line = _search(number, budget=40_000)
-    return tuple(line) if line else None
+def winning_line(number: int, seconds: float = 10.0) -> tuple[engine.Move, ...] | None:
+    """The solver's winning line for deal `number` (it foresees the redeals), or None."""
+    found = solve(engine.Position.start(number), time_limit=seconds)
+    return found.moves if found.won else None
 
 
 @pytest.fixture
@@ -117,7 +51,7 @@ def winnable_day(settings: Settings) -> Iterator[tuple[dt.date, tuple[engine.Mov
         if line is not None:
             break
     else:
-        pytest.fail("no deal of the last ten days could be won by the test's search")
+        pytest.fail("the solver won no deal of the last ten days")
     if day == today:
         yield day, line
         return
