@@ -185,10 +185,21 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
             raise GameOverError("this game is won: start a new one")
         if game.status == Game.Status.ABANDONED:
             raise GameOverError("this game was left for another one and is over")
+        if game.status == Game.Status.LOST and _has_newer_game(game):
+            # Undo may revive a lost game, but not once the player has moved on: two games in
+            # progress at once would make the home page and the statistics ambiguous.
+            raise GameOverError("this game is over and a newer one has been dealt since")
         played = game.replay()
         played.row = game
         yield played
         save(game, played)
+
+
+def _has_newer_game(game: Game) -> bool:
+    if not game.session_key:
+        return False
+    later = Game.objects.filter(session_key=game.session_key, created_at__gt=game.created_at)
+    return later.exists()
 
 
 def save(game: Game, played: engine.Game) -> None:

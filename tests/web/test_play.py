@@ -527,6 +527,22 @@ def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:
     assert game.finished_at is None
 
 
+def test_a_lost_game_cannot_be_revived_once_a_newer_game_is_dealt(client: Client) -> None:
+    number, moves = greedy_record(engine.Status.LOST)
+    game = start(client, number)
+    play_through(client, game, moves)
+    newer = start(client)
+    game.refresh_from_db()
+    before = snapshot(game)
+
+    response = post(client, game, "undo")
+
+    assert response.status_code == 400
+    assert b"newer one has been dealt" in response.content
+    assert snapshot(game) == before
+    assert Game.objects.filter(status=Game.Status.PLAYING).get() == newer
+
+
 # ---------------------------------------------------------------- new game
 
 
