@@ -1,4 +1,4 @@
-// The board's progressive enhancement: tap-to-select, keyboard play, dialogs, the timer.
+// The board's progressive enhancement: tap-to-select, drag and drop, keyboard play, dialogs, the timer.
 // Every card that may move carries the moves the server computed (data-moves="6C>7C 6C>F");
 // this script only lights up those places and posts the chosen move. It never judges legality.
 "use strict";
@@ -44,7 +44,7 @@
     return $(`.fan [data-card="${target}"]`, root);
   }
 
-  function select(card) {
+  function select(card, how = "tap a lit place") {
     clearSelection();
     const moves = (card.dataset.moves || "").split(" ").filter(Boolean);
     const name = card.getAttribute("aria-label");
@@ -62,7 +62,7 @@
         selection.targets.set(target, move);
       }
     }
-    say(`${name}: tap a lit place.`);
+    say(`${name}: ${how}.`);
   }
 
   function submitMove(text) {
@@ -122,6 +122,170 @@
       submitMove(home);
     }
   });
+
+  // ---------------------------------------------------------------- dragging
+  // A mouse or a pen may also drag a card that has moves onto a lit place. Touch keeps tapping
+  // (a finger on a phone scrolls and taps). The drag only picks the same moves a tap would and
+  // posts them through the same form; a press that hardly moves is left to be a click.
+  const DRAG_THRESHOLD = 5; // px: below this a press and release is a click (or a double click)
+  let drag = null; // { card, pointerId, x, y, left, top, ghost, started }
+  let swallowClick = false;
+
+  function reducedMotion() {
+    return (
+      html.classList.contains("reduced-motion") ||
+      (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+    );
+  }
+
+  function makeGhost(card, rect) {
+    const ghost = document.createElement("span");
+    ghost.className = `card ${card.classList.contains("red") ? "red" : "black"} drag-ghost`;
+    ghost.dataset.card = card.dataset.card; // for the four-colour setting
+    ghost.setAttribute("aria-hidden", "true");
+    const face = $(".face", card);
+    if (face) ghost.appendChild(face.cloneNode(true));
+    document.body.appendChild(ghost);
+    drag.ghost = ghost;
+    drag.left = rect.left;
+    drag.top = rect.top;
+    placeGhost(0, 0);
+  }
+
+  function placeGhost(dx, dy) {
+    // Set through the CSSOM from this file, which style-src 'self' allows (an inline style
+    // attribute in markup would not be).
+    drag.ghost.style.transform = `translate(${drag.left + dx}px, ${drag.top + dy}px)`;
+  }
+
+  function dropTarget(x, y) {
+    if (!selection) return null;
+    drag.ghost.style.visibility = "hidden";
+    const under = document.elementFromPoint(x, y);
+    drag.ghost.style.visibility = "";
+    if (!under) return null;
+    const lit = under.closest(".is-target");
+    if (lit && selection.targets.has(lit)) return lit;
+    return fanTarget(under);
+  }
+
+  function endDrag() {
+    if (!drag) return null;
+    const ended = drag;
+    drag = null;
+    document.removeEventListener("pointermove", onDragMove, true);
+    document.removeEventListener("pointerup", onDragUp, true);
+    document.removeEventListener("pointercancel", onDragCancel, true);
+    html.classList.remove("is-dragging");
+    if (ended.card.hasPointerCapture && ended.card.hasPointerCapture(ended.pointerId)) {
+      ended.card.releasePointerCapture(ended.pointerId);
+    }
+    return ended;
+  }
+
+  // Put the card back: the ghost glides home (or simply goes, with reduced motion).
+  function cancelDrag(ended) {
+    clearSelection();
+    say("");
+    const { ghost, card } = ended;
+    const done = () => {
+      ghost.remove();
+      card.classList.remove("is-dragged");
+    };
+    if (reducedMotion()) {
+      done();
+      return;
+    }
+    ghost.classList.add("is-returning");
+    ghost.addEventListener("transitionend", done, { once: true });
+    setTimeout(done, 400); // in case no transition runs
+    ghost.style.transform = `translate(${ended.left}px, ${ended.top}px)`;
+  }
+
+  function onDragMove(event) {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.started) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      drag.started = true;
+      const rect = drag.card.getBoundingClientRect(); // before the selection lifts the card
+      select(drag.card, "drop it on a lit place");
+      if (!selection) {
+        endDrag();
+        return;
+      }
+      drag.card.setPointerCapture(drag.pointerId);
+      drag.card.classList.add("is-dragged");
+      html.classList.add("is-dragging");
+      makeGhost(drag.card, rect);
+    }
+    event.preventDefault();
+    placeGhost(dx, dy);
+  }
+
+  function onDragUp(event) {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    if (!drag.started) {
+      endDrag(); // a click: the click handler takes it from here
+      return;
+    }
+    event.preventDefault();
+    const target = dropTarget(event.clientX, event.clientY);
+    const ended = endDrag();
+    // The click that follows this release would select or deselect the card: swallow it.
+    swallowClick = true;
+    setTimeout(() => {
+      swallowClick = false;
+    }, 0);
+    if (target) {
+      ended.ghost.remove();
+      submitMove(selection.targets.get(target));
+    } else {
+      cancelDrag(ended);
+    }
+  }
+
+  function onDragCancel(event) {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const ended = endDrag();
+    if (ended.started) cancelDrag(ended);
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    if (drag || event.pointerType === "touch" || event.button !== 0 || !event.isPrimary) return;
+    const card = event.target.closest && event.target.closest(".fan button[data-card][data-moves]");
+    const root = board();
+    if (!card || !root || !root.contains(card) || !card.dataset.moves) return;
+    drag = { card, pointerId: event.pointerId, x: event.clientX, y: event.clientY, started: false };
+    document.addEventListener("pointermove", onDragMove, true);
+    document.addEventListener("pointerup", onDragUp, true);
+    document.addEventListener("pointercancel", onDragCancel, true);
+  });
+
+  window.addEventListener(
+    "click",
+    (event) => {
+      if (!swallowClick) return;
+      swallowClick = false;
+      event.preventDefault(); // the card is a submit button of the no-JavaScript select form
+      event.stopPropagation();
+    },
+    true,
+  );
+
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key !== "Escape" || !drag) return;
+      const ended = endDrag();
+      if (ended.started) {
+        event.stopPropagation();
+        cancelDrag(ended);
+      }
+    },
+    true,
+  );
 
   // ---------------------------------------------------------------- keyboard
   function stops() {
@@ -250,6 +414,10 @@
   });
   document.addEventListener("htmx:sendError", () => say("The server could not be reached. Please try again."));
   document.addEventListener("htmx:responseError", () => say("Something went wrong on the server. Please try again."));
+  // A dropped card waits faded for the new board; when none comes, show it again.
+  for (const name of ["htmx:sendError", "htmx:responseError"]) {
+    document.addEventListener(name, () => $$(".is-dragged").forEach((el) => el.classList.remove("is-dragged")));
+  }
 
   // ---------------------------------------------------------------- dialogs
   function openDialog(id) {
