@@ -105,7 +105,12 @@ def remember(session: SessionBase, game: Game, found: Answer) -> None:
 
 
 def shown(session: SessionBase, game: Game) -> Shown | None:
-    """The verdict to show beside `game`'s board, or None; a line the game has left is dropped."""
+    """The verdict to show beside `game`'s board, or None; a line the game has left is dropped.
+
+    Only an assisted game can have one (asking marks it), so other games never read the session
+    here: a move request stays one query shorter."""
+    if not game.assisted:
+        return None
     kept: Any = session.get(SESSION_KEY)
     if not isinstance(kept, dict) or kept.get("game") != game.pk:
         return None
