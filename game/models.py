@@ -49,8 +49,6 @@ class Game(models.Model):
     mercis_used = models.PositiveSmallIntegerField(default=0)
     # A peek at the solver was taken: the game counts as played, never won.
     assisted = models.BooleanField(default=False)
-    # Wins in a row for this session ending with this game; set when the game finishes.
-    streak = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -232,7 +232,6 @@ def save(game: Game, played: engine.Game) -> None:
         # stopped (clock.run above).
         game.status = Game.Status.PLAYING
         game.finished_at = None
-        game.streak = 0
     game.save()
     if isinstance(played, Played):
         game.remember_replay(played)
@@ -242,22 +241,6 @@ def _finish(game: Game, status: str, now: dt.datetime) -> None:
     game.status = status
     game.finished_at = now
     clock.stop(game, now)
-    game.streak = _streak_after(game) if status == Game.Status.WON and not game.assisted else 0
-
-
-def _streak_after(game: Game) -> int:
-    """Wins in a row ending with this win: one more than the session's previous finished game."""
-    if not game.session_key:
-        return 1
-    previous = (
-        Game.objects.filter(session_key=game.session_key, started_at__isnull=False)
-        .exclude(finished_at__isnull=True)
-        .exclude(pk=game.pk)
-        .order_by("-finished_at", "-pk")
-        .values_list("streak", flat=True)
-        .first()
-    )
-    return (previous or 0) + 1
 
 
 def set_clock(games: QuerySet[Game], running: bool) -> Game:

@@ -19,7 +19,7 @@ T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 def finished(
     key: str, status: str, minutes: int, *, elapsed_s: int = 300, assisted: bool = False
 ) -> Game:
-    """A game of session `key` that ended `minutes` after T0, its streak set as play sets it."""
+    """A game of session `key` that ended `minutes` after T0, finished as play finishes it."""
     game = Game.objects.create(
         session_key=key,
         deal_number=1,
