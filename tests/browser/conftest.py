@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 # Playwright's sync API runs an event loop in the test thread, and Django then
 # refuses ORM calls (database teardown included) unless told this is safe.
@@ -40,3 +41,20 @@ def artifact_dir(output_path: str) -> Path:
     path = Path(output_path)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def errors(page: Page) -> list[str]:
+    """Console errors from the page and its frames (a CSP refusal shows up as one) and uncaught
+    script errors; the tests that take it assert there were none."""
+    seen: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            seen.append(f"{message.text} at {message.location}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: seen.append(f"uncaught: {error}"))
+    return seen

@@ -18,15 +18,6 @@ from tests.browser.test_play import fans, moves_shown
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def errors(page: Page) -> list[str]:
-    """Console errors (a CSP refusal shows up here) and uncaught exceptions in the page."""
-    seen: list[str] = []
-    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda error: seen.append(str(error)))
-    return seen
-
-
 def centre(locator: Locator) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None

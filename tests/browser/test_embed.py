@@ -81,14 +81,6 @@ def outer(live_server: LiveServer) -> Iterator[OuterSite]:
         yield site
 
 
-@pytest.fixture
-def errors(page: Page) -> list[str]:
-    """Console errors from the page and its frame (a CSP refusal shows up here)."""
-    seen: list[str] = []
-    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
-    return seen
-
-
 # ---------------------------------------------------------------- helpers
 
 

@@ -80,21 +80,6 @@ def greedy_win() -> tuple[int, tuple[engine.Move, ...]]:
     raise AssertionError("no deal in the first 500 is won by the greedy hint")
 
 
-@pytest.fixture
-def errors(page: Page) -> list[str]:
-    """Console errors (a CSP refusal shows up here); each test asserts there were none."""
-    seen: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            seen.append(f"{message.text} at {message.location}")
-            if message.type == "error"
-            else None
-        ),
-    )
-    return seen
-
-
 # ---------------------------------------------------------------- tests
 
 

@@ -16,7 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine, play
 from game.models import Game
-from tests.browser.test_play import board, errors, fan_card, moves_shown, tap  # noqa: F401
+from tests.browser.test_play import moves_shown, tap
 from tests.web.test_play import greedy_record
 from tests.web.test_preferences import auto_case
 
@@ -62,7 +62,7 @@ def no_serious_violations(page: Page) -> list[str]:
 def test_each_setting_changes_the_board_at_once_and_is_remembered(
     page: Page,
     live_server: LiveServer,
-    errors: list[str],  # noqa: F811
+    errors: list[str],
 ) -> None:
     number, move, home = auto_case()
     page.goto(f"{live_server.url}/deal/{number}/")
@@ -130,7 +130,7 @@ def test_the_systems_reduced_motion_is_respected_without_asking(
 def test_settings_work_inside_the_embed_without_cookies(
     page: Page,
     live_server: LiveServer,
-    errors: list[str],  # noqa: F811
+    errors: list[str],
 ) -> None:
     page.goto(f"{live_server.url}/embed/deal/1/")
     page.get_by_role("button", name="Settings").click()
@@ -163,7 +163,7 @@ def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> None:
 def test_the_timer_stops_while_the_page_is_hidden_and_goes_on_when_shown(
     page: Page,
     live_server: LiveServer,
-    errors: list[str],  # noqa: F811
+    errors: list[str],
 ) -> None:
     mirror = engine.Game(1)
     page.goto(f"{live_server.url}/deal/1/")
@@ -202,7 +202,7 @@ def test_the_timer_stops_while_the_page_is_hidden_and_goes_on_when_shown(
 def test_step_through_a_replay_by_keyboard(
     page: Page,
     live_server: LiveServer,
-    errors: list[str],  # noqa: F811
+    errors: list[str],
 ) -> None:
     game = lost_game()
     last = game.move_count
@@ -271,7 +271,7 @@ def seed_stats(page: Page, live_server: LiveServer) -> str:
 def test_stats_and_replay_pages_have_no_serious_accessibility_violations(
     page: Page,
     live_server: LiveServer,
-    errors: list[str],  # noqa: F811
+    errors: list[str],
 ) -> None:
     seed_stats(page, live_server)
     page.goto(f"{live_server.url}/stats/")
@@ -299,7 +299,7 @@ def test_stats_and_replay_pages_have_no_serious_accessibility_violations(
 def test_reset_from_the_stats_page_asks_first(
     page: Page,
     live_server: LiveServer,
-    errors: list[str],  # noqa: F811
+    errors: list[str],
 ) -> None:
     seed_stats(page, live_server)
     page.goto(f"{live_server.url}/stats/?rules=all")

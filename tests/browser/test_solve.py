@@ -24,21 +24,6 @@ def _fresh_cache() -> None:
     cache.clear()
 
 
-@pytest.fixture
-def errors(page: Page) -> list[str]:
-    """Console errors (a CSP refusal shows up here); each test asserts there were none."""
-    seen: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            seen.append(f"{message.text} at {message.location}")
-            if message.type == "error"
-            else None
-        ),
-    )
-    return seen
-
-
 def board(page: Page) -> Locator:
     return page.locator("#board")
 
