@@ -7,6 +7,7 @@ differ from the default: `lucie-r3-m2-free-kings`, `trefoil-ru`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -133,6 +134,20 @@ PRESETS: dict[str, Rules] = {
     "trefoil": Rules(layout=Layout.TREFOIL),
     "sixteen": Rules(layout=Layout.SIXTEEN),
 }
+
+
+def every_rule_set() -> tuple[Rules, ...]:
+    """Every valid rule set: each layout with each redeal count, merci count and option that
+    make sense together (126 in all)."""
+    found = []
+    for layout, redeals, mercis, free, kings in itertools.product(
+        Layout, (*range(MAX_REDEALS + 1), None), range(MAX_MERCIS + 1), (False, True), (False, True)
+    ):
+        try:
+            found.append(Rules(layout, redeals, mercis, free, kings))
+        except InvalidRulesError:
+            continue
+    return tuple(found)
 
 
 def _base(base: str) -> tuple[Layout, int | None, int]:

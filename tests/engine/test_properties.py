@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,14 +11,12 @@ from game.engine import (
     MAX_DEAL,
     Game,
     IllegalMoveError,
-    InvalidRulesError,
-    Layout,
     Move,
     Position,
     Record,
-    Rules,
     Status,
     apply,
+    every_rule_set,
     legal_moves,
 )
 
@@ -28,19 +24,7 @@ PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 MAX_MOVES = 200  # unlimited redeals never run out: stop there
 
 
-def _every_rule_set() -> list[Rules]:
-    found = []
-    for combination in itertools.product(
-        Layout, (0, 1, 2, 3, None), (0, 1, 2), (False, True), (False, True)
-    ):
-        try:
-            found.append(Rules(*combination))
-        except InvalidRulesError:
-            continue
-    return found
-
-
-rule_sets = st.sampled_from(_every_rule_set())
+rule_sets = st.sampled_from(every_rule_set())
 deal_numbers = st.one_of(st.integers(1, 1000), st.integers(1, MAX_DEAL), st.just(MAX_DEAL))
 
 

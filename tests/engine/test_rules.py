@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-from game.engine import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules
+from game.engine import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
 
-
-def _all_valid_rules() -> list[Rules]:
-    found = []
-    for layout, redeals, mercis, free, kings in itertools.product(
-        Layout, (0, 1, 2, 3, None), (0, 1, 2), (False, True), (False, True)
-    ):
-        try:
-            found.append(Rules(layout, redeals, mercis, free, kings))
-        except InvalidRulesError:
-            continue
-    return found
-
-
-ALL_RULES = _all_valid_rules()
+ALL_RULES = every_rule_set()
 
 
 def test_every_valid_combination_is_counted() -> None:

@@ -6,8 +6,6 @@ agree with a plain model of two stacks.
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -19,25 +17,12 @@ from game.engine import (
     REDEAL,
     Game,
     IllegalMoveError,
-    InvalidRulesError,
-    Layout,
     Move,
     Record,
     Rules,
+    every_rule_set,
     legal_moves,
 )
-
-
-def _every_rule_set() -> list[Rules]:
-    found = []
-    for combination in itertools.product(
-        Layout, (0, 1, 2, 3, None), (0, 1, 2), (False, True), (False, True)
-    ):
-        try:
-            found.append(Rules(*combination))
-        except InvalidRulesError:
-            continue
-    return found
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -47,7 +32,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @initialize(
         deal=st.one_of(st.integers(1, 10_000), st.integers(1, MAX_DEAL)),
-        rules=st.sampled_from(_every_rule_set()),
+        rules=st.sampled_from(every_rule_set()),
     )
     def start(self, deal: int, rules: Rules) -> None:
         self.game = Game(deal, rules)
