@@ -19,6 +19,7 @@ from django.test import Client
 from game import daily, daily_stats, engine, peek, play, stats
 from game.engine import solver
 from game.models import Game
+from tests.web.test_play import start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -54,15 +55,6 @@ def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def start(client: Client, number: int = DEAL, rules: str = "") -> Game:
-    url = f"/deal/{number}/" + (f"?rules={rules}" if rules else "")
-    response = client.get(url)
-    assert response.status_code == 200
-    found = re.search(rb'data-game="(\d+)"', response.content)
-    assert found is not None
-    return Game.objects.get(pk=int(found[1]))
 
 
 def post(
