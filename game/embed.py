@@ -175,10 +175,12 @@ def _error(request: HttpRequest, title: str, message: str, *, status: int) -> Ht
     return render(request, "embed/error.html", context, status=status)
 
 
-def _after_change(request: HtmxHttpRequest, game: Game, *, created: bool = False) -> HttpResponse:
+def _after_change(
+    request: HtmxHttpRequest, game: Game, played: engine.Game, *, created: bool = False
+) -> HttpResponse:
     url = reverse("embed:game", args=[game.token])
     if request.htmx:
-        response = render_board(request, game)
+        response = render_board(request, game, played)
         if created:
             # The frame's address now names the game, so reloading the frame keeps it.
             response["HX-Replace-Url"] = url
@@ -256,8 +258,8 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
         return render_board(request, unstarted, status=409, message=STALE_MESSAGE)
     except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
         return render_board(request, unstarted, status=400, message=_sentence(str(error)))
-    game.refresh_from_db()
-    return _after_change(request, game, created=True)
+    assert played.row is not None
+    return _after_change(request, played.row, played, created=True)
 
 
 # ---------------------------------------------------------------- a stored game, by its token
@@ -297,7 +299,7 @@ def game_action(request: HtmxHttpRequest, token: str, action: str) -> HttpRespon
     except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
         game = play.found(games)
         return render_board(request, game, status=400, message=_sentence(str(error)))
-    return _after_change(request, played.row)
+    return _after_change(request, played.row, played)
 
 
 @embed_page

@@ -96,13 +96,7 @@ class Game(models.Model):
         return self.status != self.Status.PLAYING
 
     def replay(self) -> Played:
-        """The engine game: the deal replayed through the log, with the redo list.
-
-        Right after game.play saved a change, the engine game it saved from is handed back once
-        instead of replaying the log again to render the board (see `remember_replay`)."""
-        saved = self.__dict__.pop("_saved_replay", None)
-        if saved is not None and saved[0] == (self.moves, self.redo, self.auto_flags):
-            return saved[1]  # type: ignore[no-any-return]
+        """The engine game: the deal replayed through the log, with the redo list."""
         return Played(
             self.deal_number,
             self.engine_rules,
@@ -110,11 +104,6 @@ class Game(models.Model):
             redo=_parse_moves(self.redo),
             auto_flags=self.auto_flags,
         )
-
-
-    def remember_replay(self, played: Played) -> None:
-        """Keep `played`, which matches the fields just saved, for the next `replay()` only."""
-        self.__dict__["_saved_replay"] = ((self.moves, self.redo, self.auto_flags), played)
 
 
 def _parse_moves(text: str) -> list[engine.Move]:

@@ -233,8 +233,6 @@ def save(game: Game, played: engine.Game) -> None:
         game.status = Game.Status.PLAYING
         game.finished_at = None
     game.save()
-    if isinstance(played, Played):
-        game.remember_replay(played)
 
 
 def _finish(game: Game, status: str, now: dt.datetime) -> None:

@@ -116,9 +116,13 @@ def render_board(
     return response
 
 
-def _after_change(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+def _after_change(
+    request: HtmxHttpRequest, game: Game, played: engine.Game | None = None
+) -> HttpResponse:
+    """The board (htmx) or a redirect to the page. `played` is the engine game just saved, when
+    the caller has it, so that the board is not replayed from the log a second time."""
     if request.htmx:
-        return render_board(request, game)
+        return render_board(request, game, played)
     response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -132,7 +136,8 @@ def _seen_moves(request: HtmxHttpRequest) -> int:
     return int(text)
 
 
-Action = Callable[[HtmxHttpRequest, int], Game]
+# A changing view returns the engine game it changed and saved (its row in `played.row`).
+Action = Callable[[HtmxHttpRequest, int], Played]
 
 
 def board_action(view: Action) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
@@ -142,13 +147,14 @@ def board_action(view: Action) -> Callable[[HtmxHttpRequest, int], HttpResponse]
     @functools.wraps(view)
     def wrapper(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         try:
-            game = view(request, game_id)
+            played = view(request, game_id)
         except play.StaleBoardError as error:
             return render_board(request, error.game, status=409, message=STALE_MESSAGE)
         except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
             game = play.get_game(game_id, request.session.session_key)
             return render_board(request, game, status=400, message=_sentence(str(error)))
-        return _after_change(request, game)
+        assert played.row is not None
+        return _after_change(request, played.row, played)
 
     return wrapper
 
@@ -164,13 +170,12 @@ def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
 
 def _change(
     request: HtmxHttpRequest, game_id: int, name: str, action: Callable[[Played], None]
-) -> Game:
+) -> Played:
     seen = _seen_moves(request)
     with play.changing(game_id, request.session.session_key, seen) as played:
         action(played)
         play.auto_move(played, name, wants_auto(request))
-    assert played.row is not None
-    return played.row
+    return played
 
 
 def clock_response(game: Game) -> JsonResponse:
@@ -288,32 +293,32 @@ def hint_message(played: engine.Game, found: engine.Hint) -> str:
 
 @require_POST
 @board_action
-def move(request: HtmxHttpRequest, game_id: int) -> Game:
+def move(request: HtmxHttpRequest, game_id: int) -> Played:
     text = request.POST.get("move", "")
     return _change(request, game_id, "move", lambda played: play.play_move(played, text))
 
 
 @require_POST
 @board_action
-def undo(request: HtmxHttpRequest, game_id: int) -> Game:
+def undo(request: HtmxHttpRequest, game_id: int) -> Played:
     return _change(request, game_id, "undo", play.undo)
 
 
 @require_POST
 @board_action
-def redo(request: HtmxHttpRequest, game_id: int) -> Game:
+def redo(request: HtmxHttpRequest, game_id: int) -> Played:
     return _change(request, game_id, "redo", play.redo)
 
 
 @require_POST
 @board_action
-def redeal(request: HtmxHttpRequest, game_id: int) -> Game:
+def redeal(request: HtmxHttpRequest, game_id: int) -> Played:
     return _change(request, game_id, "redeal", play.redeal)
 
 
 @require_POST
 @board_action
-def auto_finish(request: HtmxHttpRequest, game_id: int) -> Game:
+def auto_finish(request: HtmxHttpRequest, game_id: int) -> Played:
     return _change(request, game_id, "auto", play.auto_finish)
 
 
@@ -333,7 +338,7 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 @board_action
-def _solve(request: HtmxHttpRequest, game_id: int) -> Game:
+def _solve(request: HtmxHttpRequest, game_id: int) -> Played:
     seen = _seen_moves(request)
     with play.changing(game_id, request.session.session_key, seen) as played:
         peek.mark_assisted(played)
@@ -343,19 +348,19 @@ def _solve(request: HtmxHttpRequest, game_id: int) -> Game:
     # made meanwhile only means the player has left the line (see peek.shown).
     found = peek.answer(game.record, played.position)
     peek.remember(request.session, game, found)
-    return game
+    return played
 
 
 @require_POST
 @board_action
-def solve_next(request: HtmxHttpRequest, game_id: int) -> Game:
+def solve_next(request: HtmxHttpRequest, game_id: int) -> Played:
     """Play the winning line's next move (Previous is Undo)."""
     return _change(request, game_id, "line", lambda played: peek.play_next(played, request.session))
 
 
 @require_POST
 @board_action
-def solve_out(request: HtmxHttpRequest, game_id: int) -> Game:
+def solve_out(request: HtmxHttpRequest, game_id: int) -> Played:
     """Play the rest of the winning line in one change."""
     return _change(request, game_id, "line", lambda played: peek.play_out(played, request.session))
 
