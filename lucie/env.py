@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -86,4 +87,40 @@ def env_month(name: str, default: str) -> str:
     match = _MONTH.fullmatch(value)
     if match is None or not 1 <= int(match.group(2)) <= 12:
         raise ImproperlyConfigured(f"{name}={value!r} is not a month written YYYY-MM.")
+    return value
+
+
+_REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+def env_redis_url(name: str) -> str | None:
+    """A Redis URL (`redis://host:port/db`, `rediss://` for TLS, `unix:///path.sock`), or None.
+
+    Checked here rather than at the first cache call: a typo would otherwise start a server that
+    fails every request that touches the cache."""
+    value = _raw(name)
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+        port = parts.port  # ValueError when not a number from 0 to 65535
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name}={value!r} cannot be read: {error}.") from None
+    if parts.scheme not in _REDIS_SCHEMES:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} must start with redis://, rediss:// or unix://."
+        )
+    if parts.scheme == "unix":
+        if not parts.path:
+            raise ImproperlyConfigured(f"{name}={value!r} names no socket path.")
+        return value
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"{name}={value!r} names no host.")
+    if port == 0:
+        raise ImproperlyConfigured(f"{name}={value!r}: port 0 cannot be connected to.")
+    database = parts.path.strip("/")
+    if database and not database.isdigit():
+        raise ImproperlyConfigured(
+            f"{name}={value!r}: the database after the host must be a number."
+        )
     return value

@@ -21,6 +21,7 @@ from lucie.env import (
     env_list,
     env_month,
     env_origins,
+    env_redis_url,
     env_str,
 )
 
@@ -129,6 +130,30 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# ---------------------------------------------------------------- cache
+
+# What every app server must agree on (daily figures, the solver's answers, rate-limit counters)
+# goes through this cache, so several servers need a shared one: Redis, named by CACHE_URL.
+# Unset, each process keeps its own memory cache, which is right for one `make run` or one
+# gunicorn (docs/scaling.md lists what that costs with more processes).
+_CACHE_URL = env_redis_url("CACHE_URL")
+if _CACHE_URL is None:
+    CACHES: dict[str, dict[str, Any]] = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _CACHE_URL,
+            # Several sites may share one Redis: keep ours apart.
+            "KEY_PREFIX": "lucie",
+            # A Redis that stops answering fails a request in about a second instead of hanging
+            # a worker thread; /healthz then names the cache.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
 
 # ---------------------------------------------------------------- i18n
 

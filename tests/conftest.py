@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
 
@@ -52,3 +53,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.is_relative_to(browser_dir):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Every test starts with an empty cache.
+
+    With CACHE_URL set the cache is a Redis that outlives the test process, so figures or
+    counters left by an earlier test (or an earlier run) would otherwise leak into this one."""
+    cache.clear()

@@ -96,7 +96,9 @@ def test_month_figures_cover_only_that_month() -> None:
     assert sorted(figures) == [20261101, 20261130]
 
 
-def test_month_figures_are_cached_briefly() -> None:
+def test_month_figures_are_cached_briefly(settings: Settings) -> None:
+    # Time travel moves this process's clock, not a Redis server's: use the memory cache here.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     first = dt.date(2026, 11, 1)
     game("a", 20261128)
     daily_stats.month_figures(first)

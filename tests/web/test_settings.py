@@ -14,7 +14,15 @@ from django.db import connections
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from pytest_django import DjangoDbBlocker
 
-from lucie.env import env_bool, env_int, env_list, env_month, env_origins, env_str
+from lucie.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_month,
+    env_origins,
+    env_redis_url,
+    env_str,
+)
 from lucie.settings import database_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +37,7 @@ OUR_VARIABLES = (
     "DJANGO_BEHIND_TLS_PROXY",
     "LUCIE_SITE_START",
     "DJANGO_LOG_LEVEL",
+    "CACHE_URL",
     # Set for the browser tests; Django's deploy check rightly objects to it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -74,6 +83,7 @@ def test_deploy_check_is_clean_with_production_environment() -> None:
         ({"DATABASE_URL": "nosuchdb://x/y"}, "DATABASE_URL cannot be read"),
         ({"DJANGO_LOG_LEVEL": "loud"}, "DJANGO_LOG_LEVEL='loud' must be one of"),
         ({"CSRF_TRUSTED_ORIGINS": "example.com"}, "needs a scheme"),
+        ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "must start with redis://"),
     ],
 )
 def test_malformed_environment_is_refused_at_start(env: dict[str, str], complaint: str) -> None:
@@ -127,6 +137,42 @@ def test_unset_variables_fall_back_to_defaults(monkeypatch: pytest.MonkeyPatch) 
     assert env_list("LUCIE_TEST_UNSET", ["x"]) == ["x"]
     assert env_int("LUCIE_TEST_UNSET", 7) == 7
     assert env_month("LUCIE_TEST_UNSET", "2026-11") == "2026-11"
+    assert env_redis_url("LUCIE_TEST_UNSET") is None
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "redis://127.0.0.1:6379/0",
+        "redis://cache",
+        "rediss://user:secret@cache.example:6380/2",
+        "unix:///run/redis/redis.sock?db=1",
+    ],
+)
+def test_env_redis_url_takes_the_forms_redis_py_reads(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("LUCIE_TEST_VALUE", raw)
+
+    assert env_redis_url("LUCIE_TEST_VALUE") == raw
+
+
+def _cache_settings(**env: str) -> str:
+    show = "from django.conf import settings; print(settings.CACHES)"
+    result = manage("shell", "-c", show, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_without_cache_url_each_process_keeps_a_memory_cache() -> None:
+    assert "LocMemCache" in _cache_settings()
+
+
+def test_cache_url_selects_djangos_redis_cache() -> None:
+    caches = _cache_settings(CACHE_URL="redis://127.0.0.1:6390/3")
+
+    assert "django.core.cache.backends.redis.RedisCache" in caches
+    assert "redis://127.0.0.1:6390/3" in caches
 
 
 @pytest.mark.parametrize(
@@ -137,6 +183,14 @@ def test_unset_variables_fall_back_to_defaults(monkeypatch: pytest.MonkeyPatch) 
         (lambda: env_month("LUCIE_TEST_VALUE", "2026-11"), "2026-1"),
         (lambda: env_month("LUCIE_TEST_VALUE", "2026-11"), "2026-00"),
         (lambda: env_origins("LUCIE_TEST_VALUE"), "example.com"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "127.0.0.1:6379"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "http://127.0.0.1:6379/0"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "redis://127.0.0.1:port/0"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "redis://127.0.0.1:99999/0"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "redis://127.0.0.1:0/0"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "redis:///0"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "redis://127.0.0.1:6379/zero"),
+        (lambda: env_redis_url("LUCIE_TEST_VALUE"), "unix://"),
     ],
 )
 def test_readers_refuse_malformed_values(
