@@ -13,10 +13,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from game import clock, engine
+from game import announce, clock, engine
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from game.models import Game
 from game.peek import Shown
+from game.played import Played
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -99,6 +100,7 @@ def board_context(
     """Everything play.html's board partial needs. `line` is the "Show a win" verdict on show:
     its next move is marked the way a hint is, unless a hint was asked for."""
     position = played.position
+    said = announcement(game, played, hint=hint, message=message)
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = engine.legal_moves(position) if game.status == Game.Status.PLAYING else []
@@ -114,7 +116,11 @@ def board_context(
     # With JavaScript off the selection lives in the URL (?sel=6C): its moves become buttons.
     targets: dict[str, str] = {}
     if selected and not message:
-        message = f"{engine.Card.parse(selected).name}: tap a lit place."
+        card = engine.Card.parse(selected)
+        message = f"{card.name}: tap a lit place."
+        said = announce.choices(
+            position, card, [engine.Move.parse(text) for text in by_card[selected]]
+        )
     for text in by_card.get(selected, []):
         targets[_target_key(engine.Move.parse(text))] = text
     hinted = _hint_keys(hint.move) if hint else set()
@@ -166,6 +172,7 @@ def board_context(
         "hint": hint,
         "hint_redeal": bool(hint and hint.move.is_redeal),
         "message": message,
+        "announcement": said or message,
         "can_undo": played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),
         "can_redo": played.can_redo and game.status == Game.Status.PLAYING,
         "can_redeal": engine.REDEAL in legal,
@@ -181,6 +188,20 @@ def board_context(
         "line": line,
         "can_peek": game.status in (Game.Status.PLAYING, Game.Status.LOST),
     }
+
+
+def announcement(game: Game, played: engine.Game, *, hint: engine.Hint | None, message: str) -> str:
+    """The live region's sentence: what the request changed, else the hint, else the message
+    (an error, or a note such as "nothing to hint")."""
+    if isinstance(played, Played) and played.action:
+        said = announce.change(
+            played, played.seen, played.action, auto=played.auto, assisted=game.assisted
+        )
+        if said:
+            return said
+    if hint is not None:
+        return announce.hint(played.position, hint)
+    return message
 
 
 def still_table(position: engine.Position, moved: engine.Card | None = None) -> dict[str, Any]:

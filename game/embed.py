@@ -44,6 +44,8 @@ from game.views import (
     _sentence,
     clock_response,
     clock_state,
+    said_before,
+    said_query,
     wants_auto,
 )
 
@@ -185,7 +187,7 @@ def _after_change(
             # The frame's address now names the game, so reloading the frame keeps it.
             response["HX-Replace-Url"] = url
         return response
-    response = HttpResponseRedirect(url, status=303)
+    response = HttpResponseRedirect(url + said_query(played), status=303)
     patch_vary_headers(response, ["HX-Request"])
     return response
 
@@ -252,6 +254,7 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
         with transaction.atomic():
             game = play.start_unattached(deal_number, rules)
             with play.changing_game(play.token_games(game.token), seen) as played:
+                played.action = action
                 ACTIONS[action](played, request.POST.get("move", ""))
                 play.auto_move(played, action, wants_auto(request, session=False))
     except play.StaleBoardError:
@@ -270,7 +273,9 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
 def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = play.found(play.token_games(token))
-    return render_board(request, game, selected=_selected(request))
+    played = game.replay()
+    said_before(request, played)
+    return render_board(request, game, played, selected=_selected(request))
 
 
 @embed_page
@@ -291,6 +296,7 @@ def game_action(request: HtmxHttpRequest, token: str, action: str) -> HttpRespon
     try:
         seen = _seen_moves(request)
         with play.changing_game(games, seen) as played:
+            played.action = action
             ACTIONS[action](played, request.POST.get("move", ""))
             play.auto_move(played, action, wants_auto(request, session=False))
         assert played.row is not None

@@ -31,6 +31,10 @@ class Played(engine.Game):
         super().__init__(deal_number, rules, moves, redo=redo)
         flags = [flag == "1" for flag in auto_flags[: len(moves)]]
         self.auto = flags + [False] * (len(moves) - len(flags))
+        # What the request did to the game, for the sentence that announces it (game/announce.py):
+        # the move count it was loaded with, and the action's name once a view applies one.
+        self.seen = len(moves)
+        self.action = ""
 
     @property
     def auto_flags(self) -> str:

@@ -19,11 +19,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.http import urlencode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from game import board, charts, clock, daily, engine, peek, play, prefs, stats
+from game import announce, board, charts, clock, daily, engine, peek, play, prefs, stats
 from game.forms import NewGameForm
 from game.models import Game
 from game.played import Played
@@ -123,9 +124,27 @@ def _after_change(
     the caller has it, so that the board is not replayed from the log a second time."""
     if request.htmx:
         return render_board(request, game, played)
-    response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
+    url = reverse("game", args=[game.pk]) + said_query(played)
+    response = HttpResponseRedirect(url, status=303)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def said_query(played: engine.Game | None) -> str:
+    """Without JavaScript the change is announced by the page the post redirects to, which is
+    told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
+    if not isinstance(played, Played) or not played.action:
+        return ""
+    return "?" + urlencode({"did": played.action, "from": str(played.seen)})
+
+
+def said_before(request: HttpRequest, played: Played) -> None:
+    """Read `said_query`'s fields back onto a freshly replayed game; anything odd says nothing."""
+    action = request.GET.get("did", "")
+    seen = request.GET.get("from", "")
+    if action in announce.ACTIONS and seen.isascii() and seen.isdigit() and len(seen) < 6:
+        played.action = action
+        played.seen = int(seen)
 
 
 def _seen_moves(request: HtmxHttpRequest) -> int:
@@ -173,6 +192,7 @@ def _change(
 ) -> Played:
     seen = _seen_moves(request)
     with play.changing(game_id, request.session.session_key, seen) as played:
+        played.action = name
         action(played)
         play.auto_move(played, name, wants_auto(request))
     return played
@@ -258,7 +278,9 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = play.get_game(game_id, request.session.session_key)
     selected = request.GET.get("sel", "").strip().upper()[:3]
-    return render_board(request, game, selected=selected)
+    played = game.replay()
+    said_before(request, played)
+    return render_board(request, game, played, selected=selected)
 
 
 @require_GET

@@ -22,9 +22,13 @@
   // ---------------------------------------------------------------- selection
   let selection = null; // { card, targets: Map(element -> move text) }
 
+  // The visible message line, and the page's one live region (#announce, outside the board;
+  // the server fills it after each change, this script for what happens here alone).
   function say(text) {
     const message = $(".message", board() || document);
     if (message) message.textContent = text;
+    const region = document.getElementById("announce");
+    if (region) region.textContent = text;
   }
 
   function clearSelection() {
@@ -413,7 +417,12 @@
     if (event.target && event.target.id === "board") afterSwap();
   });
   document.addEventListener("htmx:sendError", () => say("The server could not be reached. Please try again."));
-  document.addEventListener("htmx:responseError", () => say("Something went wrong on the server. Please try again."));
+  document.addEventListener("htmx:responseError", (event) => {
+    const status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status === 503) say("The server is busy just now, so nothing was played. Please try again in a moment.");
+    else if (status === 429) say("Too many requests at once, so nothing was played. Please wait a moment.");
+    else say("Something went wrong on the server. Please try again.");
+  });
   // A dropped card waits faded for the new board; when none comes, show it again.
   for (const name of ["htmx:sendError", "htmx:responseError"]) {
     document.addEventListener(name, () => $$(".is-dragged").forEach((el) => el.classList.remove("is-dragged")));

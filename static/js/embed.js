@@ -91,7 +91,10 @@
     link.textContent = "Leave this game?";
     link.classList.add("armed");
     const message = root.querySelector(".message");
-    if (message) message.textContent = "Press again to leave this game for another deal.";
+    const text = "Press again to leave this game for another deal.";
+    if (message) message.textContent = text;
+    const region = document.getElementById("announce");
+    if (region) region.textContent = text;
     setTimeout(() => {
       if (armed === link) disarm();
     }, 4000);

@@ -77,7 +77,7 @@ def start(client: Client, number: int = DEAL, query: str = "") -> Game:
     response = client.post(f"/embed/deal/{number}/move/{query}", {"n": 0, "move": move})
     assert response.status_code == 303, response.content
     game = Game.objects.latest("pk")
-    assert response["Location"] == f"/embed/g/{game.token}/"
+    assert response["Location"] == f"/embed/g/{game.token}/?did=move&from=0"
     return game
 
 
@@ -421,7 +421,7 @@ def test_illegal_move_is_a_400_and_changes_nothing(client: Client, htmx: bool) -
     response = post(client, game, "move", htmx=htmx, move=an_illegal_move(game))
 
     assert response.status_code == 400
-    assert b'class="message" role="status">' in response.content
+    assert re.search(rb'<div id="announce"[^>]*role="status"[^>]*>[^<]+</div>', response.content)
     assert snapshot(game) == before
 
 

@@ -223,7 +223,7 @@ def test_a_plain_move_post_redirects_to_the_game_page(client: Client) -> None:
     response = post(client, game, "move", move=move.text)
 
     assert response.status_code == 303
-    assert response["Location"] == f"/game/{game.pk}/"
+    assert response["Location"] == f"/game/{game.pk}/?did=move&from=0"
     assert snapshot(game)[:3] == (move.text, "", 1)
     assert game.started_at is not None
     assert client.get(response["Location"]).status_code == 200
