@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from functools import lru_cache
+from dataclasses import dataclass
 
 from .deal import SplitMix64
 from .moves import REDEAL, Move
@@ -25,7 +25,9 @@ from .rules import Rules
 from .search import (
     Budget,
     BudgetExceeded,
+    DeadlineReached,
     DealSearch,
+    Step,
     cards_home,
     pareto,
     unpack_foundations,
@@ -54,97 +56,142 @@ REACH_NODES = 400_000
 """Budget for listing the foundations reachable in a deal before a redeal."""
 
 
-def fair_move(position: Position) -> tuple[Move, str] | None:
-    """The fair hint's move and a reason, or None when it has no opinion (the caller falls back)."""
+@dataclass(frozen=True, slots=True)
+class FairMove:
+    """The fair hint's move, and whether its budget ran out first (`cut`): then the move is the
+    best the search had found when it stopped."""
+
+    move: Move
+    cut: bool = False
+
+
+def fair_move(position: Position, budget: Budget | None = None) -> FairMove | None:
+    """The fair hint's move within `budget` (its deadline included), or None when it has no
+    opinion (the game is won, or the search found nothing before the deadline): the caller
+    falls back on a heuristic."""
+    budget = budget if budget is not None else Budget()
     if position.cards_home == 52:
         return None
     if not position.can_redeal:
-        return _last_deal_move(position)
-    return _before_redeal_move(position)
+        return _last_deal_move(position, budget)
+    return _before_redeal_move(position, budget)
 
 
 # ---------------------------------------------------------------------- the last deal
 
 
-def _last_deal_move(position: Position) -> tuple[Move, str] | None:
+def _last_deal_move(position: Position, budget: Budget) -> FairMove | None:
     nodes = LAST_DEAL_NODES // 5 if position.rules.free_merci else LAST_DEAL_NODES
-    search = DealSearch.from_position(position, Budget(max_nodes=nodes))
+    search = DealSearch.from_position(position, budget.share(nodes))
+    cut = False
     try:
         if search.wins(set()):
             assert search.won_line is not None
-            value, line = 52, search.won_line
+            line = search.won_line
         else:  # lost whatever happens: bring home what can be, if that is quick to find
-            search.budget = Budget(max_nodes=LOST_DEAL_NODES)
-            value, line = search.best_line()
+            search.budget = budget.share(LOST_DEAL_NODES)
+            line = search.best_line()[1]
     except BudgetExceeded:
-        return None
+        search.rewind()
+        line, cut = search.best_seen_line, True
     if not line:
         return None
-    move = search.moves_of(line[:1])[0]
-    if value == 52:
-        reason = "this line wins the deal" if not move.merci else "the merci that wins the deal"
-    else:
-        reason = f"the game cannot be won now; this gets {value} cards home"
-    return move, reason
+    return FairMove(search.moves_of(line[:1])[0], cut)
 
 
 # ---------------------------------------------------------------------- before a redeal
 
 
-def _before_redeal_move(position: Position) -> tuple[Move, str] | None:
-    search = DealSearch.from_position(position, Budget(max_nodes=REACH_NODES), mercis=False)
+def _before_redeal_move(position: Position, budget: Budget) -> FairMove | None:
+    search = DealSearch.from_position(position, budget.share(REACH_NODES), mercis=False)
+    reach: dict[int, list[Step]] = {}
+    cut = False
     try:
-        reach = search.reachable()
+        search.reachable(into=reach)
     except BudgetExceeded:
-        return None
+        search.rewind()
+        cut = True
+    choices = pareto(list(reach))
+    if cut:  # an unfinished list: never redeal on it while some line leads anywhere
+        choices = [packed for packed in choices if reach[packed]] or choices
     left = position.redeals_left
     after = None if left is None else left - 1
-    choices = pareto(list(reach))
-    if len(choices) == 1:
+    values: dict[int, float] = {}
+    if len(choices) > 1:
+        for packed in choices:  # most cards home first, so a cut keeps the likeliest
+            try:
+                values[packed] = _value(position.rules, packed, after, budget)
+            except DeadlineReached:
+                cut = True
+                break
+    if values:
+        best = max(values, key=lambda packed: (values[packed], packed))
+    elif choices:
         best = choices[0]
     else:
-        best = max(choices, key=lambda packed: (_value(position.rules, packed, after), packed))
+        return None
     line = reach[best]
     if not line:
-        return REDEAL, "nothing better is in reach in this deal: redeal"
-    move = search.moves_of(line[:1])[0]
-    return move, f"it leads to {cards_home(best)} cards home before the redeal"
+        return None if cut else FairMove(REDEAL)
+    return FairMove(search.moves_of(line[:1])[0], cut)
 
 
-def _value(rules: Rules, packed: int, redeals_after: int | None) -> float:
-    """How good it is to redeal with these foundations; higher is better."""
+def _value(rules: Rules, packed: int, redeals_after: int | None, budget: Budget) -> float:
+    """How good it is to redeal with these foundations; higher is better. Raises
+    DeadlineReached when the budget's deadline comes first."""
     home = cards_home(packed)
     if home == 52:
         return 2.0
     if redeals_after == 0:
-        return _last_deal_odds(rules, packed) + home / 1000
+        return _last_deal_odds(rules, packed, SAMPLES, budget) + home / 1000
     if redeals_after == 1:
-        return _second_last_odds(rules, packed) + home / 1000
+        return _second_last_odds(rules, packed, budget) + home / 1000
     return home / 52
 
 
-@lru_cache(maxsize=1024)
-def _second_last_odds(rules: Rules, packed: int) -> float:
+_odds: dict[tuple[str, Rules, int, int], float] = {}
+"""Odds already sampled to the end: pure functions of the rules and the cards home."""
+
+ODDS_KEPT = 8192
+
+
+def _remember(key: tuple[str, Rules, int, int], value: float) -> float:
+    if len(_odds) >= ODDS_KEPT:
+        _odds.clear()
+    _odds[key] = value
+    return value
+
+
+def _second_last_odds(rules: Rules, packed: int, budget: Budget) -> float:
     """With two deals to come: the mean, over sampled shuffles of the next deal, of the best odds
     (on fewer samples) that the foundations it can reach give the last deal."""
+    key = ("outer", rules, packed, OUTER_SAMPLES)
+    if key in _odds:
+        return _odds[key]
     total = 0.0
     for fans, foundations in _samples(rules, packed, OUTER_SAMPLES, "outer"):
         search = DealSearch(
-            fans, foundations, 0, False, rules.kings_fill_empty, Budget(max_nodes=REACH_NODES)
+            fans, foundations, 0, False, rules.kings_fill_empty, budget.share(REACH_NODES)
         )
         try:
             reach = search.reachable()
+        except DeadlineReached:
+            raise
         except BudgetExceeded:
             total += cards_home(packed) / 52
             continue
         choices = pareto(list(reach))
-        total += max(_last_deal_odds(rules, choice, INNER_SAMPLES) for choice in choices)
-    return total / OUTER_SAMPLES
+        total += max(
+            _last_deal_odds(rules, choice, INNER_SAMPLES, budget) for choice in choices
+        )
+    return _remember(key, total / OUTER_SAMPLES)
 
 
-@lru_cache(maxsize=4096)
-def _last_deal_odds(rules: Rules, packed: int, samples: int = SAMPLES) -> float:
+def _last_deal_odds(rules: Rules, packed: int, samples: int, budget: Budget) -> float:
     """The share of sampled shuffles of the cards still out whose last deal can be won."""
+    key = ("last", rules, packed, samples)
+    if key in _odds:
+        return _odds[key]
     score = 0.0
     for fans, foundations in _samples(rules, packed, samples, "last"):
         search = DealSearch(
@@ -153,13 +200,15 @@ def _last_deal_odds(rules: Rules, packed: int, samples: int = SAMPLES) -> float:
             rules.mercis,
             rules.free_merci,
             rules.kings_fill_empty,
-            Budget(max_nodes=SAMPLE_NODES),
+            budget.share(SAMPLE_NODES),
         )
         try:
             score += search.wins(set())
+        except DeadlineReached:
+            raise
         except BudgetExceeded:
             score += 0.5
-    return score / samples
+    return _remember(key, score / samples)
 
 
 def _samples(
@@ -191,5 +240,4 @@ def checked(position: Position, move: Move) -> bool:
 
 def clear_caches() -> None:
     """Forget the sampled odds (they are pure functions of the rules and the cards home)."""
-    _last_deal_odds.cache_clear()
-    _second_last_odds.cache_clear()
+    _odds.clear()

@@ -1,17 +1,31 @@
 """Hints: which move to play next.
 
+`hint` is the one the site serves: the fair hint (`fair`), bounded by a deadline. It is anytime:
+when the deadline comes it answers with the best move its search had found, and its reason is
+worded from the move alone, so a player cannot tell a hint cut short from one searched to the end.
+
 `greedy_hint` is the first, plain heuristic: bank what can go home, free low cards buried under
 higher cards of their suit, build a chain from its top, prefer moves that empty a fan, redeal
-only when stuck and take the merci last. Stronger hints live beside it and share `Hint`.
+only when stuck and take the merci last. The fair hint falls back on it when its search found
+nothing in time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cards import DECK, KING
 from .moves import REDEAL, Move
 from .position import Position, apply, card_moves, legal_moves
+
+if TYPE_CHECKING:
+    from .fair import FairMove
+
+HINT_SECONDS = 0.06
+"""How long a hint may search by default. Past it the hint answers with its best move so far;
+with the work done after the search (checking the move, wording it) a hint stays well within
+100 ms on the 2-core development machine (bench/strength.py measures it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +101,40 @@ def _best_merci(position: Position) -> Move | None:
     return max(mercis, key=gain)
 
 
-def hint(position: Position) -> Hint | None:
-    """The best hint this engine offers for `position`: the fair hint, which never looks
-    through a redeal and plays the last deal perfectly (see `fair`)."""
-    from .fair import checked, fair_move
+def hint(position: Position, time_limit: float | None = HINT_SECONDS) -> Hint | None:
+    """The best hint this engine offers for `position` within `time_limit` seconds (None: no
+    limit), or None when no move is left: the fair hint, which never looks through a redeal and
+    plays the last deal perfectly when it has the time (see `fair`)."""
+    found = fair_hint(position, time_limit)
+    return None if found is None else Hint(found.move, reason(position, found.move))
 
-    found = fair_move(position)
-    if found is not None and checked(position, found[0]):
-        return Hint(*found)
-    return greedy_hint(position)
+
+def fair_hint(position: Position, time_limit: float | None = HINT_SECONDS) -> FairMove | None:
+    """The fair hint's move, and whether the deadline cut its search short."""
+    from .fair import FairMove, checked, fair_move
+    from .search import Budget
+
+    budget = Budget.within(time_limit)
+    found = fair_move(position, budget)
+    if found is not None and checked(position, found.move):
+        return found
+    fallback = greedy_hint(position)
+    return None if fallback is None else FairMove(fallback.move, cut=budget.expired)
+
+
+def reason(position: Position, move: Move) -> str:
+    """Why to play `move`, in words that depend on the move alone (never on how far the search
+    got, so a hint cut short reads like any other)."""
+    card = move.card
+    if card is None:
+        return "nothing better is left in this deal"
+    if move.merci:
+        return "the merci is best spent on it"
+    if move.to_foundation:
+        return "it can go home"
+    where = position.find(card)
+    assert where is not None
+    fan, depth = where
+    if depth == 0:
+        return "it empties its fan"
+    return f"it frees the {position.fans[fan][depth - 1].name}"

@@ -14,6 +14,7 @@ that fixes the whole layout up to the order of the fans, mercis and free mercis 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -33,6 +34,10 @@ Key = bytes
 
 class BudgetExceeded(Exception):
     """The search went past its node budget or its deadline."""
+
+
+class DeadlineReached(BudgetExceeded):
+    """The search went past its deadline (as opposed to its node budget)."""
 
 
 def pack_foundations(foundations: tuple[int, ...] | list[int]) -> int:
@@ -58,23 +63,47 @@ def to_move(step: Step, fans_before: list[list[int]] | None = None) -> Move:
     return Move.build(DECK[card], DECK[fans_before[target][-1]], merci)
 
 
+DEADLINE_EVERY = 16
+"""Nodes between two looks at the clock. A node with mercis to try costs up to ~150 us here, so
+a search overshoots its deadline by a few milliseconds at most."""
+
+
 @dataclass(slots=True)
 class Budget:
-    """Nodes counted across searches; raises BudgetExceeded past `max_nodes`."""
+    """Nodes counted across searches: past `max_nodes` it raises BudgetExceeded, past `deadline`
+    (a `time.perf_counter()` value) DeadlineReached."""
 
     max_nodes: int | None = None
     deadline: float | None = None
     nodes: int = 0
+    expired: bool = False  # whether the deadline has been reached
+    parent: Budget | None = None  # the budget this one was shared from
+
+    @classmethod
+    def within(cls, seconds: float | None, max_nodes: int | None = None) -> Budget:
+        """A budget that ends `seconds` from now (None: no deadline)."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        return cls(max_nodes=max_nodes, deadline=deadline)
 
     def spend(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise BudgetExceeded
-        if self.deadline is not None and not self.nodes & 1023:
-            import time
+        if self.deadline is not None and not self.nodes % DEADLINE_EVERY:
+            self.check_deadline()
 
-            if time.perf_counter() > self.deadline:
-                raise BudgetExceeded
+    def check_deadline(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            budget: Budget | None = self
+            while budget is not None:
+                budget.expired = True
+                budget = budget.parent
+            raise DeadlineReached
+
+    def share(self, max_nodes: int) -> Budget:
+        """A node budget of its own for a sub-search, ending no later than this one (reaching
+        the deadline in it marks this one expired too)."""
+        return Budget(max_nodes=max_nodes, deadline=self.deadline, parent=self)
 
 
 class DealSearch:
@@ -112,6 +141,9 @@ class DealSearch:
         self.line: list[Step] = []
         self.saved: list[int] = []  # per step in `line`: what lay beneath the card before
         self.won_line: list[Step] | None = None
+        # The line to the most cards home seen so far: what an interrupted search can offer.
+        self.best_seen = self.home
+        self.best_seen_line: list[Step] = []
         self.partial = False
         # Whether to give up forcing foundation moves while a free merci is left (exact, slower).
         self.exact_free = False
@@ -289,6 +321,16 @@ class DealSearch:
         for _ in range(count):
             self.undo()
 
+    def rewind(self, length: int = 0) -> None:
+        """Take back moves until `length` are left: after a search stopped by its budget, which
+        leaves the fans as they were when it stopped."""
+        self.undo_many(len(self.line) - length)
+
+    def _note_progress(self) -> None:
+        if self.home > self.best_seen:
+            self.best_seen = self.home
+            self.best_seen_line = list(self.line)
+
     def steps(self) -> Iterator[Step]:
         """The moves other than forced foundation moves: builds, Kings into empty fans, mercis."""
         fans = self.fans
@@ -348,6 +390,7 @@ class DealSearch:
     def best_home(self, memo: dict[Key, int]) -> int:
         """The most cards that can end up home from here (52: the deal is won)."""
         forced = self.play_home_moves()
+        self._note_progress()
         best = self.home
         if best < 52:
             key = self.key()
@@ -376,6 +419,7 @@ class DealSearch:
         On a win, `won_line` holds every step played since the search began, the winning ones last.
         """
         forced = self.play_home_moves()
+        self._note_progress()
         won = self.home == 52
         if won:
             if self.won_line is None:
@@ -422,15 +466,18 @@ class DealSearch:
 
     # ------------------------------------------------------------------ ends of a deal
 
-    def reachable(self, partial: bool = False) -> dict[int, list[Step]]:
+    def reachable(
+        self, partial: bool = False, into: dict[int, list[Step]] | None = None
+    ) -> dict[int, list[Step]]:
         """Every set of foundations reachable in this deal, each with a line that reaches it.
 
         Mercis are not taken here: this is for deals that a redeal may end. Safe moves are played
         as they come; with `partial`, the foundations passed on the way are listed too, for a
-        redeal taken before every card that could go home has gone.
+        redeal taken before every card that could go home has gone. The sets are gathered in
+        `into` when given, so that a search stopped by its budget still leaves what it found.
         """
         self.partial = partial
-        found: dict[int, list[Step]] = {}
+        found: dict[int, list[Step]] = {} if into is None else into
         seen: set[Key] = set()
         base = len(self.line)
         saved_mercis = self.mercis_left
@@ -474,15 +521,16 @@ class DealSearch:
 
 
 def pareto(keys: list[int]) -> list[int]:
-    """The foundation sets that no other set in `keys` is at least as good as in every suit."""
-    unpacked = {key: unpack_foundations(key) for key in keys}
-    best = []
-    for key, mine in unpacked.items():
-        dominated = False
-        for other, theirs in unpacked.items():
-            if other != key and all(t >= m for t, m in zip(theirs, mine, strict=True)):
-                dominated = True
-                break
-        if not dominated:
-            best.append(key)
-    return best
+    """The foundation sets that no other set in `keys` is at least as good as in every suit.
+
+    Most cards home first: a set can only be beaten by one with at least as many, and whatever
+    beats it is beaten by (or is) a member of the front, so checking the front is enough.
+    """
+    front: list[tuple[int, tuple[int, int, int, int]]] = []
+    for key in sorted(set(keys), key=lambda key: (-cards_home(key), key)):
+        mine = unpack_foundations(key)
+        if not any(
+            all(t >= m for t, m in zip(theirs, mine, strict=True)) for _, theirs in front
+        ):
+            front.append((key, mine))
+    return [key for key, _ in front]

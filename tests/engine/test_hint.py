@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from game.engine import Game, Position, Rules, apply, fair, legal_moves
 from game.engine import deal as deals
-from game.engine.hint import Hint, greedy_hint, hint
+from game.engine.hint import Hint, fair_hint, greedy_hint, hint, reason
 
 RULE_SETS = [
     "lucie", "nomerci", "trefoil", "sixteen", "lucie-r0", "lucie-r1", "lucie-r3", "lucie-ru",
@@ -49,13 +49,50 @@ def test_the_hint_only_ever_suggests_a_legal_move(rules_name: str) -> None:
     @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(positions(rules_name))
     def check(position: Position) -> None:
-        advice = hint(position)
-        if advice is None:
-            assert position.outcome().is_over
-        else:
-            assert advice.move in legal_moves(position)
+        for time_limit in (None, 0.0):  # searched to the end, and cut short at once
+            advice = hint(position, time_limit=time_limit)
+            if advice is None:
+                assert position.outcome().is_over
+            else:
+                assert advice.move in legal_moves(position)
 
     check()
+
+
+def test_a_hint_that_would_take_seconds_stops_at_its_deadline_with_a_legal_move() -> None:
+    """Deal 10 with no redeal and two mercis: searching it to the end takes many seconds."""
+    position = Position.start(10, Rules.parse("lucie-r0-m2"))
+
+    found = fair_hint(position, time_limit=0.02)
+
+    assert found is not None
+    assert found.cut
+    assert found.move in legal_moves(position)
+
+
+def test_a_hint_cut_short_reads_like_any_other() -> None:
+    """What the page shows (the move and its reason) follows from the move alone."""
+    slow = Position.start(10, Rules.parse("lucie-r0-m2"))
+    quick = Position.start(10)
+    for position, cut in ((slow, True), (quick, False)):
+        found = fair_hint(position, time_limit=0.02 if cut else None)
+        assert found is not None
+        assert found.cut is cut
+        assert hint(position, time_limit=0.02 if cut else None) == Hint(
+            found.move, reason(position, found.move)
+        )
+
+
+@pytest.mark.parametrize("rules_name", ["lucie-r0-m2", "lucie-r0-m2-free", "lucie-m2-free"])
+def test_a_hint_given_no_time_at_all_still_offers_a_legal_move(rules_name: str) -> None:
+    game = Game(10, Rules.parse(rules_name))
+    for _ in range(40):
+        found = fair_hint(game.position, time_limit=0.0)
+        if found is None:
+            assert game.position.outcome().is_over
+            break
+        assert found.move in legal_moves(game.position)
+        game.play(found.move)
 
 
 def test_the_hint_takes_the_merci_that_wins(drawn: Position) -> None:
@@ -117,11 +154,12 @@ def test_the_hint_cannot_see_the_redeal_shuffle() -> None:
         game = Game(number, shuffle_seed=number)
         for _ in range(4):
             position = game.position
-            if position.is_last_deal or (advice := hint(position)) is None:
+            if position.is_last_deal or (advice := hint(position, time_limit=None)) is None:
                 break
             for seed in (0, 2**40 + number):
                 fair.clear_caches()  # so that no answer is reused from the call with another seed
-                assert hint(dataclasses.replace(position, shuffle_seed=seed)) == advice
+                other = dataclasses.replace(position, shuffle_seed=seed)
+                assert hint(other, time_limit=None) == advice
             game.play(advice.move)
 
 

@@ -83,3 +83,17 @@ def test_a_time_limit_is_honoured() -> None:
 def test_a_won_position_needs_no_moves() -> None:
     position = Position(Rules(), 1, ((),), (13, 13, 13, 13))
     assert solve(position).status == "won"
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "number"), [("lucie-r0-m2", 10), ("lucie-r0-m2-free", 1), ("lucie-r0", 98)]
+)
+def test_a_search_of_many_seconds_stops_undecided_at_its_deadline(
+    rules_name: str, number: int
+) -> None:
+    """Each of these takes the solver seconds; a deadline of a few milliseconds leaves it
+    undecided, never with a wrong answer."""
+    position = Position.start(number, Rules.parse(rules_name))
+    solution = solve(position, max_nodes=None, time_limit=0.01)
+    assert solution.status == "undecided"
+    assert solution.moves == ()
