@@ -85,6 +85,8 @@ def parse_month(year: str, month: str) -> dt.date:
         raise DailyDateError(f"“{year}/{month}” is not a month: write it as YYYY/MM.")
     if not 1 <= int(month) <= 12:
         raise DailyDateError(f"There is no month {int(month)}: months run from 01 to 12.")
+    if int(year) < 1:
+        raise DailyDateError("There is no year 0: the calendar starts at year 1.")
     first = dt.date(int(year), int(month), 1)
     _check_offered(first, first, "month")
     return first

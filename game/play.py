@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from game import clock, engine
+from game import clock, engine, limits
 from game.models import Game
 from game.played import Played
 
@@ -46,6 +46,10 @@ class StaleBoardError(Exception):
 
 class GameOverError(engine.IllegalMoveError):
     """A change asked of a game that is won or abandoned."""
+
+
+class GameTooLongError(engine.IllegalMoveError):
+    """A change that would take the game's log past limits.MAX_GAME_MOVES."""
 
 
 def random_deal_number() -> int:
@@ -208,6 +212,10 @@ def save(game: Game, played: engine.Game) -> None:
     Every change is a sign of life from the player, so it also runs the clock (which the first
     move starts); the end of the game stops it.
     """
+    if len(played.moves) > max(limits.MAX_GAME_MOVES, game.move_count):
+        raise GameTooLongError(
+            f"a game holds at most {limits.MAX_GAME_MOVES} moves: undo, or start a new game"
+        )
     now = timezone.now()
     position = played.position
     game.moves = " ".join(move.text for move in played.moves)

@@ -22,8 +22,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import board, engine, play
-from game.engine.notation import MAX_RECORD_MOVES
+from game import board, engine, limits, play
 from game.models import Game
 from game.views import HtmxHttpRequest, _sentence, session_key
 
@@ -73,6 +72,11 @@ def read_import(request: HttpRequest) -> engine.Record:
         raise BadRecord("That is not a text record: it holds control characters.")
     if not text.strip():
         raise BadRecord("There is no record: paste one or choose a file.")
+    # Counted before anything is parsed: a record's cost grows with its moves.
+    if len(text.split()) - 2 > limits.MAX_GAME_MOVES:
+        raise BadRecord(
+            f"That record is too long: a record holds at most {limits.MAX_GAME_MOVES} moves."
+        )
     try:
         record = engine.Record.parse(text)
         engine.Game.from_record(record)
@@ -84,7 +88,10 @@ def read_import(request: HttpRequest) -> engine.Record:
 @require_http_methods(["GET", "POST"])
 def import_page(request: HtmxHttpRequest) -> HttpResponse:
     """Paste or upload a record; then watch it (`then=replay`) or play on from it (`then=play`)."""
-    context: dict[str, Any] = {"max_moves": MAX_RECORD_MOVES, "max_kb": MAX_RECORD_BYTES // 1024}
+    context: dict[str, Any] = {
+        "max_moves": limits.MAX_GAME_MOVES,
+        "max_kb": MAX_RECORD_BYTES // 1024,
+    }
     if request.method == "GET":
         context["form"] = ImportForm()
         return render(request, "game/import.html", context)
@@ -106,6 +113,10 @@ def _record_download(game: Game) -> HttpResponse:
     response = HttpResponse(game.record.text + "\n", content_type="text/plain; charset=utf-8")
     name = f"lucie-{game.rules}-{game.deal_number}.txt"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
+    # A game's moves are this browser's (or the replay link's) alone: no shared cache may keep
+    # them, and the answer depends on the session cookie.
+    response["Cache-Control"] = "private, no-store"
+    patch_vary_headers(response, ["Cookie"])
     return response
 
 
@@ -150,7 +161,8 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     step = _step(request.GET.get("step", ""), last)
     position = positions[step]
     redeals = [index + 1 for index, move in enumerate(moves) if move.is_redeal]
-    jumps = [("Start", 0)] + [(f"Deal {n}", at) for n, at in enumerate(redeals, start=2)]
+    listed = redeals[: limits.MAX_REPLAY_JUMPS]
+    jumps = [("Start", 0)] + [(f"Deal {n}", at) for n, at in enumerate(listed, start=2)]
     jumps.append(("End", last))
     context: dict[str, Any] = {
         "game": game,

@@ -150,7 +150,9 @@ def said_before(request: HttpRequest, played: Played) -> None:
 def _seen_moves(request: HtmxHttpRequest) -> int:
     """The move count of the board the request was made on (the form's `n`)."""
     text = request.POST.get("n", "")
-    if not text.isascii() or not text.isdigit():
+    # A move count has a handful of digits (see limits.MAX_GAME_MOVES); int() of thousands of
+    # digits is slow, and past 4,300 it raises.
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
         raise engine.InvalidMoveError("the request did not say which board it was made on")
     return int(text)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
-from django.urls import resolve
+from django.shortcuts import render
+from django.urls import resolve, reverse
+
+from game import limits
 
 HEALTH_PATH = "/healthz"
 
@@ -34,3 +37,35 @@ class HealthCheckMiddleware:
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Content-Security-Policy", HEALTH_CSP)
         return response
+
+
+class LimitsMiddleware:
+    """A request refused by a rate limit (429) or for want of a compute slot (503), wherever the
+    view did not show it on a board itself: a short page that says when to try again."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, limits.Limited | limits.Busy):
+            return None
+        return refused_page(request, exception)
+
+
+def refused_page(request: HttpRequest, refused: limits.Refused) -> HttpResponse:
+    if request.path_info.startswith("/embed/"):
+        context = {
+            "title": "Not just now",
+            "message": refused.message,
+            "today": reverse("embed:today"),
+        }
+        response = render(request, "embed/error.html", context, status=refused.status)
+    else:
+        response = render(
+            request, "game/error.html", {"message": refused.message}, status=refused.status
+        )
+    response["Retry-After"] = str(refused.retry_after)
+    return response

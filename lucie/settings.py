@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Turns a rate limit or a busy refusal that no view showed on its board into a short page.
+    "lucie.middleware.LimitsMiddleware",
 ]
 
 ROOT_URLCONF = "lucie.urls"
@@ -214,6 +216,21 @@ if not DEBUG:
     if env_bool("DJANGO_BEHIND_TLS_PROXY", default=False):
         # Only safe when the proxy overwrites this header on every request.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# ---------------------------------------------------------------- limits (game/limits.py)
+
+# The admin is not served unless an operator turns it on (its login is then rate-limited).
+ADMIN_ENABLED = env_bool("LUCIE_ADMIN", default=False)
+
+# Rate limits count in Django's cache, so servers sharing a cache share the counts.
+RATELIMIT_ENABLE = env_bool("LUCIE_RATE_LIMITS", default=True)
+RATELIMIT_USE_CACHE = "default"
+# The header a proxy in front names the client in (e.g. X-Forwarded-For); empty: the connection's
+# address (REMOTE_ADDR). Only set it behind a proxy that always writes it.
+CLIENT_ADDRESS_HEADER = env_str("LUCIE_CLIENT_ADDRESS_HEADER", "")
+RATELIMIT_IP_META_KEY = "game.limits.client_address"
+# Hint and solver searches that may run at once in one process; more get "busy, try again".
+COMPUTE_SLOTS = env_int("LUCIE_COMPUTE_SLOTS", default=1, minimum=1)
 
 # ---------------------------------------------------------------- logging
 

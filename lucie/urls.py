@@ -1,10 +1,18 @@
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
+from game import limits
 from lucie import views
 
-urlpatterns = [
-    path("admin/", admin.site.urls),
+urlpatterns: list[URLPattern | URLResolver] = [
     path("ping", views.ping, name="ping"),
     path("", include("game.urls")),
 ]
+
+if settings.ADMIN_ENABLED:
+    # Before the admin's own URLs: its login form, counted per client address.
+    urlpatterns[:0] = [
+        path("admin/login/", limits.rate_limited(limits.ADMIN_LOGIN, "POST")(admin.site.login)),
+        path("admin/", admin.site.urls),
+    ]

@@ -23,8 +23,13 @@ def pytest_configure(config: pytest.Config) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    # Rate limits are off (a test run makes hundreds of games from one address within a minute),
+    # except where tests/web/test_limits.py turns them on to test them.
     override_settings(
-        STORAGES=storages, WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True
+        STORAGES=storages,
+        WHITENOISE_USE_FINDERS=True,
+        WHITENOISE_AUTOREFRESH=True,
+        RATELIMIT_ENABLE=False,
     ).enable()
     # SQLite's test database is a file, not memory: an in-memory database is one connection that
     # the live server's threads would share, and two requests at once (a move and the timer's

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from .cards import Card, InvalidCardError
 
+MAX_FAN_DIGITS = 4
+
 
 class InvalidMoveError(ValueError):
     """Text or a value that does not describe a move at all."""
@@ -73,8 +75,15 @@ class Move:
             card = Card.parse(source)
             if target == "F":
                 return cls.home(card, merci)
-            if target.startswith("@") and target[1:].isascii() and target[1:].isdigit():
-                return cls.to_empty(card, int(target[1:]), merci)
+            fan = target[1:]
+            if target.startswith("@") and fan.isascii() and fan.isdigit():
+                # No layout has thousands of fans: a longer number is text, not a fan (and int()
+                # refuses more than 4,300 digits).
+                if len(fan) > MAX_FAN_DIGITS:
+                    raise InvalidMoveError(
+                        f"{text[:12]!r}… is not a move: no layout has that many fans"
+                    )
+                return cls.to_empty(card, int(fan), merci)
             return cls.build(card, Card.parse(target), merci)
         except InvalidCardError as error:
             raise InvalidMoveError(f"{text!r} is not a move: {error}") from None

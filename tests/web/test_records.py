@@ -156,7 +156,7 @@ def _long_record() -> str:
         ("lucie 0", "Deal number:"),
         ("lucie 5 AS>F XX>F", "Move 2:"),
         ("lucie 5 KS>QS", "Move 1 (KS&gt;QS):"),
-        (_long_record(), "at most 5000 moves"),
+        (_long_record(), "at most 1000 moves"),
         ("lucie 5 \x00 AS>F", "control characters"),
     ],
 )

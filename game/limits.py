@@ -1,0 +1,165 @@
+"""What an anonymous client may cost the site.
+
+- Size: a game's log is capped (every request's work grows with it: a move replays it, a replay
+  renders it), and so is an imported record.
+- Rate: requests that compute (hint, Show a win) or create rows (games, sessions, imports) are
+  counted per client address and per session in Django's cache, with django-ratelimit; past a
+  limit the answer is a 429 with `Retry-After`. The limits are far above what a person playing
+  does (see README, "Limits"), so only a script meets them.
+- Concurrency: at most `COMPUTE_SLOTS` hint or solver searches run at once in a process. A
+  request that finds them all taken is told at once that the site is busy (a 503 with
+  `Retry-After`), instead of waiting in a queue that could grow without end while the threads
+  that serve pages sit in it.
+
+The views turn `Limited` and `Busy` into a board with a message where they can (so the player
+sees it where they pressed); anything else gets lucie.middleware.LimitsMiddleware's short page.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from django_ratelimit.core import get_usage
+
+MAX_GAME_MOVES = 1000
+"""Moves a game's log may hold, on the site, in the embed and in an imported record. Past it a
+move is refused (undo still works), and a longer record is refused at import. A real game is far
+shorter: one that plays every card home under the default rules takes about 100 moves."""
+
+MAX_REPLAY_JUMPS = 12
+"""Redeals the replay page offers a jump to (a game with unlimited redeals can have hundreds);
+the first ones are listed, and Start and End always."""
+
+BUSY_RETRY_SECONDS = 2
+BUSY_MESSAGE = "The site is busy just now: try again in a moment."
+LIMITED_MESSAGE = "That was a lot of requests in a short time: wait a minute, then try again."
+
+
+class Limited(Exception):
+    """A rate limit was met: the request was not served."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(LIMITED_MESSAGE)
+        self.retry_after = max(1, retry_after)
+        self.message = LIMITED_MESSAGE
+        self.status = 429
+
+
+class Busy(Exception):
+    """Every compute slot is taken: the request was not served."""
+
+    def __init__(self) -> None:
+        super().__init__(BUSY_MESSAGE)
+        self.retry_after = BUSY_RETRY_SECONDS
+        self.message = BUSY_MESSAGE
+        self.status = 503
+
+
+Refused = Limited | Busy
+View = Callable[..., HttpResponseBase]
+
+
+# ---------------------------------------------------------------- rates
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A limit on one kind of request: `per_address` and `per_session` in django-ratelimit's
+    form ("30/m"), None for none. Both count; the first met refuses."""
+
+    group: str
+    per_address: str | None
+    per_session: str | None = None
+
+
+HINT = Rate("hint", per_address="120/m", per_session="40/m")
+SOLVE = Rate("solve", per_address="30/m", per_session="10/m")
+# A new game: the first move of a deal on the site or in the embed, New game, a daily deal, a
+# record played on. A game takes a person a few minutes at the very least.
+START = Rate("start", per_address="60/m", per_session="20/m")
+# A new session (the first thing a browser stores): one per browser, and a few per address.
+SESSION = Rate("session", per_address="30/m")
+IMPORT = Rate("import", per_address="20/m", per_session="10/m")
+ADMIN_LOGIN = Rate("admin-login", per_address="10/m")
+RATES = (HINT, SOLVE, START, SESSION, IMPORT, ADMIN_LOGIN)
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as the site sees it (django-ratelimit's RATELIMIT_IP_META_KEY).
+
+    Behind a proxy every request comes from the proxy's address, so the operator names the header
+    the proxy sets (`LUCIE_CLIENT_ADDRESS_HEADER`, e.g. `X-Forwarded-For` or `X-Real-IP`). The
+    last address in it is used: the one the nearest proxy wrote, which a client cannot forge (a
+    client can only put addresses before it). Without a usable header, the connection's address.
+    """
+    header = settings.CLIENT_ADDRESS_HEADER
+    if header:
+        meta = "HTTP_" + header.upper().replace("-", "_")
+        listed = str(request.META.get(meta, "")).split(",")[-1].strip()
+        try:
+            return str(ipaddress.ip_address(listed))
+        except ValueError:
+            pass
+    return str(request.META.get("REMOTE_ADDR") or "0.0.0.0")
+
+
+def _address(group: str, request: HttpRequest) -> str:
+    return client_address(request)
+
+
+def _session(group: str, request: HttpRequest) -> str:
+    return request.session.session_key or ""
+
+
+def check(request: HttpRequest, rate: Rate) -> None:
+    """Count this request against `rate`; raise Limited when a limit is met."""
+    keys = [(_address, rate.per_address)]
+    # A request with no session is counted by its address alone (never in one shared bucket).
+    if rate.per_session and request.session.session_key:
+        keys.append((_session, rate.per_session))
+    for key, limit in keys:
+        if limit is None:
+            continue
+        usage = get_usage(request, group=rate.group, key=key, rate=limit, increment=True)
+        if usage is not None and usage["should_limit"]:
+            raise Limited(int(usage["time_left"]))
+
+
+def rate_limited(rate: Rate, *methods: str) -> Callable[[View], View]:
+    """A view decorator: `check` each request (of `methods`, or every request) against `rate`."""
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if not methods or request.method in methods:
+                check(request, rate)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+# ---------------------------------------------------------------- compute slots
+
+_slots = threading.BoundedSemaphore(settings.COMPUTE_SLOTS)
+
+
+@contextmanager
+def computing() -> Iterator[None]:
+    """Hold a compute slot while searching; raise Busy at once when none is free."""
+    if not _slots.acquire(blocking=False):
+        raise Busy()
+    try:
+        yield
+    finally:
+        _slots.release()
