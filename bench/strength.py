@@ -1,55 +1,75 @@
-"""How strong are the hints, and how quick is the solver? Deals 1-300 under the default rules.
+"""How strong and how quick are the hint and the solver? Deals 1-1000 under the default rules.
 
-    .venv/bin/python bench/strength.py            # all 300 deals (several minutes on two cores)
-    .venv/bin/python bench/strength.py --deals 30 # a quick look
+    .venv/bin/python bench/strength.py                     # everything (about an hour on 2 cores)
+    .venv/bin/python bench/strength.py --deals 100 --jobs 2 --rule-deals 20 --parts hint,solver
 
 Fairness: each game played by a hint draws its redeals from a hidden shuffle seed,
 `hidden_seed(n) = n + 10**12`, which is never passed to the hint. The hint only ever sees the
 position, whose `shuffle_seed` it must not read (tests/engine/test_hint.py checks it does not).
 A game played by a hint stops when the hint has nothing to offer, or after MAX_REDEALS redeals
-(only reachable with unlimited redeals).
+(only reachable with unlimited redeals). Hints are asked exactly as the site asks them:
+`engine.hint(position)` with its default deadline, and each one is timed.
 
-The solver is given the real seed, as "Show a win" is; every win it reports is replayed move by
-move through `Game.play` and must end with 52 cards home.
+The solver is given the real seed, as "Show a win" is, and the site's budget (game/peek.py:
+2 s and 3,000,000 nodes); every win it reports is replayed move by move through `Game.play` and
+must end with 52 cards home, and every loss it reports must be a proof (`Solution.proven`).
+
+Parts (`--parts`, comma-separated; all by default):
+- `hint`: the fair hint on deals 1..--deals under the default rules (wins on 1-300 and on all,
+  timing), and the greedy hint on the same deals;
+- `rules`: the fair hint on deals 1..--rule-deals under each rule set of RULE_SETS;
+- `every`: hint timing on deals 1..--every-deals under each of the 126 rule sets;
+- `solver`: the solver on deals 1..--deals (default rules) and 1..300 (SOLVER_RULES).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as PoolType
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Game, Position, Rules
+from game.engine import Game, Position, Rules, every_rule_set
 from game.engine.hint import Hint, greedy_hint, hint
 from game.engine.solver import solve
 
 MAX_REDEALS = 10
-SOLVER_NODES = 3_000_000
-SOLVER_SECONDS = 20.0
-WORKERS = 2
+SOLVER_NODES = 3_000_000  # game/peek.py NODE_CAP
+SOLVER_SECONDS = 2.0  # game/peek.py TIME_LIMIT
+RULE_SETS = ("nomerci", "trefoil", "sixteen", "lucie-r0-m2", "lucie-free-kings")
+"""The rule sets besides the default whose win rates and hint times are reported."""
+SOLVER_RULES = (("nomerci", "solver (nomerci)"), ("lucie-r0", "solver (lucie-r0)"))
+PARTS = ("hint", "rules", "every", "solver")
 
 
 def hidden_seed(number: int) -> int:
     return number + 10**12
 
 
-def play(args: tuple[str, str, int]) -> tuple[bool, list[float]]:
-    """Follow a hint through deal `number`; returns (won, seconds per hint)."""
+Played = tuple[bool, list[float], list[float]]
+"""A game followed by a hint: won, then each hint's wall-clock and CPU seconds."""
+
+
+def play(args: tuple[str, str, int]) -> Played:
+    """Follow a hint through deal `number`."""
     which, rules_name, number = args
     advise: Callable[[Position], Hint | None] = hint if which == "fair" else greedy_hint
     game = Game(number, Rules.parse(rules_name), shuffle_seed=hidden_seed(number))
     times: list[float] = []
+    cpu: list[float] = []
     redeals = 0
     while True:
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         advice = advise(game.position)
         times.append(time.perf_counter() - began)
+        cpu.append(time.process_time() - began_cpu)
         if advice is None:
             break
         if advice.move.is_redeal:
@@ -57,65 +77,129 @@ def play(args: tuple[str, str, int]) -> tuple[bool, list[float]]:
             if redeals > MAX_REDEALS:
                 break
         game.play(advice.move)
-    return game.position.cards_home == 52, times
+    return game.position.cards_home == 52, times, cpu
 
 
-def solve_one(args: tuple[str, int]) -> tuple[str, float, bool]:
-    """Solve deal `number` from its start; returns (status, seconds, verified win)."""
+def solve_one(args: tuple[str, int]) -> tuple[str, float, bool, bool, float]:
+    """Solve deal `number` from its start; returns (status, seconds, verified win, proven loss,
+    CPU seconds)."""
     rules_name, number = args
     rules = Rules.parse(rules_name)
+    began_cpu = time.process_time()
     solution = solve(Position.start(number, rules), SOLVER_NODES, SOLVER_SECONDS)
+    cpu = time.process_time() - began_cpu
     verified = False
     if solution.won:
         game = Game(number, rules)
         for move in solution.moves:
             game.play(move)
         verified = game.position.cards_home == 52
-    return solution.status, solution.seconds, verified
+    proven = solution.status == "lost" and solution.proven
+    return solution.status, solution.seconds, verified, proven, cpu
 
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-def p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+def quantile(values: list[float], share: float) -> float:
+    """The value below which `share` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def time_lines(games: list[Played], which: str = "") -> str:
+    """The wall-clock line, then the same figures in CPU time (what the search itself took,
+    without the waits for a core on a busy machine)."""
+    lines = []
+    for what, times in (
+        ("time", [t for _, ts, _ in games for t in ts]),
+        ("CPU time", [t for _, _, ts in games for t in ts]),
+    ):
+        lines.append(
+            f"fair hint {what}{which}: median {ms(statistics.median(times))}, "
+            f"p99 {ms(quantile(times, 0.99))}, max {ms(max(times))} over {len(times)} hints"
+        )
+    return "\n".join(lines)
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average: {one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
+def hints(pool: PoolType, which: str, rules_name: str, numbers: Iterable[int]) -> list[Played]:
+    return pool.map(play, [(which, rules_name, n) for n in numbers], chunksize=1)
+
+
+def wins(games: list[Played]) -> int:
+    return sum(won for won, _, _ in games)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=300, help="deals 1..N (default 300)")
-    parser.add_argument("--rules", default="lucie", help="rule set for the hints (default lucie)")
+    parser.add_argument("--deals", type=int, default=1000, help="deals 1..N (default 1000)")
+    parser.add_argument("--rule-deals", type=int, default=200, help="deals per rule set (200)")
+    parser.add_argument("--every-deals", type=int, default=2, help="deals per rule set, every (2)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--parts", default=",".join(PARTS), help="what to run: " + ",".join(PARTS))
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    if parts - set(PARTS):
+        parser.error(f"unknown parts: {', '.join(sorted(parts - set(PARTS)))}")
     numbers = range(1, args.deals + 1)
     total = len(numbers)
-    with Pool(WORKERS) as pool:
-        fair = pool.map(play, [("fair", args.rules, n) for n in numbers], chunksize=1)
-        greedy = pool.map(play, [("greedy", args.rules, n) for n in numbers], chunksize=1)
-        print(f"fair hint wins: {sum(won for won, _ in fair)}/{total}")
-        print(f"greedy hint wins: {sum(won for won, _ in greedy)}/{total}")
-        times = [t for _, game_times in fair for t in game_times]
-        print(
-            f"fair hint time: median {ms(statistics.median(times))}, p90 {ms(p90(times))}, "
-            f"max {ms(max(times))} over {len(times)} hints"
-        )
-        verified = 0
-        for rules_name, label in (("lucie", "solver"), ("nomerci", "solver (nomerci)"),
-                                  ("lucie-r0", "solver (lucie-r0)")):  # fmt: skip
-            results = pool.map(solve_one, [(rules_name, n) for n in numbers], chunksize=1)
-            counts = {
-                status: sum(r[0] == status for r in results)
-                for status in ("won", "lost", "undecided")
-            }
-            seconds = [r[1] for r in results]
-            verified += sum(r[2] for r in results)
-            print(
-                f"{label}: won {counts['won']}, lost {counts['lost']}, "
-                f"undecided {counts['undecided']} of {total}; "
-                f"median {ms(statistics.median(seconds))}, p90 {ms(p90(seconds))}, "
-                f"max {ms(max(seconds))}"
-            )
-        print(f"verified: {verified} wins replayed to 52 cards home")
+    print(load(), flush=True)
+    with Pool(args.jobs) as pool:
+        if "hint" in parts:
+            fair = hints(pool, "fair", "lucie", numbers)
+            if total > 300:
+                print(f"fair hint wins: {wins(fair[:300])}/300")
+            print(f"fair hint wins: {wins(fair)}/{total}")
+            greedy = hints(pool, "greedy", "lucie", numbers)
+            print(f"greedy hint wins: {wins(greedy)}/{total}")
+            print(time_lines(fair), flush=True)
+        if "rules" in parts:
+            for name in RULE_SETS:
+                games = hints(pool, "fair", name, range(1, args.rule_deals + 1))
+                print(f"fair hint wins ({name}): {wins(games)}/{len(games)}")
+                print(time_lines(games, f" ({name})"), flush=True)
+        if "every" in parts:
+            tasks = [
+                ("fair", rules.name, n)
+                for rules in every_rule_set()
+                for n in range(1, args.every_deals + 1)
+            ]
+            games = pool.map(play, tasks, chunksize=1)
+            label = f"all {len(every_rule_set())} rule sets, deals 1-{args.every_deals}"
+            print(time_lines(games, f" ({label})"), flush=True)
+        if "solver" in parts:
+            verified = proven = 0
+            runs = [("lucie", "solver", numbers)]
+            runs += [(name, label, range(1, min(total, 300) + 1)) for name, label in SOLVER_RULES]
+            for rules_name, label, deals in runs:
+                results = pool.map(solve_one, [(rules_name, n) for n in deals], chunksize=1)
+                counts = {
+                    status: sum(r[0] == status for r in results)
+                    for status in ("won", "lost", "undecided")
+                }
+                seconds = [r[1] for r in results]
+                verified += sum(r[2] for r in results)
+                proven += sum(r[3] for r in results)
+                print(
+                    f"{label}: won {counts['won']}, lost {counts['lost']}, "
+                    f"undecided {counts['undecided']} of {len(results)}; "
+                    f"median {ms(statistics.median(seconds))}, p90 {ms(quantile(seconds, 0.9))}, "
+                    f"max {ms(max(seconds))}",
+                )
+                cpu = [r[4] for r in results]
+                print(
+                    f"{label} CPU time: median {ms(statistics.median(cpu))}, "
+                    f"p90 {ms(quantile(cpu, 0.9))}, max {ms(max(cpu))}",
+                    flush=True,
+                )
+            print(f"verified: {verified} wins replayed to 52 cards home, {proven} losses proven")
+    print(load())
 
 
 if __name__ == "__main__":

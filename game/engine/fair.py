@@ -181,9 +181,7 @@ def _second_last_odds(rules: Rules, packed: int, budget: Budget) -> float:
             total += cards_home(packed) / 52
             continue
         choices = pareto(list(reach))
-        total += max(
-            _last_deal_odds(rules, choice, INNER_SAMPLES, budget) for choice in choices
-        )
+        total += max(_last_deal_odds(rules, choice, INNER_SAMPLES, budget) for choice in choices)
     return _remember(key, total / OUTER_SAMPLES)
 
 

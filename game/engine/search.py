@@ -519,6 +519,75 @@ class DealSearch:
             if step[0] == HOME:
                 packed += 1 << 4 * (step[1] // 13)
 
+    # ------------------------------------------------------------------ cards held back
+
+    def reachable_held(self, into: dict[int, list[Step]] | None = None) -> dict[int, list[Step]]:
+        """Every set of foundations reachable in this deal when any card that could go home may
+        instead be kept out for the rest of the deal, each with a line that reaches it.
+
+        Before a redeal, banking is not always safe: the cards still out make the next deal, so
+        keeping one out changes it. Sending a card home later rather than at once reaches no new
+        set (it only frees more), so the choice at each card that could go home is "now" or
+        "never in this deal": a suit kept out is capped at its foundation. A position is then
+        remembered with its caps. This is a superset of `reachable(partial=True)`.
+        """
+        found: dict[int, list[Step]] = {} if into is None else into
+        saved_mercis = self.mercis_left
+        self.mercis_left = 0
+        caps = [13, 13, 13, 13]
+        try:
+            self._reach_held(set(), found, len(self.line), caps)
+        finally:
+            self.mercis_left = saved_mercis
+        return found
+
+    def _reach_held(
+        self, seen: set[Key], found: dict[int, list[Step]], base: int, caps: list[int]
+    ) -> None:
+        key = bytes(self.beneath) + bytes(caps)
+        if key in seen:
+            return
+        seen.add(key)
+        self.budget.spend()
+        if self.fkey not in found:
+            found[self.fkey] = self.line[base:]
+        top_of = self.top_of
+        for suit in range(4):
+            rank = self.found[suit]
+            if rank < caps[suit] and top_of[suit * 13 + rank] >= 0:
+                card = suit * 13 + rank
+                caps[suit] = rank  # never home in this deal
+                self._reach_held(seen, found, base, caps)
+                caps[suit] = 13
+                source = top_of[card]
+                self.play((HOME, card, source, len(self.fans[source]) - 1, -1, False))
+                self._reach_held(seen, found, base, caps)
+                self.undo()
+                return
+        safe = self._safe_build()
+        if safe is not None:
+            self.play(safe)
+            self._reach_held(seen, found, base, caps)
+            self.undo()
+            return
+        if self.home < 52:
+            for step in list(self.steps()):
+                self.play(step)
+                self._reach_held(seen, found, base, caps)
+                self.undo()
+
+    def _safe_build(self) -> Step | None:
+        """A build onto a card that can never leave but to go home (see `play_home_moves`)."""
+        top_of = self.top_of
+        for index, fan in enumerate(self.fans):
+            if fan:
+                card = fan[-1]
+                if card % 13 != KING_RANK:
+                    target = top_of[card + 1]
+                    if target >= 0 and self._stuck(card + 1, target):
+                        return (BUILD, card, index, len(fan) - 1, target, False)
+        return None
+
 
 def pareto(keys: list[int]) -> list[int]:
     """The foundation sets that no other set in `keys` is at least as good as in every suit.
@@ -529,8 +598,6 @@ def pareto(keys: list[int]) -> list[int]:
     front: list[tuple[int, tuple[int, int, int, int]]] = []
     for key in sorted(set(keys), key=lambda key: (-cards_home(key), key)):
         mine = unpack_foundations(key)
-        if not any(
-            all(t >= m for t, m in zip(theirs, mine, strict=True)) for _, theirs in front
-        ):
+        if not any(all(t >= m for t, m in zip(theirs, mine, strict=True)) for _, theirs in front):
             front.append((key, mine))
     return [key for key, _ in front]

@@ -6,10 +6,14 @@ foundations each deal can reach (most cards home first), computes the real redea
 searches on; the last deal is searched exactly, mercis included. A table of (foundations, redeals
 used) already shown lost keeps it from searching the same next deal twice.
 
-Foundation moves are always played at once. Inside a deal that costs nothing, so in the last deal
-"lost" is a proof. Before a redeal a player could in principle hold a card back to change which
-cards are shuffled; the solver does not try such lines, so there "lost" means lost whenever cards
-go home as they come up.
+Foundation moves are first played at once: in the last deal that costs nothing, and before a
+redeal it finds nearly every win. Before a redeal banking is not always safe, though: the cards
+still out make the next deal, so keeping one out changes it. When no next deal reached by banking
+can be won, the solver lists every set of foundations reachable by keeping any card out of its
+foundation for the rest of the deal (`DealSearch.reachable_held`) and tries those too, so its
+"lost" is a proof in every deal. That second pass runs only once a first pass that banks
+everything has found no win, since it costs many times more and rarely wins. With unlimited
+redeals it looks a fixed number of redeals ahead and never says lost.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from . import deal as deals
 from .cards import DECK
 from .moves import REDEAL, Move
 from .position import Position
-from .search import Budget, BudgetExceeded, DealSearch, cards_home, unpack_foundations
+from .search import Budget, BudgetExceeded, DealSearch, Step, cards_home, unpack_foundations
 
 Status = Literal["won", "lost", "undecided"]
 
@@ -43,6 +47,12 @@ class Solution:
     def won(self) -> bool:
         return self.status == "won"
 
+    @property
+    def proven(self) -> bool:
+        """Whether the verdict is certain: a win, or a loss shown for every line of play (cards
+        kept out of the foundations before a redeal included). Only "undecided" is not."""
+        return self.status != "undecided"
+
 
 @dataclass(slots=True)
 class _Solver:
@@ -50,6 +60,7 @@ class _Solver:
     budget: Budget
     lost: set[tuple[int, int]] = field(default_factory=set)
     cut_short: bool = False  # a depth limit hid part of the tree, so "lost" is not proven
+    hold_back: bool = False  # whether to try keeping cards out of the foundations too
 
     def solve(self) -> list[Move] | None:
         start = self.position
@@ -78,6 +89,16 @@ class _Solver:
         full = next((packed for packed in reach if cards_home(packed) == 52), None)
         if full is not None:
             return search.moves_of(reach[full])
+        line = self._redeal_from(search, reach, redeals_used)
+        if line is None and self.hold_back:  # every set reachable by keeping cards out
+            line = self._redeal_from(search, search.reachable_held(), redeals_used)
+        return line
+
+    def _redeal_from(
+        self, search: DealSearch, reach: dict[int, list[Step]], redeals_used: int
+    ) -> list[Move] | None:
+        """A win through a redeal from one of the foundation sets in `reach`, most cards home
+        first, or None when each leads to a next deal shown lost."""
         for packed in sorted(reach, key=lambda key: (-cards_home(key), key)):
             if (packed, redeals_used + 1) in self.lost:
                 continue
@@ -108,6 +129,11 @@ def solve(
     solver = _Solver(position, budget)
     try:
         line = solver.solve()
+        if line is None and position.can_redeal and not solver.cut_short:
+            # Banking found no win: search again, now keeping cards out where that changes
+            # a next deal. The first pass's table only shows losses under banking, so it goes.
+            solver = _Solver(position, budget, hold_back=True)
+            line = solver.solve()
     except BudgetExceeded:
         return Solution("undecided", (), budget.nodes, time.perf_counter() - began)
     seconds = time.perf_counter() - began

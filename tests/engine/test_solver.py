@@ -31,8 +31,8 @@ def brute_force(position: Position, seen: dict[Position, bool]) -> bool:
     return seen[position]
 
 
-def small_positions(rules: Rules, count: int, seed: int) -> list[Position]:
-    """Last-deal positions with 7 to 10 cards out, dealt in short fans."""
+def small_positions(rules: Rules, count: int, seed: int, redeals_left: int = 0) -> list[Position]:
+    """Positions with 7 to 10 cards out, dealt in short fans, with `redeals_left` redeals."""
     rng = random.Random(seed)
     found: list[Position] = []
     while len(found) < count:
@@ -47,8 +47,8 @@ def small_positions(rules: Rules, count: int, seed: int) -> list[Position]:
             fans.append(tuple(out[:size]))
             out = out[size:]
         home = (foundations[0], foundations[1], foundations[2], foundations[3])
-        redeals = rules.redeals or 0
-        found.append(Position(rules, 1, tuple(fans), home, redeals, 0, 1))
+        redeals = (rules.redeals or 0) - redeals_left
+        found.append(Position(rules, 1, tuple(fans), home, redeals, 0, rng.randrange(10**6)))
     return found
 
 
@@ -60,6 +60,23 @@ def test_won_and_lost_agree_with_an_exhaustive_search(rules_name: str) -> None:
     for position in small_positions(rules, 25, seed=len(rules_name)):
         solution = solve(position)
         assert solution.status == ("won" if brute_force(position, {}) else "lost"), position.text()
+        if solution.won:
+            end = position
+            for move in solution.moves:
+                end = apply(end, move)
+            assert end.cards_home == 52
+
+
+@pytest.mark.parametrize("rules_name", ["lucie", "nomerci", "nomerci-r1"])
+def test_lost_before_a_redeal_is_a_proof(rules_name: str) -> None:
+    """With a redeal left, the exhaustive search may also keep a card out of its foundation to
+    change the next deal; the solver must find every such win, and "lost" only when none.
+    (Among these positions, four under no merci are won only by keeping a card out.)"""
+    rules = Rules.parse(rules_name)
+    for position in small_positions(rules, 80, seed=7 + len(rules_name), redeals_left=1):
+        solution = solve(position)
+        assert solution.status == ("won" if brute_force(position, {}) else "lost"), position.text()
+        assert solution.proven
         if solution.won:
             end = position
             for move in solution.moves:
