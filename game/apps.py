@@ -5,3 +5,15 @@ class GameConfig(AppConfig):
     name = "game"
     verbose_name = "La Belle Lucie"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_init, post_save
+
+        from game import daily_stats
+        from game.models import Game
+
+        # Everyone's daily figures are cached and shared by the app servers: a game that changes
+        # them drops them, on whichever server it was played.
+        post_init.connect(daily_stats.remember_counted, sender=Game)
+        post_save.connect(daily_stats.forget_after_save, sender=Game)
+        post_delete.connect(daily_stats.forget_after_delete, sender=Game)

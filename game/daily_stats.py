@@ -15,9 +15,11 @@ the month, one for this player's on-the-day wins (the streak).
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, F, Min, Q, QuerySet
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
@@ -25,6 +27,8 @@ from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 from game import daily
 from game.board import format_ms
 from game.models import Game
+
+logger = logging.getLogger(__name__)
 
 # How long everyone's figures for a month stay cached. Today's figures move the most, so the
 # month that holds today is kept briefly; a past month changes only when someone plays it late.
@@ -138,15 +142,87 @@ def _figures(low: int, high: int) -> dict[int, DayFigures]:
     }
 
 
+def month_key(first: dt.date) -> str:
+    """The cache key of everyone's figures for the month that begins on `first`."""
+    return f"daily:month:{first:%Y%m}"
+
+
 def month_figures(first: dt.date) -> dict[int, DayFigures]:
-    """Everyone's figures for each day of the month that has any, keyed by deal number."""
-    key = f"daily:month:{first:%Y%m}"
+    """Everyone's figures for each day of the month that has any, keyed by deal number.
+
+    Kept in Django's cache (shared by every app server when CACHE_URL names a Redis) until a game
+    changes them (`forget_changed_figures`), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
+    seconds in any case, for changes made around the ORM's signals (bulk updates, raw SQL)."""
+    key = month_key(first)
     found: dict[int, DayFigures] | None = cache.get(key)
     if found is None:
         found = _figures(*daily.month_bounds(first))
         current = first == daily.today_utc().replace(day=1)
         cache.set(key, found, CURRENT_MONTH_TTL if current else PAST_MONTH_TTL)
     return found
+
+
+# ---------------------------------------------------------------- keeping the cache true
+
+# What everyone's figures read from a game: begun or not, its status, whether it was assisted,
+# and the time of a win. A change to any of these (a first move, a win, a loss, an abandon, a
+# peek) drops the month's cached figures; a move that changes none of them (most moves) does not.
+NOT_COUNTED = (False, Game.Status.PLAYING, False, None)
+
+
+def counted(game: Game) -> tuple[object, ...]:
+    # Read from the instance's fields as loaded: a deferred field is not fetched for this.
+    fields = game.__dict__
+    status = fields.get("status")
+    return (
+        fields.get("started_at") is not None,
+        status,
+        fields.get("assisted"),
+        fields.get("elapsed_ms") if status == Game.Status.WON else None,
+    )
+
+
+def remember_counted(sender: type[Game], instance: Game, **kwargs: object) -> None:
+    """post_init: note what the figures read from the game as it was loaded."""
+    instance._counted = counted(instance)  # type: ignore[attr-defined]
+
+
+def forget_after_save(
+    sender: type[Game], instance: Game, created: bool = False, **kwargs: object
+) -> None:
+    """post_save: drop the month's cached figures if the game now counts differently."""
+    before = NOT_COUNTED if created else getattr(instance, "_counted", NOT_COUNTED)
+    now = counted(instance)
+    instance._counted = now  # type: ignore[attr-defined]
+    _forget_on_change(instance, before, now)
+
+
+def forget_after_delete(sender: type[Game], instance: Game, **kwargs: object) -> None:
+    """post_delete: a game that counted no longer does."""
+    _forget_on_change(instance, getattr(instance, "_counted", NOT_COUNTED), NOT_COUNTED)
+
+
+def _forget_on_change(game: Game, before: tuple[object, ...], now: tuple[object, ...]) -> None:
+    """Drop the cached figures of the game's month when they would read something else from it.
+
+    The drop waits for the commit, so that no server recomputes the figures from the database as
+    it was before this change and keeps that."""
+    if now == before or game.rules != daily.DAILY_RULES:
+        return
+    day = daily.day_of_deal(game.deal_number)
+    if day is None:
+        return
+    key = month_key(day.replace(day=1))
+    transaction.on_commit(lambda: _forget(key))
+
+
+def _forget(key: str) -> None:
+    # The game is committed by now: an unreachable cache must not turn the player's answer into an
+    # error. The figures then catch up when their cache entry expires.
+    try:
+        cache.delete(key)
+    except Exception:
+        logger.exception("daily figures: could not drop %s from the cache", key)
 
 
 def day_figures(day: dt.date) -> DayFigures:

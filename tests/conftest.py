@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -35,6 +37,19 @@ def pytest_configure(config: pytest.Config) -> None:
     # the live server's threads would share, and two requests at once (a move and the timer's
     # beacon) would then collide inside one transaction. A file gives each thread its own
     # connection, as in production. (pytest-django adds a suffix per xdist worker.)
+    # With CACHE_URL the cache is one Redis, and each test empties it (see _empty_cache): give
+    # each pytest-xdist worker a Redis database of its own (gw0 uses 1, gw1 uses 2, ...) so that
+    # one worker's test does not empty another's cache halfway through.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    cache_config = settings.CACHES["default"]
+    redis = cache_config["BACKEND"].endswith("RedisCache")
+    if worker.startswith("gw") and redis and cache_config["LOCATION"].startswith("redis"):
+        parts = urlsplit(cache_config["LOCATION"])
+        number = int(worker.removeprefix("gw")) % 15 + 1
+        caches = {
+            "default": {**cache_config, "LOCATION": urlunsplit(parts._replace(path=f"/{number}"))}
+        }
+        override_settings(CACHES=caches).enable()
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         folder = Path(tempfile.mkdtemp(prefix="lucie-tests-"))

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from pytest_django.fixtures import Settings
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from game import daily_stats
 from game.daily_stats import DayResult
@@ -346,3 +346,118 @@ def test_daily_stats_command_takes_a_date() -> None:
 def test_daily_stats_command_refuses_a_malformed_date(text: str) -> None:
     with pytest.raises(CommandError, match="--date"):
         call_command("daily_stats", "--date", text, stdout=io.StringIO())
+
+
+# ---------------------------------------------------------------- the cache follows the games
+
+NOVEMBER = dt.date(2026, 11, 1)
+
+
+def cached_month() -> object:
+    return cache.get(daily_stats.month_key(NOVEMBER))
+
+
+def test_a_game_begun_drops_its_months_cached_figures(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    game("a", 20261128)
+    daily_stats.month_figures(NOVEMBER)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game("b", 20261128, Game.Status.PLAYING)
+
+    assert cached_month() is None
+    assert daily_stats.month_figures(NOVEMBER)[20261128].players == 2
+
+
+def test_a_daily_game_won_shows_at_once(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    playing = game("a", 20261128, Game.Status.PLAYING)
+    assert daily_stats.month_figures(NOVEMBER)[20261128].winners == 0
+
+    playing = Game.objects.get(pk=playing.pk)
+    playing.status = Game.Status.WON
+    with django_capture_on_commit_callbacks(execute=True):
+        playing.save()
+
+    figures = daily_stats.month_figures(NOVEMBER)[20261128]
+    assert (figures.players, figures.winners, figures.best_time) == (1, 1, "5:00")
+
+
+def test_the_figures_are_dropped_only_once_the_change_is_committed(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    daily_stats.month_figures(NOVEMBER)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        game("a", 20261128)
+        assert cached_month() is not None
+
+    assert len(callbacks) == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"moves": "AS>F", "move_count": 1}, id="a move"),
+        pytest.param({"elapsed_ms": 301_000}, id="the clock of a game under way"),
+    ],
+)
+def test_a_change_the_figures_do_not_read_keeps_them_cached(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks, change: dict[str, object]
+) -> None:
+    playing = game("a", 20261128, Game.Status.PLAYING)
+    daily_stats.month_figures(NOVEMBER)
+
+    playing = Game.objects.get(pk=playing.pk)
+    for name, value in change.items():
+        setattr(playing, name, value)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        playing.save()
+
+    assert callbacks == []
+    assert cached_month() is not None
+
+
+def test_games_of_other_rules_or_random_deals_leave_the_figures_alone(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    daily_stats.month_figures(NOVEMBER)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        game("a", 20261128, rules="trefoil")
+        game("b", 12345, started=at(28))
+
+    assert callbacks == []
+    assert cached_month() is not None
+
+
+def test_a_counted_game_deleted_drops_the_figures(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    gone = game("a", 20261128)
+    daily_stats.month_figures(NOVEMBER)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        Game.objects.get(pk=gone.pk).delete()
+
+    assert daily_stats.month_figures(NOVEMBER) == {}
+
+
+def test_an_unreachable_cache_does_not_fail_the_saved_game(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Down:
+        def delete(self, key: str) -> None:
+            raise ConnectionError("the cache went away")
+
+    monkeypatch.setattr(daily_stats, "cache", Down())
+
+    with django_capture_on_commit_callbacks(execute=True):
+        kept = game("a", 20261128)
+
+    assert Game.objects.filter(pk=kept.pk).exists()
+    assert "could not drop daily:month:202611" in caplog.text
