@@ -34,7 +34,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from game import board, daily, engine, play
+from game import board, daily, engine, hints, play
 from game.models import Game
 from game.played import Played
 from game.views import (
@@ -194,7 +194,11 @@ def _after_change(
 
 def _hinted(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     played = game.replay()
-    found = engine.hint(played.position) if game.status == Game.Status.PLAYING else None
+    found = (
+        hints.hint_for(played.record, played.position)
+        if game.status == Game.Status.PLAYING
+        else None
+    )
     if found is None:
         message = "There is nothing to hint: the game is over."
         return render_board(request, game, played, message=message)

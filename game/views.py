@@ -24,7 +24,19 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from game import announce, board, charts, clock, daily, engine, peek, play, prefs, stats
+from game import (
+    announce,
+    board,
+    charts,
+    clock,
+    daily,
+    engine,
+    hints,
+    peek,
+    play,
+    prefs,
+    stats,
+)
 from game.forms import NewGameForm
 from game.models import Game
 from game.played import Played
@@ -289,7 +301,11 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = play.get_game(game_id, request.session.session_key)
     played = game.replay()
-    found = engine.hint(played.position) if game.status == Game.Status.PLAYING else None
+    found = (
+        hints.hint_for(played.record, played.position)
+        if game.status == Game.Status.PLAYING
+        else None
+    )
     if found is None:
         message = "There is nothing to hint: the game is over."
         return render_board(request, game, played, message=message)
