@@ -4,14 +4,18 @@
     .venv/bin/python bench/load.py [--duration 10] [--clients 1,10,50]
 
 It starts gunicorn with gunicorn.conf.py and production settings (DEBUG off, collected and
-compressed static files) on a free loopback port, against a fresh SQLite file (or, with
---database-url, a PostgreSQL database it may fill), and prints:
+compressed static files) on a free loopback port, against a fresh SQLite file, and prints:
 
 - throughput and p50/p99 latency at 1, 10 and 50 concurrent clients for a move request and for
   /ping, a bare view through the same stack, and their ratio (goal: a move costs at most 3x);
 - the 5th and the 150th move of a game (goal: within 1.3x) and the queries per move request;
-- bytes on the wire: the board fragment a move answers, and a first page load (HTML, CSS, JS and
-  icon, compressed as served; goal: under 60 kB).
+- bytes on the wire: the board fragment a move answers (goal: under 1.5 kB gzipped), and a first
+  page load (HTML, CSS, JS and icon, compressed as served; goal: under 60 kB);
+- where the server's time in one move goes (load, apply, save, render, the rest), as medians
+  over some 500 move requests of one long game, made in this process through Django's test
+  client against the same database;
+- with --database-url postgres://..., the same move/ping table again on that PostgreSQL
+  database (which it fills with its own games), printed after SQLite's.
 
 The move load: every wrk connection has a game of its own (its own session cookie and CSRF
 token, made through the site's own URLs before the run) and alternates two requests, both
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import gzip
 import io
 import json
@@ -40,6 +45,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +67,27 @@ RULES = "lucie-ru"  # unlimited redeals: a long game never runs out of moves
 GOAL_MOVE_VS_PING = 3.0
 GOAL_LONG_VS_SHORT = 1.3
 GOAL_FIRST_LOAD = 60_000
+GOAL_FRAGMENT_GZIPPED = 1_500
+PROFILE_MOVES = 500
+
+# Where the server's time in a move request goes. Each phase names the functions (module:attribute)
+# whose time is counted in it, innermost first: time spent in a named function called from another
+# one counts in the inner one's phase only. SQL is timed apart (SELECT in load; writes and COMMIT
+# in save). Whatever is left is "other": middleware, the session, routing, the transaction.
+# Keep the names in step with the code: a name that no longer exists stops the benchmark.
+PHASES: dict[str, tuple[str, ...]] = {
+    "load": ("game.models:Game.replay",),
+    "apply": (
+        "game.play:play_move",
+        "game.play:undo",
+        "game.play:redo",
+        "game.play:redeal",
+        "game.play:auto_finish",
+        "game.play:auto_move",
+    ),
+    "save": ("game.play:save",),
+    "render": ("game.views:render_board",),
+}
 
 REPORT_LUA = """
 function done(summary, latency, requests)
@@ -387,6 +414,83 @@ def profile_long_move(repeats: int = 30) -> str:
     return out.getvalue()
 
 
+class PhaseClock:
+    """Times named functions and SQL during requests, each moment counted in the innermost phase."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = {}
+        self.stack: list[list[float]] = []  # [start, time spent in inner phases]
+
+    def timed(self, phase: str, call: Any, *args: Any, **kwargs: Any) -> Any:
+        self.stack.append([time.perf_counter(), 0.0])
+        try:
+            return call(*args, **kwargs)
+        finally:
+            started, inner = self.stack.pop()
+            spent = time.perf_counter() - started
+            self.totals[phase] = self.totals.get(phase, 0.0) + spent - inner
+            if self.stack:
+                self.stack[-1][1] += spent
+
+    def wrap(self, phase: str, function: Any) -> Any:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return self.timed(phase, function, *args, **kwargs)
+
+        return wrapper
+
+    def sql(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        phase = "load" if sql.lstrip().upper().startswith("SELECT") else "save"
+        return self.timed(phase, execute, sql, params, many, context)
+
+
+def install_phases(clock: PhaseClock) -> list[tuple[object, str, object]]:
+    """Wrap each function that PHASES names; returns what to put back."""
+    import importlib
+
+    undo: list[tuple[object, str, object]] = []
+    targets = [(phase, name) for phase, names in PHASES.items() for name in names]
+    targets.append(("save", "django.db.backends.base.base:BaseDatabaseWrapper.commit"))
+    for phase, name in targets:
+        module_name, _, path = name.partition(":")
+        owner: object = importlib.import_module(module_name)
+        *parents, attribute = path.split(".")
+        for parent in parents:
+            owner = getattr(owner, parent)
+        original = getattr(owner, attribute)
+        undo.append((owner, attribute, original))
+        setattr(owner, attribute, clock.wrap(phase, original))
+    return undo
+
+
+def phase_breakdown(count: int) -> dict[str, float]:
+    """Median milliseconds per phase over `count` move requests of one long game (in process)."""
+    from django.db import connection
+    from django.test import Client
+
+    moves = script_of(count)
+    client = Client()
+    game_id = start_in_process(client, [])
+    clock = PhaseClock()
+    undo = install_phases(clock)
+    samples: dict[str, list[float]] = {name: [] for name in (*PHASES, "other", "total")}
+    try:
+        with connection.execute_wrapper(clock.sql):
+            for n, entry in enumerate(moves):
+                clock.totals.clear()
+                started = time.perf_counter()
+                post_in_process(client, game_id, entry, n)
+                total = time.perf_counter() - started
+                for name in PHASES:
+                    samples[name].append(clock.totals.get(name, 0.0) * 1000)
+                samples["other"].append((total - sum(clock.totals.values())) * 1000)
+                samples["total"].append(total * 1000)
+    finally:
+        for owner, attribute, original in reversed(undo):
+            setattr(owner, attribute, original)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
 # ---------------------------------------------------------------- bytes on the wire
 
 
@@ -440,33 +544,49 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
     parser.add_argument("--clients", default="1,10,50", help="concurrent clients, comma-separated")
     parser.add_argument("--samples", type=int, default=150, help="5th/150th move timings each")
-    parser.add_argument("--database-url", help="a database to use instead of a fresh SQLite file")
+    parser.add_argument(
+        "--database-url",
+        help="also run the move/ping table on this PostgreSQL database (postgres://...)",
+    )
+    parser.add_argument(
+        "--profile-only",
+        action="store_true",
+        help="print only where a move's server time goes (no server, no wrk)",
+    )
     options = parser.parse_args()
+    if options.profile_only:
+        with tempfile.TemporaryDirectory(prefix="lucie-bench-") as tmp:
+            print_phases(Path(tmp))
+        return
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed: apt-get install -y wrk")
     levels = [int(c) for c in options.clients.split(",")]
 
     with tempfile.TemporaryDirectory(prefix="lucie-bench-") as tmp:
         workdir = Path(tmp)
-        site = start_site(workdir, options.database_url)
+        site = start_site(workdir, None)
         try:
             report(site, workdir, levels, options)
         finally:
             stop(site.process)
+        if options.database_url:
+            postgres = workdir / "postgres"
+            postgres.mkdir()
+            site = start_site(postgres, options.database_url)
+            try:
+                report_postgres(site, postgres, levels, options)
+            finally:
+                stop(site.process)
 
 
-def report(site: Site, workdir: Path, levels: list[int], options: argparse.Namespace) -> None:
-    cores = len(os.sched_getaffinity(0))
-    print(
-        f"machine: {cores} cores; gunicorn.conf.py defaults; database: "
-        f"{'SQLite file' if not options.database_url else 'given DATABASE_URL'}"
-    )
-    print(f"wrk: {options.duration} s per run, one connection per client, keep-alive")
-    print(
-        "load average before: {:.2f} {:.2f} {:.2f} (other work here skews figures)".format(
-            *os.getloadavg()
-        )
-    )
+def load_average() -> str:
+    return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def throughput_table(
+    site: Site, workdir: Path, levels: list[int], options: argparse.Namespace
+) -> tuple[float, list[Seat]]:
+    """The move/ping table at each level of clients; returns the worst ratio and the seats."""
     report_lua = workdir / "report.lua"
     report_lua.write_text(REPORT_LUA)
     move_lua = workdir / "move.lua"
@@ -474,7 +594,6 @@ def report(site: Site, workdir: Path, levels: list[int], options: argparse.Names
     seats_file = workdir / "seats.tsv"
     seats = seat_players(site, max(levels))
 
-    print("\n== move request (play a legal move / undo it, board fragment) vs bare /ping ==")
     print(f"{'clients':>7} {'':>6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
     worst = 0.0
     for clients in levels:
@@ -492,6 +611,54 @@ def report(site: Site, workdir: Path, levels: list[int], options: argparse.Names
             f"{clients:>7} {'ratio':>6} {ratio:>7.2f}x throughput; "
             f"p50 {move.p50_ms / ping.p50_ms:.2f}x, p99 {move.p99_ms / ping.p99_ms:.2f}x"
         )
+    return worst, seats
+
+
+def print_phases(workdir: Path | None) -> None:
+    """The phase table; with `workdir`, first set Django up on a fresh SQLite file there."""
+    if workdir is not None:
+        environ = server_environment(
+            f"sqlite:///{workdir / 'profile.sqlite3'}",
+            ALLOWED_HOSTS="127.0.0.1,testserver",
+            DJANGO_STATIC_ROOT=str(workdir),
+        )
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=environ,
+            check=True,
+        )
+        os.environ.update(environ)
+        import django
+
+        django.setup()
+    print(f"\n== where a move's server time goes (in process, median of {PROFILE_MOVES} moves) ==")
+    phases = phase_breakdown(PROFILE_MOVES)
+    for name, millis in phases.items():
+        print(f"{name:>8} {millis:>7.3f} ms")
+
+
+def report_postgres(
+    site: Site, workdir: Path, levels: list[int], options: argparse.Namespace
+) -> None:
+    print("\n== on PostgreSQL (--database-url): move request vs bare /ping ==")
+    print(f"load average before: {load_average()}")
+    worst, _ = throughput_table(site, workdir, levels, options)
+    print(
+        f"PostgreSQL: move vs ping, worst throughput ratio: {worst:.2f}x "
+        f"(the goal is read on SQLite; printed beside it)"
+    )
+    print(f"load average after: {load_average()}")
+
+
+def report(site: Site, workdir: Path, levels: list[int], options: argparse.Namespace) -> None:
+    cores = len(os.sched_getaffinity(0))
+    print(f"machine: {cores} cores; gunicorn.conf.py defaults; database: SQLite file")
+    print(f"wrk: {options.duration} s per run, one connection per client, keep-alive")
+    print(f"load average before: {load_average()} (other work here skews figures)")
+
+    print("\n== move request (play a legal move / undo it, board fragment) vs bare /ping ==")
+    worst, seats = throughput_table(site, workdir, levels, options)
     print(
         f"move vs ping, worst throughput ratio: {worst:.2f}x (goal <= {GOAL_MOVE_VS_PING:g}x: "
         f"{verdict(worst <= GOAL_MOVE_VS_PING)})"
@@ -523,7 +690,8 @@ def report(site: Site, workdir: Path, levels: list[int], options: argparse.Names
     sent, gzipped, encoding = fragment_size(seats[0])
     print(
         f"board fragment per move: {sent} bytes as sent (Content-Encoding: {encoding}); "
-        f"{gzipped} bytes if gzip-compressed"
+        f"{gzipped} bytes if gzip-compressed (goal < {GOAL_FRAGMENT_GZIPPED} bytes: "
+        f"{verdict(gzipped < GOAL_FRAGMENT_GZIPPED)})"
     )
     total, items = first_load(site)
     for path, size, enc in items:
@@ -533,7 +701,8 @@ def report(site: Site, workdir: Path, levels: list[int], options: argparse.Names
         f"(goal < {GOAL_FIRST_LOAD / 1000:g} kB: {verdict(total < GOAL_FIRST_LOAD)})"
     )
 
-    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    print_phases(None)
+    print(f"load average after: {load_average()}")
     if growth > GOAL_LONG_VS_SHORT:
         print("\n== profile: 30 requests for the 150th move, in process ==")
         print(profile_long_move())
