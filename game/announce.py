@@ -16,9 +16,13 @@ Fans are numbered from 1 here, as the board labels them (the engine counts from 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from game import engine
 from game.engine.cards import RANK_NAMES, SUIT_NAMES, SUITS
+
+if TYPE_CHECKING:
+    from game.played import Played
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
 # Next or Play it out; "auto" is Auto-finish.
@@ -30,7 +34,7 @@ NAMED_AT_MOST = 3
 
 
 def change(
-    game: engine.Game,
+    game: Played,
     seen: int,
     action: str,
     *,
@@ -44,7 +48,7 @@ def change(
     """
     count = len(game.moves)
     if count > seen >= 0:
-        positions = game.positions()[seen:]
+        positions = game.positions_since(seen)
         flags = list(auto[seen:count]) + [False] * (count - max(seen, len(auto)))
         text = _played(action, game.moves[seen:], positions, flags)
         return _with_outcome(text, positions[-1], assisted)

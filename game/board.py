@@ -90,7 +90,7 @@ def format_ms(millis: int) -> str:
 
 def board_context(
     game: Game,
-    played: engine.Game,
+    played: Played,
     *,
     selected: str = "",
     hint: engine.Hint | None = None,
@@ -103,7 +103,7 @@ def board_context(
     said = announcement(game, played, hint=hint, message=message)
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
-    legal = engine.legal_moves(position) if game.status == Game.Status.PLAYING else []
+    legal = played.legal_moves() if game.status == Game.Status.PLAYING else []
     by_card: dict[str, list[str]] = defaultdict(list)
     for move in legal:
         if move.card is not None:
@@ -190,7 +190,7 @@ def board_context(
     }
 
 
-def announcement(game: Game, played: engine.Game, *, hint: engine.Hint | None, message: str) -> str:
+def announcement(game: Game, played: Played, *, hint: engine.Hint | None, message: str) -> str:
     """The live region's sentence: what the request changed, else the hint, else the message
     (an error, or a note such as "nothing to hint")."""
     if isinstance(played, Played) and played.action:

@@ -142,7 +142,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
 
 
 def _render_day(request: HttpRequest, date: dt.date, game: Game) -> HttpResponse:
-    context = board.board_context(game, game.replay(), line=peek.shown(request.session, game))
+    context = board.board_context(game, game.resume(), line=peek.shown(request.session, game))
     context["today"] = daily.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
     context.update(_day_context(request, date, game))

@@ -148,7 +148,7 @@ def _urls(game: Game) -> dict[str, str]:
 def render_board(
     request: HtmxHttpRequest,
     game: Game,
-    played: engine.Game | None = None,
+    played: Played | None = None,
     *,
     status: int = 200,
     message: str = "",
@@ -157,7 +157,7 @@ def render_board(
 ) -> HttpResponse:
     """The board alone for htmx, the whole frame page otherwise."""
     context = board.board_context(
-        game, played or game.replay(), selected=selected, hint=hint, message=message
+        game, played or game.resume(), selected=selected, hint=hint, message=message
     )
     context["urls"] = _urls(game)
     template = "embed/play.html#board" if request.htmx else "embed/play.html"
@@ -178,7 +178,7 @@ def _error(request: HttpRequest, title: str, message: str, *, status: int) -> Ht
 
 
 def _after_change(
-    request: HtmxHttpRequest, game: Game, played: engine.Game, *, created: bool = False
+    request: HtmxHttpRequest, game: Game, played: Played, *, created: bool = False
 ) -> HttpResponse:
     url = reverse("embed:game", args=[game.token])
     if request.htmx:
@@ -193,7 +193,7 @@ def _after_change(
 
 
 def _hinted(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    played = game.replay()
+    played = game.resume()
     found = (
         hints.hint_for(played.record, played.position)
         if game.status == Game.Status.PLAYING
@@ -277,7 +277,7 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
 def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = play.found(play.token_games(token))
-    played = game.replay()
+    played = game.resume()
     said_before(request, played)
     return render_board(request, game, played, selected=_selected(request))
 

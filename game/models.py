@@ -1,19 +1,23 @@
 """Games kept in the database: who plays, which deal under which rules, and the move log.
 
-The position is never stored: it is the deal replayed through `moves`, so a game can be resumed,
-audited and replayed. The counters beside the log (`cards_home`, `redeals_used`, ...) are copies
-kept for statistics and the admin; game.play writes them in the same save as the log.
+The log (`moves`) is the truth: the position is the deal replayed through it, so a game can be
+resumed, audited and replayed. Beside it the row keeps a snapshot of the current position
+(`snapshot`, bound to the log by a checksum; see game/played.py) so that a move need not replay the
+log, and counters (`cards_home`, `redeals_used`, ...) kept for statistics and the admin; game.play
+writes them all in the same save as the log, and only the columns that changed.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
+from typing import Any
 
 from django.db import models
 from django.utils import timezone
 
 from game import engine
-from game.played import Played
+from game.played import Played, parse_moves
 
 
 def new_token() -> str:
@@ -57,6 +61,9 @@ class Game(models.Model):
     # game is over, elapsed_ms is its time.
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     clock_since = models.DateTimeField(null=True, blank=True)
+    # The current position, so that a move need not replay the log (game/played.py): written with
+    # the log it belongs to, and ignored (the log replayed instead) if it does not match it.
+    snapshot = models.TextField(blank=True, default="")
     # One flag per logged move, "1" where the move was played by the auto-move setting rather than
     # by the player: undo takes such moves back together with the move that caused them.
     auto_flags = models.TextField(blank=True, default="")
@@ -64,6 +71,9 @@ class Game(models.Model):
     # no session and is never begun (it counts nowhere), and only its replay link opens it.
     imported = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
+
+    # Not a column: the row as read from the database (see save_changes).
+    loaded_values: dict[str, object] | None = None
 
     class Meta:
         indexes = [  # noqa: RUF012 (Django reads it once)
@@ -82,6 +92,32 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"#{self.deal_number} {self.rules} ({self.status}, {self.move_count} moves)"
 
+    @classmethod
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> Game:
+        game = super().from_db(db, field_names, values, **kwargs)
+        # What the row held when read, so that a save writes only the columns that changed.
+        game.loaded_values = dict(zip(field_names, values, strict=True))
+        return game
+
+    def save_changes(self) -> None:
+        """Write the columns changed since the row was read (every column for a new row)."""
+        loaded = self.loaded_values
+        if loaded is None or self.pk is None:
+            self.save()
+        else:
+            changed = [
+                field.attname
+                for field in self._meta.concrete_fields
+                if field.attname in loaded and getattr(self, field.attname) != loaded[field.attname]
+            ]
+            if changed:
+                self.save(update_fields=[*changed, "updated_at"])
+        self.loaded_values = {
+            field.attname: getattr(self, field.attname) for field in self._meta.concrete_fields
+        }
+
     @property
     def engine_rules(self) -> engine.Rules:
         return engine.Rules.parse(self.rules)
@@ -96,15 +132,16 @@ class Game(models.Model):
         return self.status != self.Status.PLAYING
 
     def replay(self) -> Played:
-        """The engine game: the deal replayed through the log, with the redo list."""
+        """The engine game: the deal replayed through the whole log, with the redo list."""
         return Played(
             self.deal_number,
             self.engine_rules,
-            _parse_moves(self.moves),
-            redo=_parse_moves(self.redo),
+            parse_moves(self.moves),
+            redo=parse_moves(self.redo),
             auto_flags=self.auto_flags,
         )
 
-
-def _parse_moves(text: str) -> list[engine.Move]:
-    return [engine.Move.parse(token) for token in text.split()]
+    def resume(self) -> Played:
+        """The engine game from the row's snapshot of its position when that matches the log,
+        else replayed (see game/played.py)."""
+        return Played.from_row(self)

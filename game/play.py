@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from game import clock, engine, limits
 from game.models import Game
-from game.played import Played
+from game.played import Played, snapshot_text
 
 # Random deals are drawn from 1..RANDOM_DEALS: any number names a deal, but a short one is easy to
 # read aloud, type and share. Deals above it (today's deal is YYYYMMDD, well inside) are still
@@ -114,9 +114,13 @@ def start(session_key: str, deal_number: int, rules: engine.Rules) -> Game:
             session_key=session_key, status=Game.Status.PLAYING
         ):
             _finish(game, Game.Status.ABANDONED, now)
-            game.save()
+            game.save_changes()
         return Game.objects.create(
-            session_key=session_key, deal_number=deal_number, rules=rules.name, created_at=now
+            session_key=session_key,
+            deal_number=deal_number,
+            rules=rules.name,
+            created_at=now,
+            snapshot=opening_snapshot(deal_number, rules),
         )
 
 
@@ -139,6 +143,7 @@ def store_import(record: engine.Record) -> Game:
     only its replay link (not the embed's token URLs) opens it."""
     played = engine.Game.from_record(record)
     position = played.position
+    moves_text = " ".join(move.text for move in record.moves)
     outcome = position.outcome().status
     status = {engine.Status.WON: Game.Status.WON, engine.Status.LOST: Game.Status.LOST}.get(
         outcome, Game.Status.PLAYING
@@ -148,7 +153,8 @@ def store_import(record: engine.Record) -> Game:
         imported=True,
         deal_number=record.deal_number,
         rules=record.rules.name,
-        moves=" ".join(move.text for move in record.moves),
+        moves=moves_text,
+        snapshot=snapshot_text(position, moves_text),
         auto_flags="0" * len(record.moves),
         move_count=len(record.moves),
         status=status,
@@ -161,7 +167,17 @@ def store_import(record: engine.Record) -> Game:
 def start_unattached(deal_number: int, rules: engine.Rules) -> Game:
     """A new game with no session (the embed's), found again by its token alone."""
     engine.check_deal_number(deal_number)
-    return Game.objects.create(session_key="", deal_number=deal_number, rules=rules.name)
+    return Game.objects.create(
+        session_key="",
+        deal_number=deal_number,
+        rules=rules.name,
+        snapshot=opening_snapshot(deal_number, rules),
+    )
+
+
+def opening_snapshot(deal_number: int, rules: engine.Rules) -> str:
+    """The snapshot of a game with no move yet: its deal's first layout."""
+    return snapshot_text(engine.Position.start(deal_number, rules), "")
 
 
 def changing(
@@ -193,7 +209,7 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
             # Undo may revive a lost game, but not once the player has moved on: two games in
             # progress at once would make the home page and the statistics ambiguous.
             raise GameOverError("this game is over and a newer one has been dealt since")
-        played = game.replay()
+        played = game.resume()
         played.row = game
         yield played
         save(game, played)
@@ -206,8 +222,9 @@ def _has_newer_game(game: Game) -> bool:
     return later.exists()
 
 
-def save(game: Game, played: engine.Game) -> None:
-    """Copy the engine game's log, counters and outcome onto the row and write it once.
+def save(game: Game, played: engine.Game | Played) -> None:
+    """Copy the engine game's log, snapshot, counters and outcome onto the row and write the
+    columns that changed, once.
 
     Every change is a sign of life from the player, so it also runs the clock (which the first
     move starts); the end of the game stops it.
@@ -219,6 +236,7 @@ def save(game: Game, played: engine.Game) -> None:
     now = timezone.now()
     position = played.position
     game.moves = " ".join(move.text for move in played.moves)
+    game.snapshot = snapshot_text(position, game.moves)
     game.redo = " ".join(move.text for move in played.redo_moves)
     game.auto_flags = played.auto_flags if isinstance(played, Played) else "0" * len(played.moves)
     game.move_count = len(played.moves)
@@ -240,7 +258,7 @@ def save(game: Game, played: engine.Game) -> None:
         # stopped (clock.run above).
         game.status = Game.Status.PLAYING
         game.finished_at = None
-    game.save()
+    game.save_changes()
 
 
 def _finish(game: Game, status: str, now: dt.datetime) -> None:
@@ -265,7 +283,7 @@ def set_clock(games: QuerySet[Game], running: bool) -> Game:
                 clock.run(game, now)
             else:
                 clock.stop(game, now)
-            game.save(update_fields=["elapsed_ms", "clock_since", "updated_at"])
+            game.save_changes()
         return game
 
 

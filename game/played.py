@@ -1,5 +1,13 @@
-"""An engine game as the web layer plays it: the engine's Game, plus which logged moves the
-auto-move setting played, so that undo takes those back with the move that caused them.
+"""An engine game as the web layer plays it: the log, the redo list, the current position, and
+which logged moves the auto-move setting played (undo takes those back with the move that caused
+them).
+
+A game is loaded either by replaying its log through the engine, or from the snapshot of its
+current position kept on its row (see `snapshot_text`), so that a move does not replay the whole
+log. The log stays the truth: a snapshot is only taken when it names the very log it was written
+with (a checksum of the move text), and otherwise the log is replayed. Undo needs the position
+before the last move, which a snapshot does not hold: the first undo of a request rebuilds the
+positions by replaying the log, once.
 
 Auto moves are ordinary moves in the log and the record (a record says what happened, not who
 chose it); the flags live beside the log in `Game.auto_flags`.
@@ -7,6 +15,7 @@ chose it); the flags live beside the log in `Game.auto_flags`.
 
 from __future__ import annotations
 
+import zlib
 from typing import TYPE_CHECKING
 
 from game import engine
@@ -14,8 +23,12 @@ from game import engine
 if TYPE_CHECKING:
     from game.models import Game
 
+# snapshot text: "<crc32 of the move text, hex>;<redeals used>;<mercis used>;<fan>,<fan>,..."
+# where a fan is its cards' two-letter codes, bottom to top, run together (an empty fan is empty).
+SNAPSHOT_FIELDS = 4
 
-class Played(engine.Game):
+
+class Played:
     def __init__(
         self,
         deal_number: int,
@@ -24,34 +37,129 @@ class Played(engine.Game):
         *,
         redo: list[engine.Move],
         auto_flags: str = "",
+        position: engine.Position | None = None,
     ) -> None:
-        self.auto: list[bool] = []
+        """Replay `moves` (IllegalMoveError names the first that breaks the rules), unless the
+        caller gives the `position` they lead to (a snapshot it has checked)."""
+        self.deal_number = deal_number
+        self.rules = rules
         # The locked row this game was loaded from, while game.play.changing_game changes it.
         self.row: Game | None = None
-        super().__init__(deal_number, rules, moves, redo=redo)
+        self._moves = list(moves)
+        self._redo = list(reversed(redo))
+        # Every position from the start when known (after a replay), else the current one alone.
+        if position is None:
+            self._positions = list(engine.Game(deal_number, rules, moves).positions())
+        else:
+            self._positions = [position]
         flags = [flag == "1" for flag in auto_flags[: len(moves)]]
-        self.auto = flags + [False] * (len(moves) - len(flags))
+        self.auto: list[bool] = flags + [False] * (len(moves) - len(flags))
         # What the request did to the game, for the sentence that announces it (game/announce.py):
         # the move count it was loaded with, and the action's name once a view applies one.
         self.seen = len(moves)
         self.action = ""
+        self._legal: tuple[engine.Position, list[engine.Move]] | None = None
+
+    @classmethod
+    def from_row(cls, game: Game) -> Played:
+        """The row's game: from its snapshot when that matches its log, else by replay."""
+        rules = game.engine_rules
+        moves = parse_moves(game.moves)
+        position = snapshot_position(game.snapshot, game.moves, rules, game.deal_number)
+        return cls(
+            game.deal_number,
+            rules,
+            moves,
+            redo=parse_moves(game.redo),
+            auto_flags=game.auto_flags,
+            position=position,
+        )
+
+    # ------------------------------------------------------------ what the game is now
+
+    @property
+    def position(self) -> engine.Position:
+        return self._positions[-1]
+
+    @property
+    def moves(self) -> tuple[engine.Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def redo_moves(self) -> tuple[engine.Move, ...]:
+        """The undone moves that redo would play again, next one first."""
+        return tuple(reversed(self._redo))
+
+    @property
+    def record(self) -> engine.Record:
+        return engine.Record(self.rules, self.deal_number, tuple(self._moves))
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._moves)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
 
     @property
     def auto_flags(self) -> str:
         return "".join("1" if flag else "0" for flag in self.auto)
 
+    def legal_moves(self) -> list[engine.Move]:
+        """The current position's legal moves, listed once however often they are asked for."""
+        if self._legal is None or self._legal[0] is not self.position:
+            self._legal = (self.position, engine.legal_moves(self.position))
+        return self._legal[1]
+
+    def positions(self) -> tuple[engine.Position, ...]:
+        """Every position from the start to now, for replays."""
+        self._complete_history()
+        return tuple(self._positions)
+
+    def positions_since(self, count: int) -> tuple[engine.Position, ...]:
+        """The positions from move `count` on: the log is replayed only when a snapshot left
+        some of them out."""
+        known_from = len(self._moves) + 1 - len(self._positions)
+        if count < known_from:
+            self._complete_history()
+            known_from = 0
+        return tuple(self._positions[count - known_from :])
+
+    def snapshot(self) -> str:
+        return snapshot_text(self.position, " ".join(move.text for move in self._moves))
+
+    # ------------------------------------------------------------ changes
+
     def play(self, move: engine.Move, *, auto: bool = False) -> engine.Position:
-        position = super().play(move)
+        """Apply a move; a new move clears the redo list unless it is the move redo would play."""
+        position = engine.apply(self.position, move)
+        self._positions.append(position)
+        self._moves.append(move)
         self.auto.append(auto)
+        if self._redo and self._redo[-1] == move:
+            self._redo.pop()
+        else:
+            self._redo.clear()
         return position
 
     def undo(self) -> engine.Position:
-        position = super().undo()
+        if not self._moves:
+            raise engine.IllegalMoveError("there is no move to undo")
+        self._complete_history()
+        self._redo.append(self._moves.pop())
+        self._positions.pop()
         self.auto.pop()
-        return position
+        return self.position
 
     def redo(self) -> engine.Position:
-        position = super().redo()
+        if not self._redo:
+            raise engine.IllegalMoveError("there is no move to redo")
+        move = self._redo[-1]
+        position = engine.apply(self.position, move)
+        self._redo.pop()
+        self._positions.append(position)
+        self._moves.append(move)
         self.auto.append(False)
         return position
 
@@ -65,3 +173,66 @@ class Played(engine.Game):
         """Play every foundation move there is, each flagged as played by the setting."""
         for move in engine.auto_finish(self.position):
             self.play(move, auto=True)
+
+    def _complete_history(self) -> None:
+        """Replay the log once for the positions a snapshot left out (undo needs the previous)."""
+        if len(self._positions) == len(self._moves) + 1:
+            return
+        # Moves played since the snapshot was loaded are applied again on top of the replay.
+        known = len(self._positions) - 1
+        loaded = len(self._moves) - known
+        replayed = engine.Game(self.deal_number, self.rules, self._moves[:loaded]).positions()
+        self._positions = [*replayed[:-1], *self._positions]
+
+
+def parse_moves(text: str) -> list[engine.Move]:
+    return [engine.Move.parse(token) for token in text.split()]
+
+
+def log_checksum(moves_text: str) -> str:
+    return format(zlib.crc32(moves_text.encode()), "08x")
+
+
+def snapshot_text(position: engine.Position, moves_text: str) -> str:
+    """The position in a few dozen characters, bound to the log (`moves_text`) it came from."""
+    fans = ",".join("".join(card.code for card in fan) for fan in position.fans)
+    return f"{log_checksum(moves_text)};{position.redeals_used};{position.mercis_used};{fans}"
+
+
+def snapshot_position(
+    text: str, moves_text: str, rules: engine.Rules, deal_number: int
+) -> engine.Position | None:
+    """The position a snapshot holds, or None when it is missing, malformed, or was written for
+    another log than `moves_text` (the caller then replays the log)."""
+    parts = text.split(";")
+    if len(parts) != SNAPSHOT_FIELDS or parts[0] != log_checksum(moves_text):
+        return None
+    try:
+        redeals, mercis = int(parts[1]), int(parts[2])
+        fans = tuple(
+            tuple(engine.Card.parse(fan[i : i + 2]) for i in range(0, len(fan), 2))
+            for fan in parts[3].split(",")
+        )
+    except (ValueError, engine.InvalidCardError):
+        return None
+    if redeals < 0 or mercis < 0:
+        return None
+    # Whatever is not in a fan is home, and a foundation is built from its Ace up without gaps.
+    out = {card for fan in fans for card in fan}
+    if len(out) != sum(len(fan) for fan in fans):
+        return None
+    foundations = []
+    for suit in range(4):
+        home = [card.rank for card in engine.DECK[suit * 13 : suit * 13 + 13] if card not in out]
+        if home != list(range(1, len(home) + 1)):
+            return None
+        foundations.append(len(home))
+    return engine.Position(
+        rules,
+        deal_number,
+        fans,
+        (foundations[0], foundations[1], foundations[2], foundations[3]),
+        redeals_used=redeals,
+        mercis_used=mercis,
+        shuffle_seed=deal_number,
+    )

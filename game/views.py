@@ -103,7 +103,7 @@ def _page_context(request: HtmxHttpRequest) -> dict[str, Any]:
 def render_board(
     request: HtmxHttpRequest,
     game: Game,
-    played: engine.Game | None = None,
+    played: Played | None = None,
     *,
     status: int = 200,
     message: str = "",
@@ -113,7 +113,7 @@ def render_board(
     """The board alone for htmx, the whole page otherwise."""
     context = board.board_context(
         game,
-        played or game.replay(),
+        played or game.resume(),
         selected=selected,
         hint=hint,
         message=message,
@@ -130,7 +130,7 @@ def render_board(
 
 
 def _after_change(
-    request: HtmxHttpRequest, game: Game, played: engine.Game | None = None
+    request: HtmxHttpRequest, game: Game, played: Played | None = None
 ) -> HttpResponse:
     """The board (htmx) or a redirect to the page. `played` is the engine game just saved, when
     the caller has it, so that the board is not replayed from the log a second time."""
@@ -142,7 +142,7 @@ def _after_change(
     return response
 
 
-def said_query(played: engine.Game | None) -> str:
+def said_query(played: Played | None) -> str:
     """Without JavaScript the change is announced by the page the post redirects to, which is
     told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
     if not isinstance(played, Played) or not played.action:
@@ -292,7 +292,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = play.get_game(game_id, request.session.session_key)
     selected = request.GET.get("sel", "").strip().upper()[:3]
-    played = game.replay()
+    played = game.resume()
     said_before(request, played)
     return render_board(request, game, played, selected=selected)
 
@@ -300,7 +300,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = play.get_game(game_id, request.session.session_key)
-    played = game.replay()
+    played = game.resume()
     found = (
         hints.hint_for(played.record, played.position)
         if game.status == Game.Status.PLAYING
@@ -312,7 +312,7 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return render_board(request, game, played, hint=found, message=hint_message(played, found))
 
 
-def hint_message(played: engine.Game, found: engine.Hint) -> str:
+def hint_message(played: Played, found: engine.Hint) -> str:
     """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
     buried card and the fan it lies in)."""
     move = found.move
