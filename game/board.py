@@ -58,6 +58,16 @@ class FanView:
     def number(self) -> int:
         return self.index + 1
 
+    @property
+    def label(self) -> str:
+        """What a screen reader says on entering the fan: its cards, bottom first, and its top:
+        "Fan 4: Seven of Hearts, Queen of Clubs, top: Two of Spades"."""
+        if not self.cards:
+            return f"Fan {self.number}: empty"
+        names = [view.name for view in self.cards]
+        under = ", ".join(names[:-1])
+        return f"Fan {self.number}: {under + ', ' if under else ''}top: {names[-1]}"
+
 
 @dataclass
 class FoundationView:

@@ -24,11 +24,39 @@
 
   // The visible message line, and the page's one live region (#announce, outside the board;
   // the server fills it after each change, this script for what happens here alone).
-  function say(text) {
+  function say(text, spoken = text) {
     const message = $(".message", board() || document);
     if (message) message.textContent = text;
     const region = document.getElementById("announce");
-    if (region) region.textContent = text;
+    if (region) region.textContent = spoken;
+  }
+
+  // Card names in words, as the server says them (game/engine/cards.py).
+  const RANK_NAMES = { A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+    8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King" };
+  const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+
+  function cardName(code) {
+    return `${RANK_NAMES[code.slice(0, -1)]} of ${SUIT_NAMES[code.slice(-1)]}`;
+  }
+
+  function fanNumber(element) {
+    const fan = element && element.closest("[data-fan]");
+    return fan ? Number(fan.dataset.fan) + 1 : null;
+  }
+
+  function listing(items, last) {
+    return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${last} ${items[items.length - 1]}`;
+  }
+
+  // Where a move takes its card, in the words of game/announce.py: "onto the Seven of Clubs on
+  // fan 9", "to its foundation", "into empty fan 3".
+  function goes(moveText) {
+    const target = moveText.replace("*", "").split(">")[1];
+    if (target === "F") return "to its foundation";
+    if (target.startsWith("@")) return `into empty fan ${Number(target.slice(1)) + 1}`;
+    const on = fanNumber($(`.fan [data-card="${target}"]`, board()));
+    return `onto the ${cardName(target)}${on ? ` on fan ${on}` : ""}`;
   }
 
   function clearSelection() {
@@ -66,7 +94,9 @@
         selection.targets.set(target, move);
       }
     }
-    say(`${name}: ${how}.`);
+    const from = fanNumber(card);
+    const places = listing(moves.map(goes), "or");
+    say(`${name}: ${how}.`, `${name}${from ? ` from fan ${from}` : ""} picked up: it may go ${places}.`);
   }
 
   function submitMove(text) {
@@ -292,9 +322,26 @@
   );
 
   // ---------------------------------------------------------------- keyboard
+  // The arrow keys' stops: each foundation, then each fan by its top card (or its empty place
+  // when that can be pressed). Buried cards that the merci may take are reached by typing their
+  // name or with Tab.
+  function fanStop(fan) {
+    return $("button.is-top, button.slot", fan) || $("button", fan);
+  }
+
   function stops() {
     const root = board();
-    return root ? $$(".foundations button, .fans button", root).filter((el) => !el.disabled) : [];
+    if (!root) return [];
+    const foundations = $$(".foundations button", root);
+    const fans = $$(".fans [data-fan]", root).map(fanStop);
+    return foundations.concat(fans).filter((el) => el && !el.disabled);
+  }
+
+  function stopOf(element, all) {
+    const at = all.indexOf(element);
+    if (at >= 0 || !element || !element.closest) return at;
+    const fan = element.closest("[data-fan]");
+    return fan ? all.indexOf(fanStop(fan)) : -1;
   }
 
   function centre(el) {
@@ -305,7 +352,7 @@
   function moveFocus(key) {
     const all = stops();
     if (!all.length) return false;
-    const current = all.indexOf(document.activeElement);
+    const current = stopOf(document.activeElement, all);
     if (current < 0) {
       ($(".fans button.is-top, .fans .slot", board()) || all[0]).focus();
       return true;
@@ -336,6 +383,109 @@
     return true;
   }
 
+  // Typing a card's name jumps to it: a rank (A or 1, 2-9, 10 or T, J, Q, K), an optional
+  // space, then a suit (C, D, H, S or its symbol): "6 c", "6c", "6♣", "10h", "q s". A rank key
+  // waits a moment for its suit; "a" alone, once that moment has passed, is still auto-finish.
+  const RANK_KEYS = { a: "A", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
+    t: "T", j: "J", q: "Q", k: "K" };
+  const SUIT_KEYS = { c: "C", d: "D", h: "H", s: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
+    "♧": "C", "♢": "D", "♡": "H", "♤": "S" };
+  const TYPING_MS = 1200;
+  let typed = null; // { rank, timer }
+
+  function stopTyping() {
+    if (!typed) return null;
+    clearTimeout(typed.timer);
+    const { rank } = typed;
+    typed = null;
+    return rank;
+  }
+
+  function startTyping(rank) {
+    stopTyping();
+    typed = {
+      rank,
+      timer: setTimeout(() => {
+        if (stopTyping() === "A") clickAction("auto");
+      }, TYPING_MS),
+    };
+  }
+
+  // Returns true when the key was part of a card's name.
+  function typeCard(key) {
+    const lower = key.toLowerCase();
+    if (typed) {
+      if (key === " ") return true;
+      if (key === "Escape") {
+        stopTyping();
+        return true;
+      }
+      if (typed.rank === "1" && lower === "0") {
+        startTyping("T");
+        return true;
+      }
+      if (lower in SUIT_KEYS) {
+        const rank = stopTyping();
+        jumpTo((rank === "1" ? "A" : rank) + SUIT_KEYS[lower]);
+        return true;
+      }
+      if (stopTyping() === "A") clickAction("auto");
+      return false;
+    }
+    if (lower in RANK_KEYS) {
+      startTyping(RANK_KEYS[lower]);
+      return true;
+    }
+    if (key in SUIT_KEYS && key.length === 1 && !/[a-z]/i.test(key)) return true;
+    return false;
+  }
+
+  function jumpTo(code) {
+    const root = board();
+    if (!root) return;
+    const name = cardName(code);
+    const card = $(`.fan [data-card="${code}"]`, root);
+    if (card && card.matches("button:not([disabled])")) {
+      card.focus();
+      return;
+    }
+    if (card) {
+      const fan = card.closest("[data-fan]");
+      const cards = $$("[data-card]", fan);
+      const over = cards.slice(cards.indexOf(card) + 1).map((el) => `the ${el.getAttribute("aria-label")}`);
+      const stop = fanStop(fan);
+      if (stop) stop.focus();
+      say("", `The ${name} is in fan ${fanNumber(fan)}, under ${listing(over, "and")}.`);
+      return;
+    }
+    const foundation = $(`.foundations [data-foundation="${code.slice(-1)}"]`, root);
+    const rank = "A23456789TJQK".indexOf(code.slice(0, -1)) + 1;
+    if (foundation && Number(foundation.dataset.count) >= rank) {
+      if (!foundation.disabled) foundation.focus();
+      say("", `The ${name} is on its foundation.`);
+    } else {
+      say("", `The ${name} is not on the table.`);
+    }
+  }
+
+  // The counters, read on demand (I): the same figures the info line shows.
+  function sayStatus() {
+    const root = board();
+    if (!root) return;
+    const data = root.dataset;
+    const timer = $(".timer", root);
+    const left = data.redealsLeft === "unlimited" ? "unlimited redeals" : `${data.redealsLeft} redeal${data.redealsLeft === "1" ? "" : "s"} left`;
+    const parts = [
+      `Deal ${data.deal}`,
+      `${data.moves} move${data.moves === "1" ? "" : "s"}`,
+      timer ? `time ${timer.textContent.trim()}` : "",
+      left,
+      data.mercisLeft !== undefined && $(".merci", root) ? `${data.mercisLeft} merci${data.mercisLeft === "1" ? "" : "s"} left` : "",
+      data.home !== undefined ? `${data.home} of 52 cards home` : "",
+    ];
+    say("", `${parts.filter(Boolean).join(", ")}.`);
+  }
+
   function clickAction(name) {
     const button = board() && $(`[data-action="${name}"]`, board());
     if (button && !button.disabled) button.click();
@@ -346,7 +496,7 @@
     else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
   }
 
-  const SHORTCUTS = { u: "undo", z: "undo", r: "redo", h: "hint", a: "auto", " ": "redeal" };
+  const SHORTCUTS = { u: "undo", z: "undo", r: "redo", h: "hint", " ": "redeal" };
 
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || !board()) return;
@@ -354,6 +504,10 @@
     const target = event.target;
     if (target.closest && target.closest("input, select, textarea")) return;
     const key = event.key;
+    if (typeCard(key)) {
+      event.preventDefault();
+      return;
+    }
     if (key.startsWith("Arrow")) {
       if (moveFocus(key)) event.preventDefault();
       return;
@@ -379,15 +533,22 @@
     } else if (lower === "f") {
       event.preventDefault();
       toggleFullScreen();
+    } else if (lower === "i") {
+      event.preventDefault();
+      sayStatus();
     }
   });
 
-  // Keep keyboard focus on the same fan or foundation across a board swap.
+  // Keep keyboard focus on the same fan, foundation or control across a board swap; when that
+  // is gone (an emptied fan, a button now disabled) the nearest one takes it, and when the game
+  // has just ended, the end panel's first action.
   let focusKey = null;
+  let statusBefore = null;
   document.addEventListener("htmx:beforeRequest", () => {
     const active = document.activeElement;
     const root = board();
     focusKey = null;
+    statusBefore = root ? root.dataset.status : null;
     if (!root || !active || !root.contains(active)) return;
     const fan = active.closest("[data-fan]");
     const foundation = active.closest("[data-foundation]");
@@ -403,14 +564,39 @@
     if (!root) return;
     const preselected = $(".fan .is-selected", root);
     if (preselected) select(preselected);
-    if (focusKey) {
-      const place = $(focusKey, root);
-      const stop = place && (place.matches("button") ? place : $("button.is-top, .slot, button", place));
-      if (stop && !stop.disabled) stop.focus();
-      focusKey = null;
-    }
     const menu = $("details.menu", root);
     if (menu) menu.open = false;
+    if (focusKey) {
+      const ended = statusBefore === "playing" && root.dataset.status !== "playing";
+      const stop = ended ? $(".end button, .end a", root) : focusAfterSwap(root, focusKey);
+      if (stop) stop.focus();
+      focusKey = null;
+    }
+  }
+
+  function focusAfterSwap(root, key) {
+    const place = $(key, root);
+    if (!place) return null;
+    if (place.matches("[data-fan]")) {
+      // This fan's top card, else the nearest fan that has one.
+      const all = $$(".fans [data-fan]", root);
+      const at = all.indexOf(place);
+      const order = all.map((fan, index) => ({ fan, far: Math.abs(index - at) + (index < at ? 0.5 : 0) }));
+      order.sort((a, b) => a.far - b.far);
+      for (const { fan } of order) {
+        const stop = fanStop(fan);
+        if (stop && !stop.disabled) return stop;
+      }
+      return null;
+    }
+    const hidden = place.closest("details:not([open])");
+    if (hidden) return $("summary", hidden);
+    if (!place.disabled) return place;
+    // A control that is now disabled (Undo at the first move): the nearest one in its bar.
+    const controls = $$(".bar button, .bar a, .bar summary", root);
+    const at = controls.indexOf(place);
+    const after = controls.slice(at + 1).find((el) => !el.disabled);
+    return after || controls.slice(0, at).reverse().find((el) => !el.disabled) || null;
   }
 
   document.addEventListener("htmx:afterSettle", (event) => {

@@ -273,7 +273,7 @@ def test_the_frame_plays_without_javascript(
         moves_shown(page, 1)
         token = board(page).get_attribute("data-token")
         assert token
-        assert embed_frame(page).url == f"{live_server.url}/embed/g/{token}/"
+        assert embed_frame(page).url == f"{live_server.url}/embed/g/{token}/?did=move&from=0"
 
         frame(page).get_by_role("button", name="Undo").click()
         moves_shown(page, 0)
