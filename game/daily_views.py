@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from game import board, daily, daily_stats, engine, peek, play
 from game.forms import NewGameForm
 from game.models import Game
-from game.views import session_key
+from game.views import session_key, start_game
 
 WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
 
@@ -121,7 +121,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
     game = _day_game(key, number)
     if request.method == "POST":
         if game is None:
-            game = play.start(key, number, rules)
+            game = start_game(request, key, number, rules)
         # The deal's page, not the game's: post/redirect/get, and a reload shows the same.
         return HttpResponseRedirect(_play_url(date), status=303)
     if game is None:
@@ -137,7 +137,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
                 "is_today": date == daily.today_utc(),
             }
             return render(request, "daily/confirm.html", context)
-        game = play.start(key, number, rules)
+        game = start_game(request, key, number, rules)
     return _render_day(request, date, game)
 
 

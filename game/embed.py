@@ -34,7 +34,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from game import board, daily, engine, hints, play
+from game import board, daily, engine, limits, play
 from game.models import Game
 from game.played import Played
 from game.views import (
@@ -44,6 +44,8 @@ from game.views import (
     _sentence,
     clock_response,
     clock_state,
+    computed_hint,
+    refused_board,
     said_before,
     said_query,
     wants_auto,
@@ -89,6 +91,10 @@ def embed_page(view: View) -> View:
             return _error(request, "Not found", NOT_FOUND, status=404)
         except (engine.InvalidDealError, engine.InvalidRulesError) as error:
             return _error(request, "That did not work", _sentence(str(error)), status=400)
+        except limits.REFUSED as refused:
+            response = _error(request, "Not just now", refused.message, status=refused.status)
+            response["Retry-After"] = str(refused.retry_after)
+            return response
 
     framed: View = xframe_options_exempt(csp(EMBED_POLICY)(wrapper))
     # Exempt from the CSRF check, and safe so: CSRF protection stops a forged request from riding
@@ -194,11 +200,10 @@ def _after_change(
 
 def _hinted(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     played = game.resume()
-    found = (
-        hints.hint_for(played.record, played.position)
-        if game.status == Game.Status.PLAYING
-        else None
-    )
+    try:
+        found = computed_hint(request, game, played, session=False)
+    except limits.REFUSED as refused:
+        return refused_board(render_board, request, game, refused, played)
     if found is None:
         message = "There is nothing to hint: the game is over."
         return render_board(request, game, played, message=message)
@@ -255,6 +260,7 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
     unstarted = _unstarted(deal_number, rules)
     try:
         seen = _seen_moves(request)
+        limits.check(request, limits.START, session=False)
         with transaction.atomic():
             game = play.start_unattached(deal_number, rules)
             with play.changing_game(play.token_games(game.token), seen) as played:
@@ -265,6 +271,8 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
         return render_board(request, unstarted, status=409, message=STALE_MESSAGE)
     except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
         return render_board(request, unstarted, status=400, message=_sentence(str(error)))
+    except limits.Limited as refused:
+        return refused_board(render_board, request, unstarted, refused)
     assert played.row is not None
     return _after_change(request, played.row, played, created=True)
 

@@ -65,6 +65,7 @@ class Busy(Exception):
 
 
 Refused = Limited | Busy
+REFUSED = (Limited, Busy)
 View = Callable[..., HttpResponseBase]
 
 
@@ -120,11 +121,12 @@ def _session(group: str, request: HttpRequest) -> str:
     return request.session.session_key or ""
 
 
-def check(request: HttpRequest, rate: Rate) -> None:
-    """Count this request against `rate`; raise Limited when a limit is met."""
+def check(request: HttpRequest, rate: Rate, *, session: bool = True) -> None:
+    """Count this request against `rate`; raise Limited when a limit is met. The embed passes
+    `session=False`: it never reads a session (nor sets a cookie)."""
     keys = [(_address, rate.per_address)]
     # A request with no session is counted by its address alone (never in one shared bucket).
-    if rate.per_session and request.session.session_key:
+    if session and rate.per_session and request.session.session_key:
         keys.append((_session, rate.per_session))
     for key, limit in keys:
         if limit is None:

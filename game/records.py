@@ -98,6 +98,7 @@ def import_page(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm(initial={"record": request.POST.get("record", "")[:MAX_RECORD_BYTES]})
     context["form"] = form
     try:
+        limits.check(request, limits.IMPORT)
         record = read_import(request)
     except BadRecord as error:
         context["error"] = str(error)

@@ -32,6 +32,7 @@ from game import (
     daily,
     engine,
     hints,
+    limits,
     peek,
     play,
     prefs,
@@ -73,11 +74,18 @@ def healthz(request: HtmxHttpRequest) -> HttpResponse:
 def session_key(request: HttpRequest) -> str:
     """This browser's session key, creating the session (and its cookie) if need be."""
     if not request.session.session_key:
+        limits.check(request, limits.SESSION)
         request.session["player"] = True
         request.session.save()
     key = request.session.session_key
     assert key is not None
     return key
+
+
+def start_game(request: HttpRequest, key: str, deal_number: int, rules: engine.Rules) -> Game:
+    """play.start, counted against the rate limit on new games."""
+    limits.check(request, limits.START)
+    return play.start(key, deal_number, rules)
 
 
 def _remembered_rules(request: HtmxHttpRequest) -> engine.Rules:
@@ -186,10 +194,27 @@ def board_action(view: Action) -> Callable[[HtmxHttpRequest, int], HttpResponse]
         except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
             game = play.get_game(game_id, request.session.session_key)
             return render_board(request, game, status=400, message=_sentence(str(error)))
+        except limits.REFUSED as refused:
+            game = play.get_game(game_id, request.session.session_key)
+            return refused_board(render_board, request, game, refused)
         assert played.row is not None
         return _after_change(request, played.row, played)
 
     return wrapper
+
+
+def refused_board(
+    render: Callable[..., HttpResponse],
+    request: HtmxHttpRequest,
+    game: Game,
+    refused: limits.Refused,
+    played: Played | None = None,
+) -> HttpResponse:
+    """The board as it stands, saying the request was refused (a rate limit or busy) and when
+    to try again (`Retry-After`); board.js shows it like a refused move."""
+    response = render(request, game, played, status=refused.status, message=refused.message)
+    response["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
@@ -242,7 +267,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     key = session_key(request)
     game = play.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
-        game = play.start(key, play.random_deal_number(), _remembered_rules(request))
+        game = start_game(request, key, play.random_deal_number(), _remembered_rules(request))
     return render_board(request, game)
 
 
@@ -281,7 +306,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
         if current.started_at is not None:
             context = {"current": current, "deal_number": deal_number, "rules": rules}
             return render(request, "game/deal_confirm.html", context)
-    game = play.start(key, deal_number, rules)
+    game = start_game(request, key, deal_number, rules)
     if request.method == "POST":
         return _after_change(request, game)
     return render_board(request, game)
@@ -301,15 +326,28 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = play.get_game(game_id, request.session.session_key)
     played = game.resume()
-    found = (
-        hints.hint_for(played.record, played.position)
-        if game.status == Game.Status.PLAYING
-        else None
-    )
+    try:
+        found = computed_hint(request, game, played)
+    except limits.REFUSED as refused:
+        return refused_board(render_board, request, game, refused, played)
     if found is None:
         message = "There is nothing to hint: the game is over."
         return render_board(request, game, played, message=message)
     return render_board(request, game, played, hint=found, message=hint_message(played, found))
+
+
+def computed_hint(
+    request: HttpRequest, game: Game, played: Played, *, session: bool = True
+) -> engine.Hint | None:
+    """The engine's hint for a game in progress (None when it is over), counted against the hint
+    rate limit (per session too, unless `session` is false: the embed never reads one) and
+    searched in a compute slot (game/hints.py: within the engine's deadline, or from the
+    cache)."""
+    if game.status != Game.Status.PLAYING:
+        return None
+    limits.check(request, limits.HINT, session=session)
+    with limits.computing():
+        return hints.hint_for(played.record, played.position)
 
 
 def hint_message(played: Played, found: engine.Hint) -> str:
@@ -380,13 +418,16 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @board_action
 def _solve(request: HtmxHttpRequest, game_id: int) -> Played:
     seen = _seen_moves(request)
-    with play.changing(game_id, request.session.session_key, seen) as played:
-        peek.mark_assisted(played)
-    game = played.row
-    assert game is not None
-    # The search runs after the row is written and unlocked: it may take two seconds, and a move
-    # made meanwhile only means the player has left the line (see peek.shown).
-    found = peek.answer(game.record, played.position)
+    limits.check(request, limits.SOLVE)
+    # The slot is taken before the game is marked: a busy site refuses the peek untouched.
+    with limits.computing():
+        with play.changing(game_id, request.session.session_key, seen) as played:
+            peek.mark_assisted(played)
+        game = played.row
+        assert game is not None
+        # The search runs after the row is written and unlocked: it may take two seconds, and a
+        # move made meanwhile only means the player has left the line (see peek.shown).
+        found = peek.answer(game.record, played.position)
     peek.remember(request.session, game, found)
     return played
 
@@ -433,7 +474,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             request.session["new_game"] = form.remembered()
             request.session["rules"] = rules.name
             number = form.cleaned_data["deal"] or play.random_deal_number()
-            game = play.start(key, number, rules)
+            game = start_game(request, key, number, rules)
             return _after_change(request, game)
         status = 400
     else:

@@ -131,7 +131,8 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Database sessions whose key is checked before it is trusted (see lucie/sessions.py).
+SESSION_ENGINE = "lucie.sessions"
 
 # ---------------------------------------------------------------- cache
 

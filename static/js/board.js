@@ -10,11 +10,12 @@
   if (window.htmx) {
     // Settling a "style" attribute is an inline style, which our CSP (style-src 'self') refuses.
     window.htmx.config.attributesToSettle = ["class", "width", "height"];
-    // A refused move (400) or a stale board (409) still carries the board as it stands: show it.
+    // A refused move (400), a stale board (409), a rate limit (429) or a busy site (503) still
+    // carries the board as it stands, saying why: show it.
     window.htmx.config.responseHandling = [
       { code: "204", swap: false },
       { code: "[23]..", swap: true },
-      { code: "40[09]", swap: true, error: false },
+      { code: "40[09]|429|503", swap: true, error: false },
       { code: "[45]..", swap: false, error: true },
     ];
   }

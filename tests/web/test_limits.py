@@ -6,13 +6,18 @@ not kept by shared caches; a game's log is capped, so replays and play-on stay c
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
+import re
 from collections.abc import Iterator
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
-from django.test import Client, override_settings
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
 from django.urls import clear_url_caches
+from django.utils import timezone
 
 from game import engine, limits, play
 from game.models import Game
@@ -198,3 +203,204 @@ def test_play_keeps_the_cap_for_a_game_played_move_by_move(client: Client) -> No
     assert post(client, game, "redeal").status_code == 400
     game.refresh_from_db()
     assert game.move_count == limits.MAX_GAME_MOVES
+
+
+# ---------------------------------------------------------------- a game belongs to a real session
+
+
+def _game_id(response: HttpResponse) -> int:
+    found = re.search(rb'data-game="(\d+)"', response.content)
+    assert found is not None
+    return int(found[1])
+
+
+@pytest.mark.parametrize(
+    "cookie", ["chosenkey", "a" * 32, "x" * 41, "0" * 40, "Not-A-Key!", "k" * 5000]
+)
+def test_a_chosen_cookie_never_owns_a_game(cookie: str) -> None:
+    client = Client()
+    client.cookies["sessionid"] = cookie
+
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert not Game.objects.filter(session_key=cookie).exists()
+    # The browser was handed a fresh session of its own instead.
+    fresh = client.cookies["sessionid"].value
+    assert fresh != cookie
+    assert Session.objects.filter(session_key=fresh).exists()
+    assert not Session.objects.filter(session_key=cookie).exists()
+
+
+def test_a_chosen_cookie_cannot_open_or_move_another_sessions_game() -> None:
+    owner = Client()
+    game = start(owner)
+    post(owner, game, "move", move=a_card_move(game).text)
+    game.refresh_from_db()
+    before = snapshot(game)
+
+    # Whoever learns nothing but the game's number cannot name its session; a string that is not
+    # a live session reaches no game, even one whose key it copies after the session is gone.
+    key = game.session_key
+    Session.objects.filter(session_key=key).delete()
+    thief = Client()
+    thief.cookies["sessionid"] = key
+
+    assert thief.get(f"/game/{game.pk}/").status_code == 404
+    assert thief.get(f"/game/{game.pk}/record.txt").status_code == 404
+    assert post(thief, game, "move", move=a_card_move(game).text).status_code == 404
+    assert post(thief, game, "undo").status_code == 404
+    assert snapshot(game) == before
+
+
+def test_an_expired_sessions_cookie_opens_nothing() -> None:
+    client = Client()
+    game = start(client)
+    Session.objects.filter(session_key=game.session_key).update(
+        expire_date=timezone.now() - dt.timedelta(seconds=1)
+    )
+
+    assert client.get(f"/game/{game.pk}/").status_code == 404
+    response = client.get("/")
+    assert response.status_code == 200
+    assert _game_id(response) != game.pk
+
+
+def test_a_real_session_keeps_its_game() -> None:
+    client = Client()
+    game = start(client)
+    assert client.get(f"/game/{game.pk}/").status_code == 200
+    assert _game_id(client.get("/")) == game.pk
+
+
+# ---------------------------------------------------------------- expensive work: compute slots
+
+
+@pytest.fixture
+def slots_taken() -> Iterator[None]:
+    """Every compute slot of this process held, as by searches running in other threads."""
+    taken = 0
+    while limits._slots.acquire(blocking=False):
+        taken += 1
+    yield
+    for _ in range(taken):
+        limits._slots.release()
+
+
+@pytest.mark.usefixtures("slots_taken")
+def test_a_hint_while_every_slot_is_busy_is_a_polite_503_on_the_board(client: Client) -> None:
+    game = start(client)
+
+    response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) >= 1
+    page = response.content.decode()
+    assert 'id="board"' in page
+    assert limits.BUSY_MESSAGE in page
+
+
+@pytest.mark.usefixtures("slots_taken")
+def test_an_embed_hint_while_busy_is_a_503_in_the_frame() -> None:
+    client = Client()
+    for url in ("/embed/deal/10/hint/?rules=lucie-r0-m2", "/embed/deal/10/hint/"):
+        response = client.get(url)
+        assert response.status_code == 503
+        assert limits.BUSY_MESSAGE in response.content.decode()
+        assert "X-Frame-Options" not in response.headers
+        test_embed.assert_cookie_free(response)
+    game = test_embed.start(client)
+    response = client.get(f"/embed/g/{game.token}/hint/")
+    assert response.status_code == 503
+
+
+@pytest.mark.usefixtures("slots_taken")
+def test_show_a_win_while_busy_leaves_the_game_unmarked(client: Client) -> None:
+    game = start(client)
+
+    response = post(client, game, "solve", htmx=True)
+
+    assert response.status_code == 503
+    assert limits.BUSY_MESSAGE in response.content.decode()
+    game.refresh_from_db()
+    assert not game.assisted
+
+
+def test_a_slot_is_given_back_after_each_search(client: Client) -> None:
+    game = start(client)
+    for _ in range(limits.settings.COMPUTE_SLOTS + 2):
+        assert client.get(f"/game/{game.pk}/hint/").status_code == 200
+
+
+# ---------------------------------------------------------------- rate limits
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_a_flood_of_cookieless_embed_starts_is_cut_off() -> None:
+    client = Client()
+    answers = [client.post("/embed/deal/5/redeal/", {"n": "0"}).status_code for _ in range(80)]
+
+    allowed = int(limits.START.per_address.split("/")[0])  # type: ignore[union-attr]
+    assert answers.count(303) == allowed
+    assert set(answers[allowed:]) == {429}
+    assert Game.objects.count() == allowed
+    refused = client.post("/embed/deal/5/redeal/", {"n": "0"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
+    assert limits.LIMITED_MESSAGE in refused.content.decode()
+    test_embed.assert_cookie_free(refused)
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_hints_are_limited_per_session_then_per_address(client: Client) -> None:
+    game = start(client)
+    per_session = int(limits.HINT.per_session.split("/")[0])  # type: ignore[union-attr]
+    answers = [client.get(f"/game/{game.pk}/hint/").status_code for _ in range(per_session + 3)]
+    assert answers[:per_session] == [200] * per_session
+    assert set(answers[per_session:]) == {429}
+
+    # Another browser at the same address still gets its hints.
+    other = Client()
+    other_game = start(other)
+    assert other.get(f"/game/{other_game.pk}/hint/").status_code == 200
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_new_sessions_are_limited_per_address() -> None:
+    allowed = int(limits.SESSION.per_address.split("/")[0])
+    answers = [Client().get("/deal/7/").status_code for _ in range(allowed + 5)]
+    assert answers[:allowed] == [200] * allowed
+    assert set(answers[allowed:]) == {429}
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_imports_are_limited(client: Client) -> None:
+    per_session = int(limits.IMPORT.per_session.split("/")[0])  # type: ignore[union-attr]
+    client.get("/deal/5/")
+    answers = [
+        client.post("/import/", {"record": "lucie 5", "then": "replay"}).status_code
+        for _ in range(per_session + 2)
+    ]
+    assert answers[:per_session] == [303] * per_session
+    assert set(answers[per_session:]) == {429}
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_addresses_are_counted_apart() -> None:
+    for address in ("192.0.2.1", "192.0.2.2"):
+        client = Client(REMOTE_ADDR=address)
+        answers = [client.post("/embed/deal/5/redeal/", {"n": "0"}).status_code for _ in range(3)]
+        assert answers == [303] * 3
+
+
+def test_behind_a_proxy_the_named_header_gives_the_address() -> None:
+    factory = RequestFactory()
+    request = factory.get(
+        "/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9, 198.51.100.7"
+    )
+    assert limits.client_address(request) == "10.0.0.1"
+    with override_settings(CLIENT_ADDRESS_HEADER="X-Forwarded-For"):
+        # The last address: the one the operator's own proxy wrote.
+        assert limits.client_address(request) == "198.51.100.7"
+        junk = factory.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="not an address")
+        assert limits.client_address(junk) == "10.0.0.1"

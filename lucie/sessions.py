@@ -1,0 +1,46 @@
+"""Sessions that must be real: a cookie is only a session if the database holds it, alive.
+
+Django's database sessions check the cookie when the session's data is first read; until then
+`session.session_key` is whatever string the cookie held. Code that only needs the key (to find
+the player's games) would then trust a string the client chose, or a deleted or expired session's
+key. This store checks first: reading `session_key` loads the session (one query, once), and a
+key the database does not hold alive reads as None, so the request is a stranger's and gets a
+fresh session when it stores something (as Django's `cycle_key` would give it).
+
+A key that is not of the form Django issues (lowercase letters and digits, 32 of them; up to 40
+fit the table) is unknown from the start: never looked up, never a 500.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.sessions.backends import db
+
+KEY_FORM = re.compile(r"[a-z0-9]{8,40}")
+
+
+class SessionStore(db.SessionStore):
+    _checking = False
+
+    def _validate_session_key(self, key: Any) -> bool:
+        return isinstance(key, str) and KEY_FORM.fullmatch(key) is not None
+
+    def _live_session_key(self) -> str | None:
+        key: str | None = self._get_session_key()
+        if key is not None and not self._checking and not hasattr(self, "_session_cache"):
+            # Loading reads the key again (through this property): answer it plainly then.
+            self._checking = True
+            try:
+                self.load_once()
+            finally:
+                self._checking = False
+            key = self._get_session_key()
+        return key
+
+    session_key = property(_live_session_key)
+
+    def load_once(self) -> None:
+        """Read the session's data now, as the first access to it would."""
+        self.get("")
