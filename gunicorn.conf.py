@@ -9,6 +9,9 @@ the variables.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from typing import Any
 
 
 def _whole_number(name: str, default: int, minimum: int = 1) -> int:
@@ -62,9 +65,49 @@ if os.path.isdir("/dev/shm"):
 # user may not be able to create and which nothing here uses.
 control_socket_disable = True
 
-# Logs to stdout/stderr for the container runtime or systemd to collect. The access log ends with
-# the time the request took, in microseconds.
-accesslog = "-"
+# Logs to stdout/stderr for the container runtime or systemd to collect. Django writes one line per
+# request with its duration and the view that answered (lucie.middleware.RequestLogMiddleware), so
+# gunicorn's own access log is off unless GUNICORN_ACCESS_LOG=1 asks for it as well.
+_access_log = os.environ.get("GUNICORN_ACCESS_LOG", "").strip().lower() in {
+    "1",
+    "true",
+    "yes",
+    "on",
+}
+accesslog = "-" if _access_log else None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(B)s "%(a)s" %(D)sus'
+
+# Prometheus metrics from several worker processes: each writes its figures to files in one folder
+# and /metrics adds them up (lucie/metrics.py). The folder must be named before the app is loaded
+# (preload_app, above), so it is set here: PROMETHEUS_MULTIPROC_DIR if the operator names one,
+# else a fresh folder in memory. It is emptied when gunicorn starts, so counts start from zero
+# with each start, as Prometheus expects of a restarted target.
+_metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+_metrics_dir_ours = not _metrics_dir
+if _metrics_dir_ours:
+    _metrics_dir = tempfile.mkdtemp(
+        prefix="lucie-metrics-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None
+    )
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+
+
+def on_starting(server: Any) -> None:
+    os.makedirs(_metrics_dir, exist_ok=True)
+    for entry in os.scandir(_metrics_dir):
+        if entry.is_file() and entry.name.endswith(".db"):
+            os.unlink(entry.path)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    # A worker that died or was replaced keeps its counts (they are totals); only figures that
+    # describe live processes would be dropped here.
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    if _metrics_dir_ours:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)

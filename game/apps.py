@@ -9,7 +9,7 @@ class GameConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_init, post_save
 
-        from game import daily_stats
+        from game import counters, daily_stats
         from game.models import Game
 
         # Everyone's daily figures are cached and shared by the app servers: a game that changes
@@ -17,3 +17,6 @@ class GameConfig(AppConfig):
         post_init.connect(daily_stats.remember_counted, sender=Game)
         post_save.connect(daily_stats.forget_after_save, sender=Game)
         post_delete.connect(daily_stats.forget_after_delete, sender=Game)
+        # Moves and games for the Prometheus metrics.
+        post_init.connect(counters.remember, sender=Game)
+        post_save.connect(counters.count, sender=Game)

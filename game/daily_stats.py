@@ -27,6 +27,7 @@ from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 from game import daily
 from game.board import format_ms
 from game.models import Game
+from lucie import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -155,6 +156,7 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
     seconds in any case, for changes made around the ORM's signals (bulk updates, raw SQL)."""
     key = month_key(first)
     found: dict[int, DayFigures] | None = cache.get(key)
+    metrics.cache_lookup("figures", hit=found is not None)
     if found is None:
         found = _figures(*daily.month_bounds(first))
         current = first == daily.today_utc().replace(day=1)

@@ -17,6 +17,7 @@ from django.core.cache import cache
 
 from game import engine
 from game.engine.hint import fair_hint, reason
+from lucie import metrics
 
 COMPLETE_SECONDS = 86_400
 CUT_SECONDS = 300
@@ -30,10 +31,12 @@ def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | 
     """The hint for `position` (reached by `record`), or None when no move is left."""
     key = cache_key(record)
     kept = cache.get(key)
+    metrics.cache_lookup("hint", hit=isinstance(kept, str))
     if isinstance(kept, str):
         move = engine.Move.parse(kept)
         return engine.Hint(move, reason(position, move))
-    found = fair_hint(position)
+    with metrics.timed(metrics.HINT_SECONDS):
+        found = fair_hint(position)
     if found is None:
         return None
     cache.set(key, found.move.text, CUT_SECONDS if found.cut else COMPLETE_SECONDS)

@@ -25,6 +25,7 @@ from game import engine
 from game.engine import solver
 from game.models import Game
 from game.played import Played
+from lucie import metrics
 
 Verdict = Literal["won", "lost", "undecided"]
 
@@ -84,9 +85,12 @@ def answer(record: engine.Record, position: engine.Position) -> Answer:
     """The verdict for `position` (reached by `record`): from the cache, or searched and kept."""
     key = cache_key(record)
     kept = cache.get(key)
-    if isinstance(kept, dict) and kept.get("status") in CACHE_SECONDS:
+    hit = isinstance(kept, dict) and kept.get("status") in CACHE_SECONDS
+    metrics.cache_lookup("solver", hit)
+    if hit:
         return Answer(kept["status"], tuple(kept.get("line", ())))
-    found = solver.solve(position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
+    with metrics.timed(metrics.SOLVER_SECONDS):
+        found = solver.solve(position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
     result = Answer(found.status, tuple(move.text for move in found.moves))
     cache.set(
         key, {"status": result.status, "line": list(result.line)}, CACHE_SECONDS[found.status]

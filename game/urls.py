@@ -4,7 +4,6 @@ from game import daily_views, prefs, records, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
     path("deal/", views.deal_lookup, name="deal_lookup"),
     path("deal/<str:number>/", views.deal, name="deal"),
     path("new/", views.new_game, name="new"),

@@ -13,14 +13,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -52,20 +50,6 @@ class HtmxHttpRequest(HttpRequest):
 
 
 STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
-
-
-@require_GET
-@never_cache
-def healthz(request: HtmxHttpRequest) -> HttpResponse:
-    """200 while the database answers, 503 when it does not; touches no session."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except DatabaseError:
-        logger.exception("health check: database unreachable")
-        return HttpResponse("database unavailable", status=503, content_type="text/plain")
-    return HttpResponse("ok", content_type="text/plain")
 
 
 # ---------------------------------------------------------------- helpers

@@ -7,6 +7,7 @@ typo in a deployment stops the process at start-up instead of being guessed at.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from urllib.parse import urlsplit
@@ -124,3 +125,19 @@ def env_redis_url(name: str) -> str | None:
             f"{name}={value!r}: the database after the host must be a number."
         )
     return value
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def env_networks(name: str, default: list[str]) -> list[IPNetwork]:
+    """A comma-separated list of addresses or networks (`127.0.0.1`, `10.0.0.0/8`, `::1`)."""
+    networks = []
+    for item in env_list(name, default):
+        try:
+            networks.append(ipaddress.ip_network(item))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} entry {item!r} is not an address or a network (10.0.0.0/8)."
+            ) from None
+    return networks

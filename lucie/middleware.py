@@ -2,15 +2,68 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from time import perf_counter
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import resolve, reverse
 
 from game import limits
+from lucie import metrics
 
 HEALTH_PATH = "/healthz"
+# Paths answered before the Host check: what a load balancer and Prometheus ask each server for.
+PROBE_PATHS = frozenset({HEALTH_PATH, "/metrics"})
+
+request_log = logging.getLogger("lucie.requests")
+
+
+class RequestLogMiddleware:
+    """One log line per request, with its duration, and the request metrics (lucie.metrics).
+
+    The line names the view that answered (`view=game:move`), so that slow requests can be told
+    apart by what they did rather than by their URLs, which hold game numbers and tokens. It is
+    the server's access log: gunicorn's own is off (gunicorn.conf.py), so each request is one line.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = perf_counter()
+        response = self.get_response(request)
+        seconds = perf_counter() - started
+        view = view_label(request)
+        method = request.method if request.method in KNOWN_METHODS else "other"
+        metrics.REQUESTS.labels(view=view, method=method, status=response.status_code).inc()
+        metrics.REQUEST_SECONDS.labels(view=view).observe(seconds)
+        # get_full_path() percent-encodes what is not plain: no line breaks forged from a URL.
+        request_log.info(
+            "%s %s %s %.1fms view=%s",
+            method,
+            request.get_full_path()[:300],
+            response.status_code,
+            seconds * 1000,
+            view,
+        )
+        return response
+
+
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})
+
+
+def view_label(request: HttpRequest) -> str:
+    """A name from a small, fixed set: the URL pattern's name, never the path itself."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        return str(match.view_name or match._func_path)
+    if request.path_info.startswith("/" + settings.STATIC_URL.lstrip("/")):
+        return "static"
+    return "unresolved"
+
 
 # The probe's answer is plain text that no page embeds or runs: the strictest policy fits it.
 HEALTH_CSP = "default-src 'none'; frame-ancestors 'none'"
@@ -22,8 +75,9 @@ class HealthCheckMiddleware:
     A load balancer probes each app server by its address (`Host: 10.0.0.5:8000`), which is not
     in ALLOWED_HOSTS, so CommonMiddleware would refuse it with a 400 and take the server out of
     rotation. This middleware sits above CommonMiddleware and hands `/healthz` straight to its
-    view; the view reads nothing from the host, the session or the body. SecurityMiddleware still
-    wraps it (its HTTPS redirect exempts `/healthz`), and the headers that the middleware below
+    view; the view reads nothing from the host, the session or the body. Prometheus scrapes
+    `/metrics` the same way, and its view checks the client's address itself. SecurityMiddleware
+    still wraps them (its HTTPS redirect exempts both), and the headers that the middleware below
     would have added are set here.
     """
 
@@ -31,9 +85,10 @@ class HealthCheckMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info != HEALTH_PATH:
+        if request.path_info not in PROBE_PATHS:
             return self.get_response(request)
-        response: HttpResponse = resolve(HEALTH_PATH).func(request)
+        request.resolver_match = match = resolve(request.path_info)
+        response: HttpResponse = match.func(request)
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Content-Security-Policy", HEALTH_CSP)
         return response

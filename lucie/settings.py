@@ -20,6 +20,7 @@ from lucie.env import (
     env_int,
     env_list,
     env_month,
+    env_networks,
     env_origins,
     env_redis_url,
     env_str,
@@ -63,8 +64,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that it times everything below: one log line and the metrics of each request.
+    "lucie.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Above CommonMiddleware: a load balancer probes by IP address, not by a host name.
+    # Above CommonMiddleware: a load balancer probes by IP address, not by a host name (and so
+    # does Prometheus, for /metrics).
     "lucie.middleware.HealthCheckMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Compresses what the views and the middleware below produce: a board fragment shrinks from
@@ -210,7 +214,7 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     # A load balancer's plain-HTTP health probe must not be redirected.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", default=31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -232,6 +236,12 @@ CLIENT_ADDRESS_HEADER = env_str("LUCIE_CLIENT_ADDRESS_HEADER", "")
 RATELIMIT_IP_META_KEY = "game.limits.client_address"
 # Hint and solver searches that may run at once in one process; more get "busy, try again".
 COMPUTE_SLOTS = env_int("LUCIE_COMPUTE_SLOTS", default=1, minimum=1)
+
+# ---------------------------------------------------------------- metrics (lucie/metrics.py)
+
+# Who may read /metrics: the connection's address must be in one of these networks. Prometheus
+# scrapes each app server directly; the proxy in front does not pass /metrics on.
+METRICS_ALLOW = env_networks("METRICS_ALLOW", ["127.0.0.0/8", "::1"])
 
 # ---------------------------------------------------------------- logging
 

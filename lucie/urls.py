@@ -3,10 +3,12 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
 from game import limits
-from lucie import views
+from lucie import metrics, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("healthz", views.healthz, name="healthz"),
     path("ping", views.ping, name="ping"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("", include("game.urls")),
 ]
 

@@ -1,9 +1,56 @@
-"""Views of the site itself rather than of the game."""
+"""Views of the site itself rather than of the game: the health probe and a bare view."""
 
 from __future__ import annotations
 
+import logging
+
+from django.core.cache import cache
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+logger = logging.getLogger(__name__)
+
+HEALTH_KEY = "healthz"
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """200 `ok` while the database and the cache answer; 503 naming the one that does not.
+
+    Touches no session. The cache is written and read back, since a Redis that refuses writes
+    (out of memory, a read-only replica) fails the site as surely as one that is down."""
+    failed = [name for name, check in (("database", _database), ("cache", _cache)) if not check()]
+    if failed:
+        text = "".join(f"{name} unavailable\n" for name in failed)
+        return HttpResponse(text, status=503, content_type="text/plain")
+    return HttpResponse("ok", content_type="text/plain")
+
+
+def _database() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("health check: database unreachable")
+        return False
+    return True
+
+
+def _cache() -> bool:
+    # Any cache backend's own error (redis-py's ConnectionError, TimeoutError, ...) means down.
+    try:
+        cache.set(HEALTH_KEY, "ok", 30)
+        answered = cache.get(HEALTH_KEY) is not None
+    except Exception:
+        logger.exception("health check: cache unreachable")
+        return False
+    if not answered:
+        logger.error("health check: the cache kept nothing")
+    return answered
 
 
 @require_GET

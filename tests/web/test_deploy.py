@@ -15,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,16 @@ CONFIG = ROOT / "gunicorn.conf.py"
 
 
 def load_config(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, object]:
-    for name in ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT", "GUNICORN_BIND"):
+    for name in (
+        "WEB_CONCURRENCY",
+        "GUNICORN_THREADS",
+        "GUNICORN_TIMEOUT",
+        "GUNICORN_BIND",
+        "GUNICORN_ACCESS_LOG",
+    ):
         monkeypatch.delenv(name, raising=False)
+    # The config names a metrics folder for the app it loads: keep this process out of it.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", tempfile.gettempdir())
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(str(CONFIG))
@@ -44,7 +53,8 @@ def test_gunicorn_config_sizes_workers_from_the_cores(monkeypatch: pytest.Monkey
     assert config["worker_class"] == "gthread"
     assert config["bind"] == ["127.0.0.1:8000"]
     assert config["control_socket_disable"] is True
-    assert config["accesslog"] == "-"
+    # Django logs each request (lucie.middleware.RequestLogMiddleware): one line, not two.
+    assert config["accesslog"] is None
     assert config["timeout"] == 30
 
 

@@ -38,6 +38,7 @@ OUR_VARIABLES = (
     "LUCIE_SITE_START",
     "DJANGO_LOG_LEVEL",
     "CACHE_URL",
+    "METRICS_ALLOW",
     # Set for the browser tests; Django's deploy check rightly objects to it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -84,6 +85,7 @@ def test_deploy_check_is_clean_with_production_environment() -> None:
         ({"DJANGO_LOG_LEVEL": "loud"}, "DJANGO_LOG_LEVEL='loud' must be one of"),
         ({"CSRF_TRUSTED_ORIGINS": "example.com"}, "needs a scheme"),
         ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "must start with redis://"),
+        ({"METRICS_ALLOW": "127.0.0.1,localhost"}, "METRICS_ALLOW entry 'localhost' is not"),
     ],
 )
 def test_malformed_environment_is_refused_at_start(env: dict[str, str], complaint: str) -> None:

@@ -1,0 +1,45 @@
+"""Counts moves and games for the Prometheus metrics (lucie.metrics), from the games as saved.
+
+Counted where every path that changes a game ends (the ORM's post_save), so the site, the embed,
+the daily page and an imported record all count alike: a first move begins a game, a logged move
+is a move (auto-moves included), a shorter log is an undo, and a game that stops playing ended.
+"""
+
+from __future__ import annotations
+
+from game.models import Game
+from lucie import metrics
+
+# Before its first save a game has no moves and is under way.
+FRESH = (False, 0, Game.Status.PLAYING)
+
+
+def _state(game: Game) -> tuple[bool, int, str]:
+    # Read from the fields as loaded: a deferred field is not fetched for this.
+    fields = game.__dict__
+    return (
+        fields.get("started_at") is not None,
+        fields.get("move_count") or 0,
+        fields.get("status") or Game.Status.PLAYING,
+    )
+
+
+def remember(sender: type[Game], instance: Game, **kwargs: object) -> None:
+    """post_init: note the game as loaded."""
+    instance._counters = _state(instance)  # type: ignore[attr-defined]
+
+
+def count(sender: type[Game], instance: Game, created: bool = False, **kwargs: object) -> None:
+    """post_save: count what changed since the game was loaded (or last saved)."""
+    started, moves, status = FRESH if created else getattr(instance, "_counters", FRESH)
+    now = _state(instance)
+    instance._counters = now  # type: ignore[attr-defined]
+    now_started, now_moves, now_status = now
+    if now_moves > moves:
+        metrics.MOVES.inc(now_moves - moves)
+    elif now_moves < moves:
+        metrics.UNDOS.inc(moves - now_moves)
+    if now_started and not started and not instance.imported:
+        metrics.GAMES_STARTED.inc()
+    if now_status != status and now_status != Game.Status.PLAYING:
+        metrics.GAMES_FINISHED.labels(result=now_status).inc()
