@@ -325,13 +325,11 @@ def computed_hint(
 ) -> engine.Hint | None:
     """The engine's hint for a game in progress (None when it is over), counted against the hint
     rate limit (per session too, unless `session` is false: the embed never reads one) and
-    searched in a compute slot (game/hints.py: within the engine's deadline, or from the
-    cache)."""
+    searched in a compute slot unless the cache has it (game/hints.py)."""
     if game.status != Game.Status.PLAYING:
         return None
     limits.check(request, limits.HINT, session=session)
-    with limits.computing():
-        return hints.hint_for(played.record, played.position)
+    return hints.hint_for(played.record, played.position)
 
 
 def hint_message(played: Played, found: engine.Hint) -> str:

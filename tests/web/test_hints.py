@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from game import engine, hints
+from game import engine, hints, limits
 from game.engine.fair import FairMove
 from tests.web.test_play import start
 
@@ -91,3 +91,17 @@ def test_a_finished_game_has_no_hint_and_keeps_nothing() -> None:
 
     assert hints.hint_for(played.record, played.position) is None
     assert cache.get(hints.cache_key(played.record)) is None
+
+
+def test_a_kept_hint_is_given_even_when_every_compute_slot_is_taken(client: Client) -> None:
+    game = start(client)
+    first = hinted_card(client, game.pk)
+
+    with limits.computing():  # every slot of this process taken (LUCIE_COMPUTE_SLOTS is 1)
+        again = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+        fresh = start(client, number=4242)
+        busy = client.get(f"/game/{fresh.pk}/hint/", headers={"HX-Request": "true"})
+
+    assert again.status_code == 200
+    assert f'data-card="{first}"' in again.content.decode()
+    assert busy.status_code == 503
