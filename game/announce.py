@@ -89,6 +89,15 @@ def deal_summary(position: engine.Position) -> str:
     return f"Deal {number}{of}: {_table(position)}."
 
 
+def replay_step(
+    before: engine.Position, move: engine.Move | None, after: engine.Position, step: int, last: int
+) -> str:
+    """A replay's step: the move that led to it, or the deal as dealt at step 0."""
+    if move is None:
+        return f"The deal as it was dealt: {_table(after)}."
+    return f"Move {step} of {last}: {_one(before, move, after)}"
+
+
 # ---------------------------------------------------------------- played and undone
 
 

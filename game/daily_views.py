@@ -180,7 +180,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     mine = daily_stats.player_month(key, first)
     everyone = daily_stats.month_figures(first)
 
-    weeks: list[list[dict[str, Any] | None]] = []
+    weeks: list[dict[str, Any]] = []
     days: list[dict[str, Any]] = []
     for week in calendar.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month):
         cells: list[dict[str, Any] | None] = []
@@ -201,7 +201,9 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
             cells.append(cell)
             if date <= today:
                 days.append(cell)
-        weeks.append(cells)
+        # The row's header for screen readers: the week by its first day in this month.
+        first_day = next(cell["date"] for cell in cells if cell is not None)
+        weeks.append({"label": f"Week of {first_day.day} {first_day:%B}", "cells": cells})
 
     previous = daily.add_months(first, -1)
     following = daily.add_months(first, 1)

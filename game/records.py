@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import board, engine, limits, play
+from game import announce, board, engine, limits, play
 from game.models import Game
 from game.views import HtmxHttpRequest, _sentence, session_key
 
@@ -173,6 +173,10 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "next": min(step + 1, last),
         "jumps": jumps,
         "move": moves[step - 1] if step else None,
+        "announcement": announce.replay_step(
+            positions[max(step - 1, 0)], moves[step - 1] if step else None, position, step, last
+        ),
+        "announce_oob": request.htmx,
         "deal_in_play": 1 + sum(1 for at in redeals if at <= step),
         "position": position,
         "record": game.record.text,

@@ -72,8 +72,10 @@ class Player:
 
     def __init__(self, page: Page) -> None:
         self.page = page
-        self.region = page.get_by_role("status")
-        expect(self.region).to_have_count(1)
+        # The page's announcements are its first status region; a later one may belong to a
+        # Copy button (the replay's record box).
+        self.region = page.get_by_role("status").first
+        expect(self.region).to_be_attached()
         self.region.evaluate(LISTEN)
 
     def heard(self) -> list[str]:
@@ -238,7 +240,32 @@ def test_the_loss_is_announced_and_focus_goes_to_the_end_panel(
     assert "No move, redeal or merci is left: the game is over" in said[-1]
     expect(page.get_by_role("button", name="Undo").last).to_be_focused()
     assert no_violations(page) == []
+
+    # The replay, from the end panel, says each step as it is taken.
+    player.walk_to(page.get_by_role("link", name="Watch the replay"), "Tab", most=5)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=f"Replay of deal #{number}")).to_be_visible()
+    page.wait_for_load_state("load")
+    player = Player(page)
+    page.keyboard.press("ArrowRight")
+    first = moves[0].card
+    assert first is not None
+    expect(player.region).to_have_text(re.compile(rf"^Move 1 of {len(moves)}: {first.name} "))
+    page.keyboard.press("ArrowRight")
+    expect(player.region).to_have_text(re.compile(rf"^Move 2 of {len(moves)}: "))
+    assert len(player.heard()) == 2
+    assert no_violations(page) == []
     assert errors == []
+
+
+def test_the_daily_calendar_is_a_table_with_headers(page: Page, live_server: LiveServer) -> None:
+    page.goto(f"{live_server.url}/daily/")
+    page.get_by_role("link", name=re.compile(r"calendar$")).click()
+
+    calendar = page.get_by_role("table", name=re.compile(r"^Your daily results"))
+    expect(calendar.get_by_role("columnheader", name="Mon")).to_have_count(1)
+    expect(calendar.get_by_role("rowheader", name=re.compile(r"^Week of 1 "))).to_have_count(1)
+    assert no_violations(page) == []
 
 
 def test_keyboard_details_and_dialogs(

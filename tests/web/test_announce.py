@@ -327,3 +327,37 @@ def test_the_embed_announces_through_the_same_region(client: Client) -> None:
     assert said(Client().get(plain["Location"]).content, oob=False) == said(
         response.content, oob=True
     )
+
+
+# ---------------------------------------------------------------- replays, the calendar, rules
+
+
+def test_each_replay_step_is_announced(client: Client) -> None:
+    number, moves, _ = greedy_game("nomerci-r0")
+    game = start(client, number, "nomerci-r0")
+    set_moves(game, moves)
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOST
+    url = f"/replay/{game.replay_token}/"
+
+    first = said(client.get(url).content, oob=False)
+    step = said(client.get(f"{url}?step=1", headers={"HX-Request": "true"}).content, oob=True)
+
+    assert first == "The deal as it was dealt: 52 cards in 18 fans."
+    card = moves[0].card
+    assert card is not None
+    assert step.startswith(f"Move 1 of {len(moves)}: {card.name} ")
+
+
+def test_the_calendar_names_its_rows_and_columns(client: Client) -> None:
+    page = client.get("/daily/2026/11/").content.decode()
+
+    assert page.count('<th scope="col">') >= 7
+    assert '<th scope="row" class="visually-hidden">Week of 1 November</th>' in page
+    assert '<th scope="row" class="visually-hidden">Week of 2 November</th>' in page
+
+
+def test_the_rules_page_explains_playing_with_a_screen_reader(client: Client) -> None:
+    page = client.get("/rules/").content.decode()
+
+    assert '<h2 id="screen-reader">Playing with a screen reader</h2>' in page
