@@ -13,7 +13,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from game import announce, engine, play
+from game import announce, engine, limits, play
 from game.models import Game
 from game.played import Played
 from tests.web.test_play import DEAL, legal, post, start
@@ -251,6 +251,21 @@ def test_an_illegal_move_is_announced(client: Client, htmx: bool) -> None:
 
     assert response.status_code == 400
     assert "only top cards move" in said(response.content, oob=htmx)
+
+
+def test_a_busy_site_is_announced(client: Client) -> None:
+    game = start(client)
+    taken = 0
+    while limits._slots.acquire(blocking=False):
+        taken += 1
+    try:
+        response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    finally:
+        for _ in range(taken):
+            limits._slots.release()
+
+    assert response.status_code == 503
+    assert said(response.content, oob=True) == limits.BUSY_MESSAGE
 
 
 # ---------------------------------------------------------------- without JavaScript
