@@ -4,7 +4,8 @@ The server keeps the clock (so a reload or a second device neither inflates nor 
 time banked so far (`Game.elapsed_ms`) and, while it runs, when the running stretch began
 (`Game.clock_since`). The clock starts with the first move, stops when the page says it is hidden
 (`pause`, sent by the browser on `visibilitychange`), starts again when the page is shown
-(`resume`) or a move is made from any tab, and stops for good when the game ends.
+(`resume`) or a move is made from any tab, and stops for good when the game ends. A move on a
+paused clock counts the time since the pause: a page that makes a move was visible.
 
 Every request that touches the clock banks the stretch so far and, if the clock keeps running,
 begins a new one. A stretch counts for at most STRETCH_CAP: a tab left open and visible with
@@ -36,12 +37,32 @@ def reading(game: Game, now: dt.datetime) -> int:
 
 
 def run(game: Game, now: dt.datetime) -> None:
-    """Bank the stretch so far and keep (or start) the clock running: a move, or a resume."""
+    """A move: bank the stretch so far and keep (or start) the clock running.
+
+    A move can only be made on a visible page, so a move on a clock that the page paused counts
+    the time since the pause (capped like any stretch), as if the page had said it was shown
+    again then: posting `pause` between moves cannot shrink a game's time."""
+    if game.clock_since is None and game.paused_at is not None:
+        game.clock_since = game.paused_at
     game.elapsed_ms = reading(game, now)
     game.clock_since = now
+    game.paused_at = None
+
+
+def resume(game: Game, now: dt.datetime) -> None:
+    """The page is shown again: the time it was hidden does not count; the clock runs from now."""
+    game.paused_at = None
+    run(game, now)
+
+
+def pause(game: Game, now: dt.datetime) -> None:
+    """The page is hidden: bank the stretch so far and stop the clock until a resume or a move."""
+    stop(game, now)
+    game.paused_at = now
 
 
 def stop(game: Game, now: dt.datetime) -> None:
-    """Bank the stretch so far and stop the clock: a pause, or the end of the game."""
+    """Bank the stretch so far and stop the clock: the end of the game (or a pause)."""
     game.elapsed_ms = reading(game, now)
     game.clock_since = None
+    game.paused_at = None

@@ -94,19 +94,36 @@ STATE_LABELS = {
 _STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
 
 
+BEST_TIME_FLOOR_MS_PER_MOVE = 250
+"""A win faster than this per move is not shown as a best time: no person plays a card a quarter
+of a second after the last, move after move (auto-finish included, it is a small share of a game).
+A time under it can only come from a script, so it counts as a win but never as the record."""
+
+
 def _clean_win() -> Q:
     return Q(status=Game.Status.WON, assisted=False)
 
 
+def _plausible_win() -> Q:
+    return _clean_win() & Q(elapsed_ms__gte=F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
+
+
 def _daily_games(low: int, high: int) -> QuerySet[Game]:
     # `started_at__isnull=False` (not an exclude) so that the SQL says "IS NOT NULL", which lets
-    # the database use the partial index game_daily_figures.
+    # the database use the partial index game_daily_entries.
     return Game.objects.filter(
         rules=daily.DAILY_RULES,
         deal_number__gte=low,
         deal_number__lte=high,
         started_at__isnull=False,
     )
+
+
+def _entries(low: int, high: int) -> QuerySet[Game]:
+    """The games everyone's figures count: each session's first game of the deal begun from the
+    daily page (Game.daily_entry), once its first move is made. Not embed games, records played
+    on, replays or later tries."""
+    return _daily_games(low, high).filter(daily_entry=True)
 
 
 def _started_day_number() -> CombinedExpression:
@@ -123,12 +140,12 @@ def _started_day_number() -> CombinedExpression:
 
 def _figures(low: int, high: int) -> dict[int, DayFigures]:
     rows = (
-        _daily_games(low, high)
+        _entries(low, high)
         .values("deal_number")
         .annotate(
             players=Count("pk"),
             winners=Count("pk", filter=_clean_win()),
-            best=Min("elapsed_ms", filter=_clean_win()),
+            best=Min("elapsed_ms", filter=_plausible_win()),
         )
         .order_by()
     )
@@ -175,6 +192,8 @@ NOT_COUNTED = (False, Game.Status.PLAYING, False, None)
 def counted(game: Game) -> tuple[object, ...]:
     # Read from the instance's fields as loaded: a deferred field is not fetched for this.
     fields = game.__dict__
+    if not fields.get("daily_entry"):
+        return NOT_COUNTED
     status = fields.get("status")
     return (
         fields.get("started_at") is not None,
@@ -249,12 +268,12 @@ class DayBreakdown:
 def day_breakdown(day: dt.date) -> DayBreakdown:
     number = daily.deal_number_for(day)
     totals = (
-        _daily_games(number, number)
+        _entries(number, number)
         .annotate(started_day=_started_day_number())
         .aggregate(
             players=Count("pk"),
             winners=Count("pk", filter=_clean_win()),
-            best=Min("elapsed_ms", filter=_clean_win()),
+            best=Min("elapsed_ms", filter=_plausible_win()),
             on_the_day=Count("pk", filter=Q(started_day=number)),
             in_progress=Count("pk", filter=Q(status=Game.Status.PLAYING)),
             lost=Count("pk", filter=Q(status=Game.Status.LOST)),

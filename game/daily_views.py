@@ -121,7 +121,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
     game = _day_game(key, number)
     if request.method == "POST":
         if game is None:
-            game = start_game(request, key, number, rules)
+            game = start_game(request, key, number, rules, daily=True)
         # The deal's page, not the game's: post/redirect/get, and a reload shows the same.
         return HttpResponseRedirect(_play_url(date), status=303)
     if game is None:
@@ -137,7 +137,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
                 "is_today": date == daily.today_utc(),
             }
             return render(request, "daily/confirm.html", context)
-        game = start_game(request, key, number, rules)
+        game = start_game(request, key, number, rules, daily=True)
     return _render_day(request, date, game)
 
 

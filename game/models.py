@@ -61,6 +61,10 @@ class Game(models.Model):
     # game is over, elapsed_ms is its time.
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     clock_since = models.DateTimeField(null=True, blank=True)
+    # When the page last said it was hidden (`pause`), while the clock is stopped for it. A move
+    # can only come from a visible page, so a move on a paused clock counts the time since the
+    # pause (game/clock.py): pausing between moves cannot shrink a game's time.
+    paused_at = models.DateTimeField(null=True, blank=True)
     # The current position, so that a move need not replay the log (game/played.py): written with
     # the log it belongs to, and ignored (the log replayed instead) if it does not match it.
     snapshot = models.TextField(blank=True, default="")
@@ -70,6 +74,10 @@ class Game(models.Model):
     # A record brought in through /import/ to be watched: not a game anyone played here, so it has
     # no session and is never begun (it counts nowhere), and only its replay link opens it.
     imported = models.BooleanField(default=False)
+    # The session's first game of this deal begun from the daily page: the one game per session
+    # that everyone's daily figures count (game/daily_stats.py). Not an embed game, an imported
+    # record played on, or a later try at the same deal.
+    daily_entry = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     # Not a column: the row as read from the database (see save_changes).
@@ -83,9 +91,17 @@ class Game(models.Model):
             # deals by deal number: this index holds every column they read, so the database
             # answers from the index alone instead of visiting each game's row.
             models.Index(
-                fields=["rules", "deal_number", "status", "assisted", "elapsed_ms"],
-                condition=models.Q(started_at__isnull=False),
-                name="game_daily_figures",
+                fields=["rules", "deal_number", "status", "assisted", "elapsed_ms", "move_count"],
+                condition=models.Q(started_at__isnull=False, daily_entry=True),
+                name="game_daily_entries",
+            ),
+        ]
+        constraints = [  # noqa: RUF012 (Django reads it once)
+            # One entry in the daily figures per session and deal.
+            models.UniqueConstraint(
+                fields=["session_key", "deal_number"],
+                condition=models.Q(daily_entry=True),
+                name="game_one_daily_entry",
             ),
         ]
 

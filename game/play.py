@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -105,8 +105,12 @@ def found(games: QuerySet[Game]) -> Game:
     return game
 
 
-def start(session_key: str, deal_number: int, rules: engine.Rules) -> Game:
-    """A new game for the session; a game left in progress is abandoned (a loss, once begun)."""
+def start(session_key: str, deal_number: int, rules: engine.Rules, *, daily: bool = False) -> Game:
+    """A new game for the session; a game left in progress is abandoned (a loss, once begun).
+
+    `daily`: begun from the daily page. The session's first such game of the deal is its entry
+    in everyone's daily figures (Game.daily_entry); a later try at the deal is not.
+    """
     engine.check_deal_number(deal_number)
     now = timezone.now()
     with transaction.atomic():
@@ -115,13 +119,27 @@ def start(session_key: str, deal_number: int, rules: engine.Rules) -> Game:
         ):
             _finish(game, Game.Status.ABANDONED, now)
             game.save_changes()
-        return Game.objects.create(
+        game = Game(
             session_key=session_key,
             deal_number=deal_number,
             rules=rules.name,
             created_at=now,
             snapshot=opening_snapshot(deal_number, rules),
         )
+        if daily and session_key:
+            game.daily_entry = not Game.objects.filter(
+                session_key=session_key, deal_number=deal_number, daily_entry=True
+            ).exists()
+        try:
+            with transaction.atomic():
+                game.save()
+        except IntegrityError:
+            # Another request of this session made its entry meanwhile (the unique constraint
+            # game_one_daily_entry): this game is a later try.
+            game.pk = None
+            game.daily_entry = False
+            game.save()
+        return game
 
 
 def start_from_record(session_key: str, record: engine.Record) -> Game:
@@ -280,9 +298,9 @@ def set_clock(games: QuerySet[Game], running: bool) -> Game:
         if game.status == Game.Status.PLAYING and game.started_at is not None:
             now = timezone.now()
             if running:
-                clock.run(game, now)
+                clock.resume(game, now)
             else:
-                clock.stop(game, now)
+                clock.pause(game, now)
             game.save_changes()
         return game
 

@@ -66,10 +66,12 @@ def session_key(request: HttpRequest) -> str:
     return key
 
 
-def start_game(request: HttpRequest, key: str, deal_number: int, rules: engine.Rules) -> Game:
+def start_game(
+    request: HttpRequest, key: str, deal_number: int, rules: engine.Rules, *, daily: bool = False
+) -> Game:
     """play.start, counted against the rate limit on new games."""
     limits.check(request, limits.START)
-    return play.start(key, deal_number, rules)
+    return play.start(key, deal_number, rules, daily=daily)
 
 
 def _remembered_rules(request: HtmxHttpRequest) -> engine.Rules:

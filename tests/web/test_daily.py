@@ -508,7 +508,7 @@ def test_the_month_page_shows_everyones_figures(
     ]:
         Game.objects.create(
             session_key=key, deal_number=20261127, rules="lucie", status=status,
-            started_at=start, elapsed_ms=seconds * 1000,
+            started_at=start, elapsed_ms=seconds * 1000, daily_entry=True,
         )  # fmt: skip
 
     html = client.get("/daily/2026/11/").content.decode()

@@ -49,6 +49,12 @@ def game(
         started = at(number % 100)
     fields.setdefault("rules", "lucie")
     fields.setdefault("elapsed_ms", 300_000)
+    # Begun from the daily page: the session's first game of the deal is its entry in the figures.
+    fields.setdefault(
+        "daily_entry",
+        bool(key)
+        and not Game.objects.filter(session_key=key, deal_number=number, daily_entry=True).exists(),
+    )
     return Game.objects.create(
         session_key=key, deal_number=number, status=status, started_at=started, **fields
     )
@@ -60,7 +66,7 @@ def game(
 def test_day_figures_count_each_started_game_once() -> None:
     game("a", 20261128, elapsed_ms=400_000)
     game("b", 20261128, elapsed_ms=250_000)
-    game("b", 20261128, Game.Status.LOST)  # a second game of the same browser counts too
+    game("b", 20261128, Game.Status.LOST)  # a second game of the same browser: not counted
     game("c", 20261128, Game.Status.ABANDONED)  # played, not won
     game("d", 20261128, Game.Status.PLAYING)
     game("e", 20261128, elapsed_ms=10_000, assisted=True)  # played, never won
@@ -68,13 +74,13 @@ def test_day_figures_count_each_started_game_once() -> None:
     Game.objects.filter(session_key="f").update(started_at=None)
     game("g", 20261128, rules="trefoil")  # another rule set is another game
     game("h", 20261127)  # another day
-    game("", 20261128, elapsed_ms=200_000)  # an embedded game, with no session
+    game("", 20261128, elapsed_ms=200_000)  # an embedded game, with no session: not counted
 
     figures = daily_stats.day_figures(dt.date(2026, 11, 28))
 
-    assert (figures.players, figures.winners) == (7, 3)
-    assert figures.win_rate == "43%"
-    assert figures.best_time == "3:20"
+    assert (figures.players, figures.winners) == (5, 2)
+    assert figures.win_rate == "40%"
+    assert figures.best_time == "4:10"
 
 
 def test_a_day_nobody_played_has_empty_figures() -> None:
@@ -292,6 +298,7 @@ def test_the_month_page_makes_as_many_queries_with_many_games_as_with_none(
                     status=status,
                     started_at=at(day, hour=n % 24),
                     elapsed_ms=1000 * (100 + n),
+                    daily_entry=n != 1,
                 )
             )
         games.append(Game(session_key=key, deal_number=day, rules="lucie", started_at=at(day)))
@@ -302,7 +309,7 @@ def test_the_month_page_makes_as_many_queries_with_many_games_as_with_none(
     assert full == empty
     assert full <= 4  # the session, this player's month, the streak, everyone's month
     assert html.count("In progress") == 0
-    assert html.count("4/12 won") == 29
+    assert html.count("4/11 won") == 29
 
 
 def test_a_cached_month_page_skips_everyones_query(client: Client) -> None:

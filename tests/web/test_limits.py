@@ -7,6 +7,7 @@ not kept by shared caches; a game's log is capped, so replays and play-on stay c
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import importlib
 import re
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from django.urls import clear_url_caches
 from django.utils import timezone
 
 from game import engine, limits, play
+from game.engine import solver
 from game.models import Game
 from tests.web import test_embed
 from tests.web.test_play import a_card_move, post, snapshot, start
@@ -406,3 +408,111 @@ def test_behind_a_proxy_the_named_header_gives_the_address() -> None:
         assert limits.client_address(request) == "198.51.100.7"
         junk = factory.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="not an address")
         assert limits.client_address(junk) == "10.0.0.1"
+
+
+# ---------------------------------------------------------------- daily figures that mean something
+
+CHEAT_DAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
+CHEAT_DEAL = 20261115
+
+
+@functools.cache
+def winning_line() -> tuple[str, ...]:
+    """A winning line of the cheat day's deal, as Show a win gives it (the real solver)."""
+    found = solver.solve(engine.Game(CHEAT_DEAL).position, time_limit=30)
+    assert found.status == "won"
+    return tuple(move.text for move in found.moves)
+
+
+def everyone_on_the_cheat_day(client: Client) -> dict[str, str]:
+    cache.clear()
+    html = client.get("/daily/2026/11/").content.decode()
+    row = re.search(r'<tr[^>]*data-day="2026-11-15"[^>]*>.*?</tr>', html, re.S)
+    assert row is not None
+    return dict(re.findall(r'data-figure="([\w-]+)">([^<]*)<', row[0]))
+
+
+NOBODY = {"players": "0", "winners": "0", "win-rate": "\N{EN DASH}", "best-time": "\N{EN DASH}"}
+
+
+def test_the_cheat_through_the_embed_writes_no_daily_figures() -> None:
+    """Issue 11's cheat: a winning line replayed through the cookieless embed on today's deal,
+    with `pause` posted before each move, counted as a clean win in 0:00."""
+    line = winning_line()
+    cheat = Client()
+    with time_machine.travel(CHEAT_DAY, tick=False) as traveller:
+        for _ in range(2):  # and again, to add players and winners
+            response = cheat.post(f"/embed/deal/{CHEAT_DEAL}/move/", {"n": "0", "move": line[0]})
+            token = response["Location"].split("/")[3]
+            for count, text in enumerate(line[1:], start=1):
+                cheat.post(f"/embed/g/{token}/clock/", {"state": "pause"})
+                traveller.shift(2)
+                cheat.post(f"/embed/g/{token}/move/", {"n": str(count), "move": text})
+            assert Game.objects.get(token=token).status == Game.Status.WON
+
+        assert everyone_on_the_cheat_day(Client()) == NOBODY
+
+
+def test_pausing_between_moves_on_the_daily_page_does_not_shrink_the_time() -> None:
+    line = winning_line()
+    player = Client()
+    with time_machine.travel(CHEAT_DAY, tick=False) as traveller:
+        game_id = _game_id(player.get("/daily/"))
+        for count, text in enumerate(line):
+            if count:
+                player.post(f"/game/{game_id}/clock/", {"state": "pause"})
+            traveller.shift(2)
+            response = player.post(f"/game/{game_id}/move/", {"n": str(count), "move": text})
+            assert response.status_code == 303
+        game = Game.objects.get(pk=game_id)
+        assert game.status == Game.Status.WON
+        # The first move starts the clock; every later one counts the two seconds before it.
+        assert game.elapsed_ms == 2000 * (len(line) - 1)
+
+        figures = everyone_on_the_cheat_day(Client())
+    minutes, seconds = divmod(2 * (len(line) - 1), 60)
+    assert figures == {
+        "players": "1", "winners": "1", "win-rate": "100%", "best-time": f"{minutes}:{seconds:02}",
+    }  # fmt: skip
+
+
+def test_one_game_per_session_counts_and_only_from_the_daily_page() -> None:
+    line = winning_line()
+    player = Client()
+    with time_machine.travel(CHEAT_DAY, tick=False):
+        first = _game_id(player.get("/daily/"))
+        player.post(f"/game/{first}/move/", {"n": "0", "move": line[0]})
+        for number in range(3):  # leave it for another deal, and take the daily deal again
+            assert player.post(f"/deal/{number + 1}/").status_code == 303
+            again = _game_id(player.get("/daily/"))
+            assert again != first
+            player.post(f"/game/{again}/move/", {"n": "0", "move": line[0]})
+        # The same deal by number, and played on from a record, are not the daily page.
+        other = Client()
+        other.get(f"/deal/{CHEAT_DEAL}/?rules=lucie")
+        record = f"lucie {CHEAT_DEAL} " + " ".join(line)
+        assert other.post("/import/", {"record": record, "then": "play"}).status_code == 303
+
+        figures = everyone_on_the_cheat_day(Client())
+    assert (figures["players"], figures["winners"]) == ("1", "0")
+
+
+def test_a_win_faster_than_a_person_could_play_is_not_the_best_time() -> None:
+    with time_machine.travel(CHEAT_DAY, tick=False):
+        for key, seconds in (("script", 3), ("person", 400)):
+            Game.objects.create(
+                session_key=key, deal_number=CHEAT_DEAL, rules="lucie", status=Game.Status.WON,
+                started_at=CHEAT_DAY, elapsed_ms=seconds * 1000, move_count=90, daily_entry=True,
+            )  # fmt: skip
+
+        figures = everyone_on_the_cheat_day(Client())
+
+    # Both wins count as wins; the best time is the one a person could have played.
+    assert figures == {"players": "2", "winners": "2", "win-rate": "100%", "best-time": "6:40"}
+
+
+def test_the_daily_page_says_what_the_figures_count(client: Client) -> None:
+    with time_machine.travel(CHEAT_DAY, tick=False):
+        html = client.get("/daily/2026/11/").content.decode()
+    assert "one game per player" in html
+    assert "begun from this page" in html
