@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import importlib
+import io
 import re
 from collections.abc import Iterator
 
@@ -16,6 +17,7 @@ import pytest
 import time_machine
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
+from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from django.urls import clear_url_caches
@@ -516,3 +518,71 @@ def test_the_daily_page_says_what_the_figures_count(client: Client) -> None:
         html = client.get("/daily/2026/11/").content.decode()
     assert "one game per player" in html
     assert "begun from this page" in html
+
+
+# ---------------------------------------------------------------- manage.py prune
+
+
+def test_prune_removes_what_nobody_can_use_and_keeps_the_rest() -> None:
+    now = timezone.now()
+    old, recent = now - dt.timedelta(days=40), now - dt.timedelta(hours=1)
+
+    def made(**fields: object) -> Game:
+        updated = fields.pop("updated_at", None)
+        fields.setdefault("deal_number", 5)
+        game = Game.objects.create(**fields)
+        if updated is not None:
+            Game.objects.filter(pk=game.pk).update(updated_at=updated)
+        return game
+
+    gone = [
+        made(session_key="s" * 32, created_at=old),  # dealt, never moved in
+        made(session_key="", created_at=old, started_at=old, updated_at=old),  # embed, left
+        made(
+            session_key="",
+            created_at=old,
+            started_at=old,
+            status=Game.Status.WON,
+            updated_at=old,
+        ),
+    ]
+    kept = [
+        made(session_key="s" * 32, created_at=recent),  # dealt an hour ago
+        made(session_key="", created_at=old, started_at=old, updated_at=recent),  # embed, in play
+        made(
+            session_key="t" * 32,
+            created_at=old,
+            started_at=old,
+            status=Game.Status.WON,
+        ),  # a finished site game: its replay link
+        made(
+            session_key="u" * 32,
+            created_at=old,
+            started_at=old,
+            daily_entry=True,
+            deal_number=20261115,
+            status=Game.Status.LOST,
+        ),  # counted in the daily figures
+        made(session_key="v" * 32, created_at=old, started_at=old),  # begun, session since expired
+        made(session_key="", imported=True, created_at=old, updated_at=old),  # an imported record
+    ]
+    Session.objects.create(session_key="x" * 32, session_data="", expire_date=now - dt.timedelta(1))
+    Session.objects.create(session_key="y" * 32, session_data="", expire_date=now + dt.timedelta(1))
+
+    out = io.StringIO()
+    call_command("prune", stdout=out)
+
+    assert "removed 1 expired sessions, 1 games never moved in, 2 embed games" in out.getvalue()
+    assert not Game.objects.filter(pk__in=[game.pk for game in gone]).exists()
+    assert set(Game.objects.values_list("pk", flat=True)) == {game.pk for game in kept}
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["y" * 32]
+
+
+def test_prune_ages_are_configurable() -> None:
+    game = Game.objects.create(
+        session_key="s" * 32, deal_number=5, created_at=timezone.now() - dt.timedelta(hours=3)
+    )
+    call_command("prune", "--unplayed-hours", "4", stdout=io.StringIO())
+    assert Game.objects.filter(pk=game.pk).exists()
+    call_command("prune", "--unplayed-hours", "2", stdout=io.StringIO())
+    assert not Game.objects.filter(pk=game.pk).exists()
