@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
 # Next or Play it out; "auto" is Auto-finish.
-ACTIONS = frozenset({"move", "undo", "redo", "redeal", "auto", "line"})
+ACTIONS = frozenset({"move", "undo", "redo", "redeal", "auto", "line", "solve"})
 
 # Past this many cards sent home at once, the sentence says how far each suit got instead of
 # naming every card.
@@ -69,6 +69,27 @@ def hint(position: engine.Position, found: engine.Hint) -> str:
         return f"Hint: take the merci: the {move.card.name}{buried} {_goes(position, move)}."
     source = f", from fan {fan}" if fan is not None else ""
     return f"Hint: {move.card.name} {_goes(position, move)}{source}."
+
+
+def verdict(
+    status: str, left: int, next_move: engine.Move | None, position: engine.Position
+) -> str:
+    """ "Show a win"'s answer: the solver's status ("won", "lost", "undecided"), how many moves
+    of its line are left, and the next one."""
+    if status == "won":
+        if next_move is None:
+            return "This game can still be won from here: the line is played out."
+        moves = f"{left} move{'s' if left != 1 else ''}"
+        if next_move.card is None:
+            first = "redeal"
+        else:
+            first = f"the {next_move.card.name} {_goes(position, next_move)}"
+        return f"This game can still be won from here, in {moves}. Next: {first}."
+    if status == "lost":
+        if position.is_last_deal:
+            return "No win is possible from here."
+        return "No win found from here."
+    return "Could not decide in time whether this game can still be won."
 
 
 def choices(position: engine.Position, card: engine.Card, moves: Sequence[engine.Move]) -> str:

@@ -111,6 +111,8 @@ def board_context(
     its next move is marked the way a hint is, unless a hint was asked for."""
     position = played.position
     said = announcement(game, played, hint=hint, message=message)
+    if not said and line is not None and played.action == "solve":
+        said = announce.verdict(line.status, line.left, line.next_move, position)
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = played.legal_moves() if game.status == Game.Status.PLAYING else []

@@ -406,6 +406,7 @@ def _solve(request: HtmxHttpRequest, game_id: int) -> Played:
     # The slot is taken before the game is marked: a busy site refuses the peek untouched.
     with limits.computing():
         with play.changing(game_id, request.session.session_key, seen) as played:
+            played.action = "solve"
             peek.mark_assisted(played)
         game = played.row
         assert game is not None

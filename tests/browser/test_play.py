@@ -244,7 +244,7 @@ def test_everything_works_without_javascript(
     page.screenshot(path=artifact_dir / "no-js-selected.png")
     target.click()  # a POST, then a redirect to the game's page
     moves_shown(page, 1)
-    expect(page).to_have_url(re.compile(r"/game/\d+/$"))
+    expect(page).to_have_url(re.compile(r"/game/\d+/\?did=move&from=0$"))
 
     page.get_by_role("button", name="Undo").click()
     moves_shown(page, 0)

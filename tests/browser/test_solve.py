@@ -134,7 +134,7 @@ def test_show_a_win_without_javascript(browser: Browser, live_server: LiveServer
 
     page.get_by_role("button", name="Show a win").click()
 
-    expect(page).to_have_url(re.compile(r"/game/\d+/$"))
+    expect(page).to_have_url(re.compile(r"/game/\d+/\?did=solve&from=0$"))
     expect(page.locator(".solver")).to_contain_text(WON)
     page.get_by_role("button", name="Next").click()
     moves_shown(page, 1)

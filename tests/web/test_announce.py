@@ -253,6 +253,21 @@ def test_an_illegal_move_is_announced(client: Client, htmx: bool) -> None:
     assert "only top cards move" in said(response.content, oob=htmx)
 
 
+def test_show_a_win_announces_its_verdict_and_next_move(client: Client) -> None:
+    game = start(client)
+
+    text = act(client, game, "solve")
+
+    found = re.fullmatch(r"This game can still be won from here, in \d+ moves\. Next: (.+)\.", text)
+    assert found is not None, text
+    step = act(client, game, "solve/next")
+    if found[1] == "redeal":
+        assert step.startswith("Redeal 1 of 2: ")
+    else:
+        card = found[1].removeprefix("the ").split(" onto ")[0].split(" to its ")[0]
+        assert step.startswith(f"{card} "), (text, step)
+
+
 def test_a_busy_site_is_announced(client: Client) -> None:
     game = start(client)
     taken = 0

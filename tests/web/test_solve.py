@@ -241,7 +241,7 @@ def test_the_verdict_is_shown_on_the_page_after_a_plain_post(client: Client) -> 
     response = post(client, game, "solve", htmx=False)
 
     assert response.status_code == 303
-    assert response["Location"] == f"/game/{game.pk}/"
+    assert response["Location"] == f"/game/{game.pk}/?did=solve&from=0"
     page = text(client.get(f"/game/{game.pk}/"))
     assert WON in page
     assert 'data-action="line-next"' in page
