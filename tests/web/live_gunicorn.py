@@ -159,30 +159,54 @@ def running_gunicorn(
     With `collectstatic`, static files are collected first (into DJANGO_STATIC_ROOT, which the
     caller then sets to a folder of its own)."""
     with scratch_database(tmp_path) as database_url:
-        environ = server_environment(database_url, **extra_env)
-        steps = [["migrate", "--noinput"]] + [["collectstatic", "--noinput"]] * collectstatic
-        for step in steps:
-            subprocess.run(
-                [sys.executable, "manage.py", *step, "-v0"],
-                cwd=ROOT,
-                env=environ,
-                check=True,
-                timeout=120,
-            )
-        port = free_port()
-        log = tmp_path / "gunicorn.log"
-        command = [
-            sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "lucie.wsgi",
-            "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
-        ]  # fmt: skip
-        with log.open("wb") as sink:
-            process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=sink, stderr=sink)
-        server = Server(port, process, database_url, log)
-        try:
-            wait_until_healthy(server)
+        prepare(database_url, collectstatic=collectstatic, **extra_env)
+        with serving(
+            database_url, tmp_path, workers=workers, threads=threads, **extra_env
+        ) as server:
             yield server
-        finally:
-            stop(process)
+
+
+def prepare(database_url: str, *, collectstatic: bool = False, **extra_env: str) -> None:
+    """Migrate the database (and collect static files) as a release would, once per database."""
+    environ = server_environment(database_url, **extra_env)
+    steps = [["migrate", "--noinput"]] + [["collectstatic", "--noinput"]] * collectstatic
+    for step in steps:
+        subprocess.run(
+            [sys.executable, "manage.py", *step, "-v0"],
+            cwd=ROOT,
+            env=environ,
+            check=True,
+            timeout=120,
+        )
+
+
+@contextlib.contextmanager
+def serving(
+    database_url: str,
+    tmp_path: Path,
+    *,
+    name: str = "gunicorn",
+    workers: int = 2,
+    threads: int = 2,
+    **extra_env: str,
+) -> Iterator[Server]:
+    """gunicorn on a free port against a database that `prepare` has readied; several may serve
+    one database at once (an app server each), with their logs in `<tmp_path>/<name>.log`."""
+    environ = server_environment(database_url, **extra_env)
+    port = free_port()
+    log = tmp_path / f"{name}.log"
+    command = [
+        sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "lucie.wsgi",
+        "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
+    ]  # fmt: skip
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=sink, stderr=sink)
+    server = Server(port, process, database_url, log)
+    try:
+        wait_until_healthy(server)
+        yield server
+    finally:
+        stop(process)
 
 
 def wait_until_healthy(server: Server, seconds: float = 30) -> None:

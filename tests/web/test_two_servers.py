@@ -1,0 +1,235 @@
+"""Two app servers, one database, one cache: the site behaves as one.
+
+Two real gunicorn instances (two workers each) on two ports share the database DATABASE_URL names
+(a scratch PostgreSQL database; unset, one SQLite file that both open) and the Redis CACHE_URL
+names, as two machines behind a load balancer would. One browser (one session cookie) plays a
+game sending its requests to each in turn; twenty tabs race moves on both at once; a daily game
+won on one shows in the figures the other serves; and a rate limit counts the requests sent to
+both. Without CACHE_URL there is no shared cache to test, and the module is skipped; `bash
+.ci/run` sets it for its SQLite and its PostgreSQL runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from html import unescape
+from types import SimpleNamespace
+
+import pytest
+from django.conf import settings
+from django.test import RequestFactory, override_settings
+from django_ratelimit.core import get_usage
+
+from game import engine, limits
+from game.engine.solver import solve
+from tests.web.live_gunicorn import (
+    Player,
+    Server,
+    a_change,
+    prepare,
+    read_board,
+    scratch_database,
+    serving,
+    stored_game,
+)
+from tests.web.test_race import Fetch, Send, check, play_the_race
+
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("CACHE_URL"),
+    reason="two app servers need a shared cache: set CACHE_URL to a Redis (bash .ci/run does)",
+)
+
+DEAL = 5
+RULES = "lucie-ru"
+
+
+@dataclass
+class Pair:
+    a: Server
+    b: Server
+    database_url: str
+
+    def browser(self) -> tuple[Player, Player]:
+        """One browser's view of each server: the same cookies, whichever server set them."""
+        a = self.a.player()
+        return a, Player(self.b.port, cookies=a.cookies)
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
+    tmp_path = tmp_path_factory.mktemp("two-servers")
+    # The servers use the test process's own cache database (see tests/conftest.py), so the
+    # tests can read what they count and each test starts with it empty.
+    cache_url = str(settings.CACHES["default"]["LOCATION"])
+    start = "2000-01"
+    with scratch_database(tmp_path) as database_url:
+        prepare(database_url, CACHE_URL=cache_url, LUCIE_SITE_START=start)
+        with (
+            serving(
+                database_url, tmp_path, name="a", CACHE_URL=cache_url, LUCIE_SITE_START=start
+            ) as a,
+            serving(
+                database_url, tmp_path, name="b", CACHE_URL=cache_url, LUCIE_SITE_START=start
+            ) as b,
+        ):
+            yield Pair(a, b, database_url)
+
+
+# ---------------------------------------------------------------- one game, both servers
+
+
+def test_one_game_played_through_both_servers_in_turn(pair: Pair) -> None:
+    a, b = pair.browser()
+    page = a.get(f"/deal/{DEAL}/?rules={RULES}")
+    assert page.status == 200
+    board = read_board(page.body)
+    rng = random.Random(7)
+    log: list[str] = []
+    for turn in range(24):
+        here, there = (a, b) if turn % 2 == 0 else (b, a)
+        path, form, entry = a_change(board, rng)
+        answer = here.post(path, form)
+        assert answer.status == 200, answer.body[:300]
+        board = read_board(answer.body)
+        log.append(entry)
+        # The other server shows the board this one just made.
+        seen = read_board(there.get(f"/game/{board.game_id}/", htmx=True).body)
+        assert (seen.move_count, seen.fans) == (board.move_count, board.fans)
+    # Undo on one, redo on the other.
+    undone = read_board(b.post(f"/game/{board.game_id}/undo/", {"n": board.move_count}).body)
+    redone = a.post(f"/game/{board.game_id}/redo/", {"n": undone.move_count})
+    assert redone.status == 200
+    assert read_board(redone.body).fans == board.fans
+
+    stored = stored_game(pair.database_url, board.game_id)
+    assert stored.moves == log
+    assert stored.move_count == len(log)
+
+
+def test_moves_raced_on_both_servers_are_neither_lost_nor_doubled(pair: Pair) -> None:
+    """test_race's twenty tabs, half of them on each server."""
+    owner, _ = pair.browser()
+    page = owner.get(f"/deal/{DEAL + 1}/?rules={RULES}")
+    assert page.status == 200
+    game_id = read_board(page.body).game_id
+    tabs = [Player(server.port, cookies=dict(owner.cookies)) for server in [pair.a, pair.b] * 10]
+
+    def fetcher(tab: Player) -> Fetch:
+        def fetch() -> tuple[int, str]:
+            answer = tab.get(f"/game/{game_id}/", htmx=True)
+            return answer.status, answer.body
+
+        return fetch
+
+    def sender(tab: Player) -> Send:
+        def send(path: str, form: dict[str, object]) -> tuple[int, str]:
+            answer = tab.post(path, form)
+            return answer.status, answer.body
+
+        return send
+
+    try:
+        outcome = play_the_race([fetcher(t) for t in tabs], [sender(t) for t in tabs], seed=3)
+    finally:
+        for tab in tabs:
+            tab.close()
+    stored = stored_game(pair.database_url, game_id)
+
+    check(outcome, stored.deal_number, stored.rules, stored.moves, stored.move_count)
+
+
+# ---------------------------------------------------------------- the daily figures
+
+
+def winnable_day_this_month() -> tuple[dt.date, tuple[engine.Move, ...]]:
+    today = dt.datetime.now(dt.UTC).date()
+    for back in range(min(today.day, 5)):
+        day = today - dt.timedelta(days=back)
+        found = solve(engine.Position.start(int(f"{day:%Y%m%d}")), time_limit=10.0)
+        if found.won:
+            return day, found.moves
+    pytest.fail("the solver won none of this month's last deals")
+
+
+def day_figures(player: Player, day: dt.date) -> tuple[int, int]:
+    """(players, winners) of `day` as the month page shows them."""
+    html = unescape(player.get(f"/daily/{day:%Y}/{day:%m}/").body)
+    row = re.search(
+        rf'data-day="{day.isoformat()}".*?data-figure="players">(\d+)<.*?'
+        r'data-figure="winners">(\d+)<',
+        html,
+        re.S,
+    )
+    assert row is not None, html[:500]
+    return int(row[1]), int(row[2])
+
+
+def test_a_daily_game_won_on_one_server_shows_at_once_on_the_other(pair: Pair) -> None:
+    day, line = winnable_day_this_month()
+    a, _ = pair.browser()
+    watcher = pair.b.player()  # another browser, reading the figures on the other server
+    before = day_figures(watcher, day)  # now cached, in the shared cache
+
+    page = a.get(f"/daily/{day:%Y}/{day:%m}/{day:%d}/")
+    assert page.status == 200
+    board = read_board(page.body)
+    for move in line:
+        action = "redeal" if move.is_redeal else "move"
+        form: dict[str, object] = {"n": board.move_count, "auto": "0"}
+        if not move.is_redeal:
+            form["move"] = move.text
+        answer = a.post(f"/game/{board.game_id}/{action}/", form)
+        assert answer.status == 200, answer.body[:300]
+        board = read_board(answer.body)
+    assert stored_game(pair.database_url, board.game_id).move_count == len(line)
+
+    after = day_figures(watcher, day)
+    assert after == (before[0] + 1, before[1] + 1)
+
+
+# ---------------------------------------------------------------- a rate limit over both
+
+
+def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> None:
+    a, b = pair.browser()
+    page = a.get(f"/deal/{DEAL + 2}/")
+    game_id = read_board(page.body).game_id
+    session = a.cookies[settings.SESSION_COOKIE_NAME]
+    per_session = limits.HINT.per_session
+    assert per_session is not None
+    allowed = int(per_session.split("/")[0])
+
+    # The counters are django-ratelimit's, in fixed windows: start well inside one, so that the
+    # whole run is counted in it.
+    request = RequestFactory().get("/")
+    request.session = SimpleNamespace(session_key=session)  # type: ignore[assignment]
+
+    def usage() -> dict[str, int]:
+        # The test process itself counts nothing (tests/conftest.py); the servers do.
+        with override_settings(RATELIMIT_ENABLE=True):
+            found: dict[str, int] | None = get_usage(
+                request,
+                group=limits.HINT.group,
+                key=lambda group, request: session,
+                rate=per_session,
+                increment=False,
+            )
+        assert found is not None
+        return found
+
+    if usage()["time_left"] < 20:
+        time.sleep(usage()["time_left"] + 1)
+
+    statuses = [
+        (a, b)[n % 2].get(f"/game/{game_id}/hint/", htmx=True).status for n in range(allowed + 2)
+    ]
+
+    assert statuses[:allowed] == [200] * allowed
+    assert statuses[allowed:] == [429, 429]  # one refused by each server
+    assert usage()["count"] >= allowed
