@@ -183,23 +183,26 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
 
 # ---------------------------------------------------------------- keeping the cache true
 
-# What everyone's figures read from a game: begun or not, its status, whether it was assisted,
-# and the time of a win. A change to any of these (a first move, a win, a loss, an abandon, a
-# peek) drops the month's cached figures; a move that changes none of them (most moves) does not.
-NOT_COUNTED = (False, Game.Status.PLAYING, False, None)
+# What everyone's figures read from a game: whether it is a daily entry (Game.daily_entry) that
+# has begun, its status, whether it was assisted, and the time and length of a win. A change to
+# any of these (a first move, a win, a loss, an abandon, a peek) drops the month's cached figures;
+# a move that changes none of them (most moves) does not.
+NOT_COUNTED: tuple[object, ...] = (False, Game.Status.PLAYING, False, None, None)
 
 
 def counted(game: Game) -> tuple[object, ...]:
     # Read from the instance's fields as loaded: a deferred field is not fetched for this.
     fields = game.__dict__
-    if not fields.get("daily_entry"):
+    if not fields.get("daily_entry") or fields.get("started_at") is None:
         return NOT_COUNTED
     status = fields.get("status")
+    won = status == Game.Status.WON
     return (
-        fields.get("started_at") is not None,
+        True,
         status,
         fields.get("assisted"),
-        fields.get("elapsed_ms") if status == Game.Status.WON else None,
+        fields.get("elapsed_ms") if won else None,
+        fields.get("move_count") if won else None,
     )
 
 
