@@ -57,7 +57,8 @@ VOLUME ["/data"]
 USER 10001:10001
 EXPOSE 8000
 
-# No curl in the slim image: Python's own urllib asks /healthz (200 while the database answers).
+# No curl in the slim image: Python's own urllib asks /healthz (200 while the database and the
+# cache answer).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
 

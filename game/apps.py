@@ -7,16 +7,16 @@ class GameConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_init, post_save
+        from django.db.models.signals import post_init, post_save
 
         from game import counters, daily_stats
         from game.models import Game
 
         # Everyone's daily figures are cached and shared by the app servers: a game that changes
-        # them drops them, on whichever server it was played.
+        # them drops them, on whichever server it was played. (No post_delete receiver: it would
+        # stop Django deleting in bulk, and `prune` never deletes a game the figures count.)
         post_init.connect(daily_stats.remember_counted, sender=Game)
         post_save.connect(daily_stats.forget_after_save, sender=Game)
-        post_delete.connect(daily_stats.forget_after_delete, sender=Game)
         # Moves and games for the Prometheus metrics.
         post_init.connect(counters.remember, sender=Game)
         post_save.connect(counters.count, sender=Game)

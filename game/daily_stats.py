@@ -221,11 +221,6 @@ def forget_after_save(
     _forget_on_change(instance, before, now)
 
 
-def forget_after_delete(sender: type[Game], instance: Game, **kwargs: object) -> None:
-    """post_delete: a game that counted no longer does."""
-    _forget_on_change(instance, getattr(instance, "_counted", NOT_COUNTED), NOT_COUNTED)
-
-
 def _forget_on_change(game: Game, before: tuple[object, ...], now: tuple[object, ...]) -> None:
     """Drop the cached figures of the game's month when they would read something else from it.
 

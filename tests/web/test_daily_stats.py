@@ -440,18 +440,6 @@ def test_games_of_other_rules_or_random_deals_leave_the_figures_alone(
     assert cached_month() is not None
 
 
-def test_a_counted_game_deleted_drops_the_figures(
-    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
-) -> None:
-    gone = game("a", 20261128)
-    daily_stats.month_figures(NOVEMBER)
-
-    with django_capture_on_commit_callbacks(execute=True):
-        Game.objects.get(pk=gone.pk).delete()
-
-    assert daily_stats.month_figures(NOVEMBER) == {}
-
-
 def test_an_unreachable_cache_does_not_fail_the_saved_game(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     monkeypatch: pytest.MonkeyPatch,

@@ -1,0 +1,250 @@
+"""compose.yaml, read: Docker cannot run here, so each service's image, command, health check and
+variables are checked against the Dockerfile, the management commands, the Caddyfile and the
+settings the app reads; and the app's environment is put through `manage.py check --deploy`."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from tests.web.live_gunicorn import ROOT
+
+COMPOSE = ROOT / "compose.yaml"
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+ENV_EXAMPLE = ROOT / "deploy" / "lucie.env.example"
+LONG_RUNNING = ("proxy", "app", "prune", "db", "cache")
+# What docker compose would take from .env for the ${...} in the file.
+SAMPLE_ENV = {
+    "SITE_ADDRESS": "lucie.example",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "POSTGRES_PASSWORD": "secret",
+}
+_VARIABLE = re.compile(r"\$\{(\w+)(?::?[-?]([^}]*))?\}")
+
+
+def interpolate(value: object) -> object:
+    """Compose's ${NAME}, ${NAME:-default} and ${NAME:?error}, from SAMPLE_ENV."""
+    if isinstance(value, str):
+        return _VARIABLE.sub(lambda m: SAMPLE_ENV.get(m[1], m[2] or ""), value)
+    if isinstance(value, list):
+        return [interpolate(item) for item in value]
+    if isinstance(value, dict):
+        return {key: interpolate(item) for key, item in value.items()}
+    return value
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = interpolate(compose["services"])  # type: ignore[assignment]
+    return found
+
+
+def variables_read_by_the_app() -> set[str]:
+    """Every variable lucie/settings.py (through lucie/env.py) and gunicorn.conf.py read."""
+    settings = (ROOT / "lucie" / "settings.py").read_text()
+    gunicorn = (ROOT / "gunicorn.conf.py").read_text()
+    names = set(re.findall(r'env_\w+\(\s*"([A-Z_]+)"', settings))
+    names |= set(re.findall(r'(?:environ\.get|_whole_number)\(\s*"([A-Z_]+)"', gunicorn))
+    return names
+
+
+# ---------------------------------------------------------------- the services
+
+
+def test_the_services_and_their_images(services: dict[str, dict[str, Any]]) -> None:
+    assert set(services) == {"proxy", "app", "migrate", "prune", "db", "cache"}
+    assert re.fullmatch(r"caddy:2\.\d+", services["proxy"]["image"])
+    assert services["db"]["image"] == "postgres:15"  # the version CI tests against
+    assert re.fullmatch(r"redis:7\.\d+", services["cache"]["image"])
+    for name in ("app", "migrate", "prune"):
+        assert services[name]["build"] == "."
+        assert services[name]["image"] == "lucie:latest"
+    assert (ROOT / "Dockerfile").is_file()
+
+
+def test_two_app_replicas_behind_the_proxy(services: dict[str, dict[str, Any]]) -> None:
+    assert services["app"]["deploy"]["replicas"] == 2
+    assert "ports" not in services["app"]  # reached through the proxy only
+    assert services["proxy"]["ports"] == ["80:80", "443:443"]
+
+
+def test_the_app_runs_the_images_own_command(services: dict[str, dict[str, Any]]) -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    cmd = re.search(r"^CMD (\[.*\])$", dockerfile, re.M)
+    assert cmd is not None
+
+    assert services["app"]["command"] == json.loads(cmd[1])
+
+
+def test_migrate_and_prune_run_management_commands_that_exist(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert services["migrate"]["restart"] == "no"
+    prune = " ".join(services["prune"]["command"])
+    assert "python manage.py prune;" in prune
+    assert "sleep 86400" in prune  # once a day
+    assert (ROOT / "game" / "management" / "commands" / "prune.py").is_file()
+
+
+def test_redis_is_a_cache_that_keeps_nothing_on_disk(services: dict[str, dict[str, Any]]) -> None:
+    command = services["cache"]["command"]
+
+    assert command[0] == "redis-server"
+    assert command[command.index("--save") + 1] == ""
+    assert command[command.index("--appendonly") + 1] == "no"
+    assert command[command.index("--maxmemory-policy") + 1] == "allkeys-lru"
+
+
+# ---------------------------------------------------------------- health checks and order
+
+
+def test_every_long_running_service_has_a_health_check(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    for name in LONG_RUNNING:
+        check = services[name]["healthcheck"]
+        assert check["test"][0] == "CMD", name
+        assert check["retries"] >= 3, name
+    assert "http://127.0.0.1:8000/healthz" in " ".join(services["app"]["healthcheck"]["test"])
+    assert services["db"]["healthcheck"]["test"][1:] == ["pg_isready", "-U", "lucie", "-d", "lucie"]
+    assert services["cache"]["healthcheck"]["test"][1:] == ["redis-cli", "ping"]
+
+
+def test_the_app_health_check_is_the_images_own(services: dict[str, dict[str, Any]]) -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    image_check = re.search(r"HEALTHCHECK .*?CMD (\[.*?\])\n", dockerfile, re.S)
+    assert image_check is not None
+
+    assert services["app"]["healthcheck"]["test"] == ["CMD", *json.loads(image_check[1])]
+
+
+def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
+    def waits(name: str) -> dict[str, str]:
+        return {other: rule["condition"] for other, rule in services[name]["depends_on"].items()}
+
+    assert waits("migrate") == {"db": "service_healthy"}
+    assert waits("app") == {"migrate": "service_completed_successfully", "cache": "service_healthy"}
+    assert waits("prune") == {"migrate": "service_completed_successfully"}
+    assert waits("proxy") == {"app": "service_healthy"}
+
+
+# ---------------------------------------------------------------- variables
+
+
+def test_the_app_is_given_only_variables_it_reads(services: dict[str, dict[str, Any]]) -> None:
+    read = variables_read_by_the_app()
+    for name in ("app", "migrate", "prune"):
+        given = set(services[name]["environment"])
+        assert given <= read, f"{name}: {sorted(given - read)} are read by nothing"
+    assert {"SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"} <= set(
+        services["app"]["environment"]
+    )
+
+
+def test_the_readme_lists_every_variable_the_app_reads() -> None:
+    readme = (ROOT / "README.md").read_text()
+
+    missing = [
+        name for name in sorted(variables_read_by_the_app()) if f"| `{name}` |" not in readme
+    ]
+    assert missing == []
+
+
+def test_the_urls_name_the_services(services: dict[str, dict[str, Any]]) -> None:
+    environment = services["app"]["environment"]
+    database = urlsplit(environment["DATABASE_URL"])
+    cache = urlsplit(environment["CACHE_URL"])
+    db_env = services["db"]["environment"]
+
+    assert (database.scheme, database.hostname, database.port) == ("postgres", "db", 5432)
+    assert database.username == db_env["POSTGRES_USER"]
+    assert database.password == db_env["POSTGRES_PASSWORD"]
+    assert database.path == "/" + db_env["POSTGRES_DB"]
+    assert (cache.scheme, cache.hostname, cache.port) == ("redis", "cache", 6379)
+
+
+def test_metrics_are_open_to_the_backend_network(
+    compose: dict[str, Any], services: dict[str, dict[str, Any]]
+) -> None:
+    subnet = compose["networks"]["backend"]["ipam"]["config"][0]["subnet"]
+
+    assert subnet in services["app"]["environment"]["METRICS_ALLOW"].split(",")
+
+
+def test_every_required_variable_is_in_the_example_env_file() -> None:
+    required = set(re.findall(r"\$\{(\w+):\?", COMPOSE.read_text()))
+    example = {
+        line.split("=", 1)[0]
+        for line in ENV_EXAMPLE.read_text().splitlines()
+        if line and not line.startswith("#")
+    }
+
+    assert required == set(SAMPLE_ENV)
+    assert required <= example
+
+
+def test_the_apps_environment_passes_the_deploy_check(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    """Every value is one the settings accept (a malformed one stops the process at start)."""
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in variables_read_by_the_app() and key != "DJANGO_ALLOW_ASYNC_UNSAFE"
+    }
+    environ.pop("DJANGO_SETTINGS_MODULE", None)
+    environ.update({key: str(value) for key, value in services["app"]["environment"].items()})
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ---------------------------------------------------------------- the proxy
+
+
+def test_the_proxy_sends_to_every_app_replica_and_keeps_metrics_inside(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    mounts = [volume.split(":") for volume in services["proxy"]["volumes"]]
+    assert ["./deploy/Caddyfile", "/etc/caddy/Caddyfile", "ro"] in mounts
+    caddyfile = CADDYFILE.read_text()
+
+    assert re.search(r"dynamic a \{\s*name app\s*port 8000\b", caddyfile)
+    assert "lb_policy round_robin" in caddyfile
+    assert re.search(r"^\s*respond /metrics 404$", caddyfile, re.M)
+    assert caddyfile.splitlines()[2] == "{$SITE_ADDRESS} {"
+    assert "SITE_ADDRESS" in services["proxy"]["environment"]
+
+
+def test_compose_file_paths_exist(services: dict[str, dict[str, Any]]) -> None:
+    for service in services.values():
+        for volume in service.get("volumes", []):
+            source = volume.split(":")[0]
+            if source.startswith("."):
+                assert (ROOT / source).exists(), source
+    assert Path(ROOT / "deploy" / "lucie.env.example").is_file()
