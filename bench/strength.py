@@ -29,15 +29,15 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from multiprocessing import Pool
 from multiprocessing.pool import Pool as PoolType
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Game, Position, Rules, every_rule_set
-from game.engine.hint import Hint, greedy_hint, hint
+from game.engine import Game, Position, Rules, every_rule_set, search
+from game.engine.hint import HINT_SECONDS, Hint, greedy_hint, hint
 from game.engine.solver import solve
 
 MAX_REDEALS = 10
@@ -57,10 +57,18 @@ Played = tuple[bool, list[float], list[float]]
 """A game followed by a hint: won, then each hint's wall-clock and CPU seconds."""
 
 
-def play(args: tuple[str, str, int]) -> Played:
+Task = tuple[str, str, int, str, float | None]
+"""A game to play: which hint, rule set, deal number, clock ("wall" or "cpu"), hint seconds."""
+
+
+def play(args: Task) -> Played:
     """Follow a hint through deal `number`."""
-    which, rules_name, number = args
-    advise: Callable[[Position], Hint | None] = hint if which == "fair" else greedy_hint
+    which, rules_name, number, clock, seconds = args
+    search.clock = time.thread_time if clock == "cpu" else time.perf_counter
+
+    def advise(position: Position) -> Hint | None:
+        return hint(position, time_limit=seconds) if which == "fair" else greedy_hint(position)
+
     game = Game(number, Rules.parse(rules_name), shuffle_seed=hidden_seed(number))
     times: list[float] = []
     cpu: list[float] = []
@@ -80,10 +88,11 @@ def play(args: tuple[str, str, int]) -> Played:
     return game.position.cards_home == 52, times, cpu
 
 
-def solve_one(args: tuple[str, int]) -> tuple[str, float, bool, bool, float]:
-    """Solve deal `number` from its start; returns (status, seconds, verified win, proven loss,
-    CPU seconds)."""
-    rules_name, number = args
+def solve_one(args: tuple[str, int, str]) -> tuple[str, float, bool, bool, float]:
+    """Solve deal `number` from its start, with its time limit read on `clock`; returns (status,
+    seconds, verified win, proven loss, CPU seconds)."""
+    rules_name, number, clock = args
+    search.clock = time.thread_time if clock == "cpu" else time.perf_counter
     rules = Rules.parse(rules_name)
     began_cpu = time.process_time()
     solution = solve(Position.start(number, rules), SOLVER_NODES, SOLVER_SECONDS)
@@ -128,8 +137,15 @@ def load() -> str:
     return f"load average: {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
-def hints(pool: PoolType, which: str, rules_name: str, numbers: Iterable[int]) -> list[Played]:
-    return pool.map(play, [(which, rules_name, n) for n in numbers], chunksize=1)
+class Hints:
+    """Plays games in the pool with one clock and time limit for every hint."""
+
+    def __init__(self, pool: PoolType, clock: str, seconds: float | None) -> None:
+        self.pool, self.clock, self.seconds = pool, clock, seconds
+
+    def __call__(self, which: str, rules_name: str, numbers: Iterable[int]) -> list[Played]:
+        tasks = [(which, rules_name, n, self.clock, self.seconds) for n in numbers]
+        return self.pool.map(play, tasks, chunksize=1)
 
 
 def wins(games: list[Played]) -> int:
@@ -143,6 +159,20 @@ def main() -> None:
     parser.add_argument("--every-deals", type=int, default=2, help="deals per rule set, every (2)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--parts", default=",".join(PARTS), help="what to run: " + ",".join(PARTS))
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what the hint's and the solver's time limits are read on: wall-clock time, as on "
+        "the site (default), or the CPU time they get, for figures that do not depend on how "
+        "busy the machine is",
+    )
+    parser.add_argument(
+        "--hint-seconds",
+        type=lambda text: None if text == "none" else float(text),
+        default=HINT_SECONDS,
+        help=f"the hint's time limit (default {HINT_SECONDS}, the site's; 'none': no limit)",
+    )
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     if parts - set(PARTS):
@@ -150,27 +180,29 @@ def main() -> None:
     numbers = range(1, args.deals + 1)
     total = len(numbers)
     print(load(), flush=True)
+    if args.clock != "wall" or args.hint_seconds != HINT_SECONDS:
+        print(f"time limits on the {args.clock} clock; hint time limit: {args.hint_seconds} s")
     with Pool(args.jobs) as pool:
+        hints = Hints(pool, args.clock, args.hint_seconds)
         if "hint" in parts:
-            fair = hints(pool, "fair", "lucie", numbers)
+            fair = hints("fair", "lucie", numbers)
             if total > 300:
                 print(f"fair hint wins: {wins(fair[:300])}/300")
             print(f"fair hint wins: {wins(fair)}/{total}")
-            greedy = hints(pool, "greedy", "lucie", numbers)
+            greedy = hints("greedy", "lucie", numbers)
             print(f"greedy hint wins: {wins(greedy)}/{total}")
             print(time_lines(fair), flush=True)
         if "rules" in parts:
             for name in RULE_SETS:
-                games = hints(pool, "fair", name, range(1, args.rule_deals + 1))
+                games = hints("fair", name, range(1, args.rule_deals + 1))
                 print(f"fair hint wins ({name}): {wins(games)}/{len(games)}")
                 print(time_lines(games, f" ({name})"), flush=True)
         if "every" in parts:
-            tasks = [
-                ("fair", rules.name, n)
+            games = [
+                game
                 for rules in every_rule_set()
-                for n in range(1, args.every_deals + 1)
+                for game in hints("fair", rules.name, range(1, args.every_deals + 1))
             ]
-            games = pool.map(play, tasks, chunksize=1)
             label = f"all {len(every_rule_set())} rule sets, deals 1-{args.every_deals}"
             print(time_lines(games, f" ({label})"), flush=True)
         if "solver" in parts:
@@ -178,7 +210,8 @@ def main() -> None:
             runs = [("lucie", "solver", numbers)]
             runs += [(name, label, range(1, min(total, 300) + 1)) for name, label in SOLVER_RULES]
             for rules_name, label, deals in runs:
-                results = pool.map(solve_one, [(rules_name, n) for n in deals], chunksize=1)
+                tasks = [(rules_name, n, args.clock) for n in deals]
+                results = pool.map(solve_one, tasks, chunksize=1)
                 counts = {
                     status: sum(r[0] == status for r in results)
                     for status in ("won", "lost", "undecided")
@@ -192,6 +225,9 @@ def main() -> None:
                     f"median {ms(statistics.median(seconds))}, p90 {ms(quantile(seconds, 0.9))}, "
                     f"max {ms(max(seconds))}",
                 )
+                undecided = [n for n, r in zip(deals, results, strict=True) if r[0] == "undecided"]
+                if undecided:
+                    print(f"{label} undecided deals: {' '.join(map(str, undecided))}")
                 cpu = [r[4] for r in results]
                 print(
                     f"{label} CPU time: median {ms(statistics.median(cpu))}, "

@@ -27,6 +27,7 @@ from .search import (
     BudgetExceeded,
     DeadlineReached,
     DealSearch,
+    Key,
     Step,
     cards_home,
     pareto,
@@ -80,17 +81,44 @@ def fair_move(position: Position, budget: Budget | None = None) -> FairMove | No
 # ---------------------------------------------------------------------- the last deal
 
 
+LAST_DEAL_KEPT = 300_000
+"""Last-deal positions remembered between hints (shown lost, or their most cards home): a hint
+cut short by its deadline leaves what it proved, and the next hint goes on from there."""
+
+_shown_lost: dict[tuple[bool, bool], set[Key]] = {}
+_most_home: dict[tuple[bool, bool], dict[Key, int]] = {}
+
+
+def _last_deal_tables(rules: Rules) -> tuple[set[Key], dict[Key, int]]:
+    """The tables for last deals under these rules. A position's key holds the whole layout
+    and the mercis left, so only the options that change the moves tell tables apart."""
+    kind = (rules.free_merci, rules.kings_fill_empty)
+    lost = _shown_lost.setdefault(kind, set())
+    most = _most_home.setdefault(kind, {})
+    if len(lost) + len(most) > LAST_DEAL_KEPT:
+        lost.clear()
+        most.clear()
+    return lost, most
+
+
+def positions_known() -> int:
+    """How many last-deal positions the tables hold (shown lost, or with their most cards
+    home)."""
+    return sum(map(len, _shown_lost.values())) + sum(map(len, _most_home.values()))
+
+
 def _last_deal_move(position: Position, budget: Budget) -> FairMove | None:
     nodes = LAST_DEAL_NODES // 5 if position.rules.free_merci else LAST_DEAL_NODES
     search = DealSearch.from_position(position, budget.share(nodes))
+    lost, most = _last_deal_tables(position.rules)
     cut = False
     try:
-        if search.wins(set()):
+        if search.wins(lost):
             assert search.won_line is not None
             line = search.won_line
         else:  # lost whatever happens: bring home what can be, if that is quick to find
             search.budget = budget.share(LOST_DEAL_NODES)
-            line = search.best_line()[1]
+            line = search.best_line(most)[1]
     except BudgetExceeded:
         search.rewind()
         line, cut = search.best_seen_line, True
@@ -237,5 +265,8 @@ def checked(position: Position, move: Move) -> bool:
 
 
 def clear_caches() -> None:
-    """Forget the sampled odds (they are pure functions of the rules and the cards home)."""
+    """Forget the sampled odds (pure functions of the rules and the cards home) and the last
+    deals' tables (pure functions of the positions)."""
     _odds.clear()
+    _shown_lost.clear()
+    _most_home.clear()

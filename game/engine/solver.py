@@ -122,8 +122,7 @@ def solve(
     """Search the game from `position` for a win, within `max_nodes` search nodes and
     `time_limit` seconds (None: no limit)."""
     began = time.perf_counter()
-    deadline = None if time_limit is None else began + time_limit
-    budget = Budget(max_nodes=max_nodes, deadline=deadline)
+    budget = Budget.within(time_limit, max_nodes)
     if position.cards_home == 52:
         return Solution("won", (), 0, 0.0)
     solver = _Solver(position, budget)

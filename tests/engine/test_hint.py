@@ -182,3 +182,16 @@ def test_the_hint_never_computes_a_redeal(monkeypatch: pytest.MonkeyPatch) -> No
     fair.clear_caches()
     for position in seen:
         assert hint(position) is not None
+
+
+def test_a_hint_cut_short_leaves_what_it_proved_for_the_next() -> None:
+    """In a last deal too big to search in one hint, each hint goes on from the positions the
+    ones before it showed lost, instead of starting over."""
+    position = Position.start(10, Rules.parse("lucie-r0-m2"))
+    fair.clear_caches()
+    sizes = []
+    for _ in range(3):
+        found = fair_hint(position, time_limit=0.02)
+        assert found is not None and found.cut
+        sizes.append(fair.positions_known())
+    assert 0 < sizes[0] < sizes[1] < sizes[2]
