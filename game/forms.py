@@ -8,11 +8,14 @@ from django import forms
 
 from game import engine
 
+_RULE_SET_DETAILS = {
+    "lucie": "2 redeals, 1 merci",
+    "nomerci": "2 redeals",
+    "trefoil": "the Aces start at home, 16 fans",
+    "sixteen": "16 fans of three and two of two",
+}
 RULE_SET_CHOICES = [
-    ("lucie", "La Belle Lucie: 2 redeals, 1 merci"),
-    ("nomerci", "La Belle Lucie, no merci: 2 redeals"),
-    ("trefoil", "Trefoil: the Aces start at home, 16 fans"),
-    ("sixteen", "Sixteen fans: 16 fans of three and two of two"),
+    (name, f"{engine.PRESETS[name].label}: {detail}") for name, detail in _RULE_SET_DETAILS.items()
 ]
 REDEAL_CHOICES = [
     ("", "as the rule set says"),

@@ -25,6 +25,7 @@ from django.db.models.expressions import Window
 from game import engine
 from game.board import format_ms
 from game.models import Game
+from game.templatetags.rulesets import rules_label
 
 # Cards home per game: bins of five, then the near misses and the wins on their own.
 BINS: tuple[tuple[int, int], ...] = (
@@ -33,13 +34,6 @@ BINS: tuple[tuple[int, int], ...] = (
     (52, 52),
 )
 RECENT = 30
-
-RULE_SET_LABELS = {
-    "lucie": "La Belle Lucie",
-    "nomerci": "No merci",
-    "trefoil": "Trefoil",
-    "sixteen": "Sixteen fans",
-}
 
 
 @dataclass(frozen=True)
@@ -244,10 +238,10 @@ def rule_set_tabs(
         .annotate(n=Count("pk"))
         .values_list("rules", "n")
     )
-    names = list(RULE_SET_LABELS) + sorted(set(counts) - set(RULE_SET_LABELS))
+    presets = list(engine.PRESETS)
+    names = presets + sorted(set(counts) - set(presets))
     tabs = [
-        RuleSetTab(name, RULE_SET_LABELS.get(name, name), counts.get(name, 0), name == selected)
-        for name in names
+        RuleSetTab(name, rules_label(name), counts.get(name, 0), name == selected) for name in names
     ]
     tabs.append(RuleSetTab("all", "All rule sets", sum(counts.values()), selected is None))
     return tabs

@@ -107,6 +107,29 @@ class Rules:
     def has_unlimited_redeals(self) -> bool:
         return self.redeals is None
 
+    @property
+    def label(self) -> str:
+        """The rule set's name for players, the one shown everywhere: "La Belle Lucie",
+        "La Belle Lucie, no merci", "Trefoil", or with what differs from its base in brackets:
+        "Sixteen fans (3 redeals, Kings fill empty fans)"."""
+        no_merci_base = (
+            self.layout is Layout.STANDARD and self.mercis == 0 and self.redeals is not None
+        )
+        title = LAYOUT_TITLES[self.layout] + (", no merci" if no_merci_base else "")
+        changes = []
+        if self.redeals is None:
+            changes.append("unlimited redeals, no merci")
+        else:
+            if self.redeals != 2:
+                changes.append("no redeal" if self.redeals == 0 else _count(self.redeals, "redeal"))
+            if self.mercis != (0 if no_merci_base else 1):
+                changes.append("no merci" if self.mercis == 0 else _count(self.mercis, "merci"))
+        if self.free_merci:
+            changes.append("free merci")
+        if self.kings_fill_empty:
+            changes.append("Kings fill empty fans")
+        return f"{title} ({', '.join(changes)})" if changes else title
+
     def describe(self) -> str:
         """A line a player can read: "La Belle Lucie: 2 redeals, 1 merci"."""
         title = LAYOUT_TITLES[self.layout]

@@ -151,3 +151,28 @@ def test_describe_reads_like_a_sentence(name: str, line: str) -> None:
 
 def test_rules_errors_are_value_errors() -> None:
     assert issubclass(InvalidRulesError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        ("lucie", "La Belle Lucie"),
+        ("nomerci", "La Belle Lucie, no merci"),
+        ("trefoil", "Trefoil"),
+        ("sixteen", "Sixteen fans"),
+        ("lucie-ru", "La Belle Lucie (unlimited redeals, no merci)"),
+        ("nomerci-r0", "La Belle Lucie, no merci (no redeal)"),
+        ("trefoil-m0", "Trefoil (no merci)"),
+        (
+            "sixteen-r3-m2-free-kings",
+            "Sixteen fans (3 redeals, 2 mercis, free merci, Kings fill empty fans)",
+        ),
+    ],
+)
+def test_rule_sets_have_a_name_for_players(name: str, label: str) -> None:
+    assert Rules.parse(name).label == label
+
+
+def test_every_rule_set_has_a_label_of_its_own() -> None:
+    labels = [rules.label for rules in ALL_RULES]
+    assert len(set(labels)) == len(labels)
