@@ -113,6 +113,8 @@ def board_context(
     said = announcement(game, played, hint=hint, message=message)
     if not said and line is not None and played.action == "solve":
         said = announce.verdict(line.status, line.left, line.next_move, position)
+    # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
+    hint_reason = hint.reason if hint is not None else ""
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = played.legal_moves() if game.status == Game.Status.PLAYING else []
@@ -129,7 +131,7 @@ def board_context(
     targets: dict[str, str] = {}
     if selected and not message:
         card = engine.Card.parse(selected)
-        message = f"{card.name}: tap a lit place."
+        message = f"{card.name}: choose a lit place."
         said = announce.choices(
             position, card, [engine.Move.parse(text) for text in by_card[selected]]
         )
@@ -183,6 +185,7 @@ def board_context(
         "selected": selected,
         "hint": hint,
         "hint_redeal": bool(hint and hint.move.is_redeal),
+        "hint_reason": hint_reason,
         "message": message,
         "announcement": said or message,
         "can_undo": played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),

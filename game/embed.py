@@ -207,7 +207,7 @@ def _hinted(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if found is None:
         message = "There is nothing to hint: the game is over."
         return render_board(request, game, played, message=message)
-    message = f"Hint: {found.move.describe()} ({found.reason})."
+    message = f"Hint: {found.move.describe()}."
     return render_board(request, game, played, hint=found, message=message)
 
 

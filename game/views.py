@@ -336,10 +336,10 @@ def computed_hint(
 
 def hint_message(played: Played, found: engine.Hint) -> str:
     """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
-    buried card and the fan it lies in)."""
+    buried card and the fan it lies in). Its reason waits behind "Why?" on the board."""
     move = found.move
     if move.is_redeal:
-        return f"Hint: Redeal now ({found.reason})."
+        return "Hint: Redeal now."
     if move.merci and move.card is not None:
         where = played.position.find(move.card)
         fan = f", buried in fan {where[0] + 1}," if where is not None else ""
@@ -349,8 +349,8 @@ def hint_message(played: Played, found: engine.Hint) -> str:
             goes = "into the empty fan"
         else:
             goes = "to its foundation"
-        return f"Hint: take the merci: the {move.card.name}{fan} {goes} ({found.reason})."
-    return f"Hint: {move.describe()} ({found.reason})."
+        return f"Hint: take the merci: the {move.card.name}{fan} {goes}."
+    return f"Hint: {move.describe()}."
 
 
 @require_POST

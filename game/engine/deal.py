@@ -31,7 +31,8 @@ def check_deal_number(number: object) -> int:
     if isinstance(number, bool) or not isinstance(number, int):
         raise InvalidDealError(f"a deal number is a whole number, not {number!r}")
     if not MIN_DEAL <= number <= MAX_DEAL:
-        raise InvalidDealError(f"deal numbers run from {MIN_DEAL} to {MAX_DEAL}")
+        # MAX_DEAL in full (19 digits) is no help to a player; its size in words is.
+        raise InvalidDealError(f"deal numbers run from {MIN_DEAL} to about 9.2 billion billion")
     return number
 
 
@@ -39,9 +40,7 @@ def parse_deal_number(text: str) -> int:
     """Read a deal number typed by a person: digits only, optional surrounding spaces or '#'."""
     digits = text.strip().lstrip("#").strip() if isinstance(text, str) else ""
     if not digits.isascii() or not digits.isdigit() or len(digits) > 19:
-        raise InvalidDealError(
-            f"{text!r} is not a deal number: use digits, {MIN_DEAL} to {MAX_DEAL}"
-        )
+        raise InvalidDealError(f"{text!r} is not a deal number: use digits only, like 20260726")
     return check_deal_number(int(digits))
 
 

@@ -18,9 +18,10 @@ register = template.Library()
 
 def face(view: CardView) -> str:
     symbol = escape(view.symbol)
+    rank = "rank ten" if view.rank == "10" else "rank"  # two digits: drawn narrower to fit a strip
     return (
         '<span class="face" aria-hidden="true"><span class="index">'
-        f'<span class="rank">{escape(view.rank)}</span><span class="suit">{symbol}</span>'
+        f'<span class="{rank}">{escape(view.rank)}</span><span class="suit">{symbol}</span>'
         f'</span><span class="pip">{symbol}</span></span>'
     )
 

@@ -77,7 +77,24 @@
     return $(`.fan [data-card="${target}"]`, root);
   }
 
-  function select(card, how = "tap a lit place") {
+  // Say what the player's own hand does: tap on a touch screen, click with a mouse or pen, keys on
+  // a keyboard. Until the first input, the kind of pointer the device mainly has decides.
+  let lastInput =
+    window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
+  document.addEventListener("pointerdown", (event) => {
+    lastInput = event.pointerType === "touch" ? "touch" : "mouse";
+  }, true);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " " || event.key.startsWith("Arrow")) lastInput = "keyboard";
+  }, true);
+
+  function placeWord() {
+    if (lastInput === "touch") return "tap a lit place";
+    if (lastInput === "keyboard") return "move to a lit place and press Enter";
+    return "click a lit place";
+  }
+
+  function select(card, how = placeWord()) {
     clearSelection();
     const moves = (card.dataset.moves || "").split(" ").filter(Boolean);
     const name = card.getAttribute("aria-label");
@@ -487,6 +504,11 @@
     say("", `${parts.filter(Boolean).join(", ")}.`);
   }
 
+  function redealReady() {
+    const button = board() && $('[data-action="redeal"]', board());
+    return Boolean(button && !button.disabled);
+  }
+
   function clickAction(name) {
     const button = board() && $(`[data-action="${name}"]`, board());
     if (button && !button.disabled) button.click();
@@ -522,7 +544,14 @@
       } else if (document.fullscreenElement) document.exitFullscreen();
       return;
     }
-    // Space and Enter on a focused control press it; Space elsewhere redeals.
+    // Space redeals whenever no card is picked up, whatever has focus (after a mouse move the
+    // focus rests on the moved fan's card). With a card picked up, or no redeal left, Space and
+    // Enter press the focused control as usual.
+    if (key === " " && !selection && redealReady()) {
+      event.preventDefault();
+      clickAction("redeal");
+      return;
+    }
     if ((key === " " || key === "Enter") && target.closest && target.closest("button, a, summary")) return;
     const lower = key.toLowerCase();
     if (lower in SHORTCUTS) {
@@ -563,6 +592,8 @@
     selection = null;
     const root = board();
     if (!root) return;
+    // Controls that only work with this script (the embed's ⚙) come hidden in every board.
+    for (const element of $$("[data-needs-js]", root)) element.hidden = false;
     const preselected = $(".fan .is-selected", root);
     if (preselected) select(preselected);
     const menu = $("details.menu", root);

@@ -36,7 +36,16 @@
 
   document.addEventListener("htmx:afterSettle", refreshResult);
 
+  // ---------------------------------------------------------------- the month on a phone
+  // A month of figures is 31 rows, a long scroll on a phone, where each calendar day already says
+  // how many won: the table starts closed there, a tap away.
+  function compactOnPhones() {
+    if (!window.matchMedia || !window.matchMedia("(max-width: 640px)").matches) return;
+    for (const details of document.querySelectorAll("details[data-closed-on-phones]")) details.open = false;
+  }
+
   function start() {
+    compactOnPhones();
     localTimes();
     refreshResult();
   }

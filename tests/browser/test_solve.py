@@ -85,7 +85,19 @@ def test_show_a_win_steps_through_the_line_and_counts_as_played(
     expect(panel).to_have_attribute("data-line-step", "3")
     assert marked_card(page) == seen[3]
 
+    # Play it out steps through the line at a readable pace (static/js/motion.js), one move at a
+    # time; any key of the player's stops it there.
     panel.get_by_role("button", name="Play it out").click()
+    moves_shown(page, 5)
+    moves_shown(page, 6)
+    page.keyboard.press("Shift")
+    stopped = int(board(page).get_attribute("data-moves") or 0)
+    page.wait_for_timeout(1500)
+    assert int(board(page).get_attribute("data-moves") or 0) <= stopped + 1  # one may be on its way
+    expect(board(page)).to_have_attribute("data-status", "playing")
+    # Under reduced motion it plays the rest at once.
+    page.evaluate("document.documentElement.classList.add('reduced-motion')")
+    page.locator(".solver").get_by_role("button", name="Play it out").click()
     expect(board(page)).to_have_attribute("data-status", "won")
     moves_shown(page, total)
     expect(page.get_by_role("heading", name="All 52 cards are home")).to_be_visible()

@@ -1,0 +1,222 @@
+// Cards that travel. The server sends a whole new board after every change; this script makes
+// the change visible: each card slides from where it was to where it now is (FLIP: First, Last,
+// Invert, Play), cards sent home one after another, a redeal gathers the fans and deals them
+// again, "Play it out" steps through the line, and a win ends in a cascade.
+//
+// It does not care how htmx swaps the board: before a swap it notes where every card is, by its
+// stable name (data-card="6C"); after the swap settles it animates whatever card moved. The new
+// board is in place and live at once, so an animation never delays the next input, and focus is
+// left to board.js. Animations use the Web Animations API (our CSP refuses inline styles, not
+// this), and none runs under reduced motion: the setting or the system's preference.
+"use strict";
+(() => {
+  const SLIDE_MS = 260;
+  const HOME_STEP_MS = 110; // between cards sent home together (auto-moves)
+  const LINE_STEP_MS = 420; // between moves of "Play it out"
+  const html = document.documentElement;
+  const board = () => document.getElementById("board");
+
+  function reducedMotion() {
+    return (
+      html.classList.contains("reduced-motion") ||
+      Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+    );
+  }
+
+  // ---------------------------------------------------------------- before the swap
+  let before = null; // { cards: Map(code -> {rect, node}), status, redealsLeft, gather }
+
+  function isBoardSwap(event) {
+    const target = event.detail && event.detail.target;
+    return Boolean(target && target.id === "board");
+  }
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    before = null;
+    const root = board();
+    if (!root || !isBoardSwap(event) || reducedMotion()) return;
+    const cards = new Map();
+    for (const card of root.querySelectorAll(".table [data-card]")) {
+      cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), node: card });
+    }
+    const table = root.querySelector(".fans");
+    before = {
+      cards,
+      status: root.dataset.status,
+      redealsLeft: root.dataset.redealsLeft,
+      moves: Number(root.dataset.moves),
+      gather: table ? table.getBoundingClientRect() : null,
+    };
+  });
+
+  // ---------------------------------------------------------------- after it settles
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const root = board();
+    const noted = before;
+    before = null;
+    if (!root || !noted || !isBoardSwap(event) || reducedMotion()) return;
+    const redealt = Number(root.dataset.moves) > noted.moves && root.dataset.redealsLeft !== noted.redealsLeft;
+    const moved = slide(root, noted, redealt);
+    sendHome(root, noted);
+    if (noted.status === "playing" && root.dataset.status === "won") celebrate(root);
+    if (moved) html.dataset.motion = String(Number(html.dataset.motion || 0) + 1);
+  });
+
+  function offset(from, to) {
+    return { x: from.left - to.left, y: from.top - to.top };
+  }
+
+  // Every card still on the table slides from its old place to its new one.
+  function slide(root, noted, redealt) {
+    let count = 0;
+    const centre = noted.gather && {
+      left: noted.gather.left + noted.gather.width / 2,
+      top: noted.gather.top + noted.gather.height / 3,
+    };
+    const cards = Array.from(root.querySelectorAll(".table [data-card]"));
+    cards.forEach((card, index) => {
+      const old = noted.cards.get(card.dataset.card);
+      if (!old) return;
+      const now = card.getBoundingClientRect();
+      const d = offset(old.rect, now);
+      if (Math.abs(d.x) < 1 && Math.abs(d.y) < 1) return;
+      count += 1;
+      if (redealt && centre) {
+        // Gather to the middle of the felt, then deal out fan by fan.
+        const g = { x: centre.left - now.left - now.width / 2, y: centre.top - now.top - now.height / 2 };
+        card.animate(
+          [
+            { transform: `translate(${d.x}px, ${d.y}px)` },
+            { transform: `translate(${g.x}px, ${g.y}px)`, offset: 0.45 },
+            { transform: `translate(${g.x}px, ${g.y}px)`, offset: 0.55 },
+            { transform: "none" },
+          ],
+          { duration: 520 + Math.min(index, 52) * 12, easing: "ease-in-out" },
+        );
+      } else {
+        card.animate(
+          [{ transform: `translate(${d.x}px, ${d.y}px)`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
+          { duration: SLIDE_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" },
+        );
+      }
+    });
+    return count;
+  }
+
+  // Cards that went home under another (auto-moves play several in one answer) are no longer on
+  // the board: a copy of each flies from its old place to its foundation, one after another.
+  function sendHome(root, noted) {
+    const gone = [];
+    for (const [code, old] of noted.cards) {
+      if (root.querySelector(`.table [data-card="${code}"]`)) continue;
+      const foundation = root.querySelector(`[data-foundation="${code.slice(-1)}"]`);
+      if (!foundation || !foundation.querySelector("[data-card]")) continue; // undone, not sent home
+      gone.push({ code, old, foundation });
+    }
+    const rankOf = (code) => "A23456789TJQK".indexOf(code[0]);
+    gone.sort((a, b) => rankOf(a.code) - rankOf(b.code));
+    gone.forEach(({ old, foundation }, index) => {
+      const ghost = old.node.cloneNode(true);
+      ghost.removeAttribute("id");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.classList.remove("is-selected", "is-target", "buried");
+      ghost.classList.add("is-top", "travelling");
+      ghost.removeAttribute("data-hint");
+      document.body.appendChild(ghost);
+      const to = foundation.getBoundingClientRect();
+      const from = old.rect;
+      const delay = index * HOME_STEP_MS;
+      const animation = ghost.animate(
+        [
+          { transform: `translate(${from.left}px, ${from.top}px)`, opacity: 1 },
+          { transform: `translate(${to.left + 3}px, ${to.top + 3}px)`, opacity: 1 },
+        ],
+        { duration: SLIDE_MS + 60, delay, easing: "ease-in-out", fill: "both" },
+      );
+      animation.finished.then(() => ghost.remove(), () => ghost.remove());
+    });
+  }
+
+  // ---------------------------------------------------------------- a win
+  // The four Kings leap off their foundations and bounce down the page, leaving trails of
+  // copies, the way the old desktop solitaire did. Copies only: the board underneath is live.
+  function celebrate(root) {
+    const layer = document.createElement("div");
+    layer.className = "cascade";
+    layer.setAttribute("aria-hidden", "true");
+    document.body.appendChild(layer);
+    const height = window.innerHeight;
+    const kings = Array.from(root.querySelectorAll("[data-foundation] [data-card]"));
+    const runs = [];
+    kings.forEach((king, k) => {
+      const start = king.getBoundingClientRect();
+      const direction = k % 2 ? 1 : -1;
+      for (let copy = 0; copy < 9; copy += 1) {
+        const ghost = king.cloneNode(true);
+        ghost.classList.add("travelling");
+        layer.appendChild(ghost);
+        const dx = direction * (140 + 40 * k) ;
+        const floor = height - start.height - start.top;
+        runs.push(
+          ghost.animate(
+            [
+              { transform: `translate(${start.left}px, ${start.top}px)`, opacity: 1 },
+              { transform: `translate(${start.left + dx * 0.35}px, ${start.top + floor}px)`, offset: 0.4 },
+              { transform: `translate(${start.left + dx * 0.6}px, ${start.top + floor * 0.45}px)`, offset: 0.6 },
+              { transform: `translate(${start.left + dx * 0.8}px, ${start.top + floor}px)`, offset: 0.8 },
+              { transform: `translate(${start.left + dx}px, ${start.top + floor}px)`, opacity: 0 },
+            ],
+            { duration: 1600, delay: k * 260 + copy * 60, easing: "linear", fill: "both" },
+          ),
+        );
+      }
+    });
+    Promise.allSettled(runs.map((run) => run.finished)).then(() => layer.remove());
+  }
+
+  // ---------------------------------------------------------------- "Play it out", step by step
+  // Instead of the whole line at once, press Next at a readable pace, each press once the board
+  // of the last one has settled (so every move names the right move count). Any key or press of
+  // the player's stops it there; the rest of the line stays one "Play it out" away.
+  let stepping = false;
+  let timer = null;
+
+  function stopStepping() {
+    stepping = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
+  }
+
+  function pressNext() {
+    timer = null;
+    const next = board() && board().querySelector('[data-action="line-next"]');
+    if (!stepping || !next || next.disabled) {
+      stopStepping();
+      return;
+    }
+    next.click();
+  }
+
+  document.addEventListener(
+    "click",
+    (event) => {
+      const out = event.target.closest && event.target.closest('[data-action="line-out"]');
+      if (!out || reducedMotion() || !window.htmx) return;
+      event.preventDefault();
+      event.stopPropagation();
+      stopStepping();
+      stepping = true;
+      pressNext();
+    },
+    true,
+  );
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (stepping && isBoardSwap(event)) timer = setTimeout(pressNext, LINE_STEP_MS);
+  });
+  for (const name of ["keydown", "pointerdown"]) {
+    document.addEventListener(name, (event) => {
+      if (stepping && event.isTrusted) stopStepping();
+    }, true);
+  }
+  for (const name of ["htmx:responseError", "htmx:sendError"]) document.addEventListener(name, stopStepping);
+})();

@@ -1,0 +1,252 @@
+"""The table's feel in real Chromium: the hint ring on any card, Space, the embed's settings
+button, words that fit the player's hand, cards readable in long fans, cards that travel."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from game import engine, play
+from game.models import Game
+from tests.browser.test_play import board, destination, fan_card, moves_shown
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HINT_RING = "3px"  # the hint's ring: `0 0 0 3px var(--hint)`
+
+
+def box_shadow(page: Page, selector: str) -> str:
+    shadow: str = page.eval_on_selector(selector, "el => getComputedStyle(el).boxShadow")
+    return shadow
+
+
+@pytest.mark.parametrize("hand", ["right", "left"])
+def test_the_hint_ring_shows_on_the_first_card_of_a_fan(
+    page: Page, live_server: LiveServer, hand: str
+) -> None:
+    page.goto(f"{live_server.url}/deal/5/")
+    if hand == "left":
+        page.evaluate("document.documentElement.classList.add('left-handed')")
+    first = '[data-fan="0"] .card:first-child'
+    single = '[data-fan="17"] .card:first-child'  # the one-card fan: first and top at once
+    assert box_shadow(page, first) == "none"
+    # The server marks the hinted card and its place with data-hint (game/board.py); a merci hint
+    # or a one-card fan puts it on a fan's first card.
+    page.eval_on_selector(first, "el => el.setAttribute('data-hint', 'card')")
+    page.eval_on_selector(single, "el => el.setAttribute('data-hint', 'target')")
+
+    for selector in (first, single):
+        assert HINT_RING in box_shadow(page, selector), selector
+
+
+def test_space_redeals_after_a_mouse_move_whatever_has_focus(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    mirror = engine.Game(1)
+    page.goto(f"{live_server.url}/deal/1/")
+    move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
+    assert move.card is not None
+    fan_card(page, move.card).click()
+    expect(page.locator(".message")).to_contain_text("click a lit place")
+    destination(page, move).click()
+    moves_shown(page, 1)
+    # The click left the focus on a control of the board.
+    assert page.evaluate("document.activeElement !== document.body")
+
+    page.keyboard.press(" ")
+
+    expect(board(page)).to_have_attribute("data-redeals-left", "1")
+    moves_shown(page, 2)
+
+    # With a card picked up, Space is no redeal: it presses the focused card (puts it back).
+    top = page.locator(".fan button.is-top[data-moves]:not([data-moves=''])").first
+    top.focus()
+    page.keyboard.press("Enter")
+    expect(top).to_have_class(re.compile(r"\bis-selected\b"))
+    expect(page.locator(".message")).to_contain_text("press Enter")
+    page.keyboard.press(" ")
+    expect(board(page)).to_have_attribute("data-redeals-left", "1")
+    assert errors == []
+
+
+def test_a_phone_says_tap_and_a_mouse_says_click(browser: Browser, live_server: LiveServer) -> None:
+    for has_touch, word in ((True, "tap"), (False, "click")):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=has_touch, is_mobile=has_touch
+        )
+        page = context.new_page()
+        page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
+        expect(page.locator(".merci.open")).to_have_text(
+            re.compile(rf"open: {word} a buried"), use_inner_text=True
+        )
+        mirror = engine.Game(5, engine.Rules.parse("lucie-r0"))
+        card = next(m.card for m in engine.card_moves(mirror.position) if m.card is not None)
+        if has_touch:
+            fan_card(page, card).tap()
+        else:
+            fan_card(page, card).click()
+        expect(page.locator(".message")).to_contain_text(f"{word} a lit place")
+        context.close()
+
+
+def test_the_embeds_settings_button_stays_after_a_move(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    page.goto(f"{live_server.url}/embed/deal/1/")
+    gear = page.get_by_role("button", name="Settings")
+    expect(gear).to_be_visible()
+    mirror = engine.Game(1)
+    move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
+    assert move.card is not None
+
+    fan_card(page, move.card).dblclick()
+
+    moves_shown(page, 1)
+    expect(gear).to_be_visible()
+    gear.click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    assert errors == []
+
+
+# ---------------------------------------------------------------- every card readable
+
+# Buried cards whose corner index (rank and suit) is hidden, clipped or on too thin a strip:
+# each corner of the rank's and the suit's box must show this card (nothing covers it), and the
+# strip of the card left uncovered must be at least `least` px wide.
+UNREADABLE = """
+(least) => {
+  const problems = [];
+  for (const fan of document.querySelectorAll("#board .fan")) {
+    const cards = Array.from(fan.querySelectorAll(".card"));
+    cards.forEach((card, i) => {
+      if (!card.classList.contains("buried")) return;
+      const box = card.getBoundingClientRect();
+      const next = cards[i + 1].getBoundingClientRect();
+      const sameLine = Math.abs(next.top - box.top) < 2;
+      const strip = sameLine ? next.left - box.left : box.width;
+      const name = `${card.dataset.card} (card ${i + 1} of ${cards.length})`;
+      if (strip < least) problems.push(`${name}: strip ${strip.toFixed(1)} px`);
+      for (const part of card.querySelectorAll(".rank, .suit")) {
+        const r = part.getBoundingClientRect();
+        const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1],
+                        [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1]];
+        for (const [x, y] of points) {
+          const seen = document.elementFromPoint(x, y);
+          if (!seen || !card.contains(seen) || x > box.right || y > box.bottom) {
+            problems.push(`${name}: ${part.className} hidden at ${x.toFixed(0)},${y.toFixed(0)}`);
+            break;
+          }
+        }
+      }
+    });
+  }
+  return problems;
+}
+"""
+
+# A record that builds a fan of 14 cards (two dealt cards, then the Diamonds from King down to
+# Two), and others of 5 to 7 beside it; found by a best-first search over deal 23's moves.
+LONG_FANS = (
+    "lucie-kings",
+    23,
+    "QD>KD 2H>3H AS>F 2S>F JD>QD TD>JD TH>JH 9H>TH 4S>5S 9D>TD 8D>9D 7D>8D 8C>9C KS>@4 8H>9H "
+    "3S>F 9S>TS AD>2D 6D>7D 4S>F 5S>F 7C>8C 7H>8H 6H>7H 5H>6H 3C>4C 6S>F 7S>F 8S>F 9S>F TS>F "
+    "JS>F 5D>6D 4D>5D 3D>4D 4H>5H AD>F 2D>3D",
+)
+
+
+def show_long_fans(page: Page, live_server: LiveServer) -> None:
+    """This browser's game of deal 23, stored as the move pipeline would leave it after the
+    record's moves, then shown."""
+    rules, number, moves = LONG_FANS
+    page.goto(f"{live_server.url}/deal/{number}/?rules={rules}")
+    game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
+    played = engine.Game(
+        number, engine.Rules.parse(rules), [engine.Move.parse(m) for m in moves.split()]
+    )
+    play.save(game, played)
+    page.reload()
+    moves_shown(page, len(played.moves))
+
+
+@pytest.mark.parametrize(("width", "least"), [(320, 18), (390, 18), (1280, 24)])
+def test_every_buried_card_is_readable_in_long_fans(
+    browser: Browser, live_server: LiveServer, width: int, least: int
+) -> None:
+    # Tall enough that the whole table is on screen, so nothing is hidden by scrolling.
+    context = browser.new_context(viewport={"width": width, "height": 2000})
+    page = context.new_page()
+
+    page.goto(f"{live_server.url}/deal/5/")
+    start: list[str] = page.evaluate(UNREADABLE, least)
+    show_long_fans(page, live_server)
+    lengths: list[int] = page.eval_on_selector_all(
+        "#board .fan", "fans => fans.map(f => f.querySelectorAll('.card').length)"
+    )
+    long_fans: list[str] = page.evaluate(UNREADABLE, least)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+
+    assert max(lengths) >= 14
+    assert sorted(lengths)[-2] >= 6
+    assert start == []
+    assert long_fans == []
+    assert wide <= width
+
+
+# ---------------------------------------------------------------- cards that travel
+
+# Counts every Web Animations call, naming the card (or copy) it moves.
+COUNT_ANIMATIONS = """
+window.__animated = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animated.push((this.dataset && this.dataset.card) || this.className);
+  return animate.apply(this, args);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["on", "system", "setting"])
+def test_a_move_slides_its_card_unless_motion_is_reduced(
+    browser: Browser, live_server: LiveServer, motion: str
+) -> None:
+    context = browser.new_context(
+        reduced_motion="reduce" if motion == "system" else "no-preference"
+    )
+    context.add_init_script(COUNT_ANIMATIONS)
+    if motion == "setting":
+        context.add_init_script(
+            "localStorage.setItem('lucie.settings', JSON.stringify({'reduced-motion': true}))"
+        )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/1/")
+    mirror = engine.Game(1)
+    move = next(m for m in engine.card_moves(mirror.position) if m.onto is not None)
+    assert move.card is not None
+
+    fan_card(page, move.card).click()
+    destination(page, move).click()
+    moves_shown(page, 1)
+
+    if motion == "on":
+        page.wait_for_function("window.__animated.length > 0")
+        page.wait_for_function("document.documentElement.dataset.motion === '1'")
+    else:
+        page.wait_for_timeout(600)  # well past the swap's settling
+    animated: list[str] = page.evaluate("window.__animated")
+    # The focus stays where the player put the card: on it, now on top of its new fan.
+    focused = page.evaluate("document.activeElement && document.activeElement.dataset.card")
+    # The animation never holds up the next input: Undo at once is taken at once.
+    page.get_by_role("button", name="Undo").click()
+    moves_shown(page, 0)
+    context.close()
+
+    if motion == "on":
+        assert move.card.code in animated
+    else:
+        assert animated == []
+    assert focused == move.card.code
