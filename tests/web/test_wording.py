@@ -95,7 +95,7 @@ def test_the_hint_names_its_move_and_keeps_its_reason_for_why(client: Client) ->
 
     html = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).content.decode()
 
-    message = html.split('<p class="message" role="status">')[1].split("</p>")[0]
+    message = html.split('<p class="message">')[1].split("</p>")[0]
     assert message.startswith("Hint: ")
     assert "(" not in message  # no reason in brackets
     assert '<details class="why"><summary>Why?</summary>' in html
