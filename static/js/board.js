@@ -828,6 +828,42 @@
   });
   setInterval(tick, 250);
 
+  // ---------------------------------------------------------------- the merci, on asking
+  // "Show what it can take" marks the buried cards the merci may take (each has a place to go:
+  // the server lists its moves). Never by default, since it is a clue; once asked it stays on
+  // across board swaps while the merci is open.
+  let merciShown = false;
+
+  function merciCards(root) {
+    return $$(".fan .card.buried[data-moves]", root).filter((card) => card.dataset.moves);
+  }
+
+  function showMerci() {
+    const root = board();
+    if (!root) return;
+    const button = $("[data-merci-show]", root);
+    if (!button) merciShown = false;
+    root.classList.toggle("show-merci", merciShown);
+    if (button) button.setAttribute("aria-pressed", String(merciShown));
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-merci-show]");
+    if (!button) return;
+    merciShown = !merciShown;
+    showMerci();
+    if (!merciShown) return;
+    const names = merciCards(board()).map((card) => card.getAttribute("aria-label"));
+    const text = names.length
+      ? `The merci can take ${names.length === 1 ? "one buried card" : `${names.length} buried cards`}, marked: ${listing(names, "and")}.`
+      : "No buried card has a place to go just now.";
+    say(text);
+  });
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target && event.target.id === "board") showMerci();
+  });
+
   function start() {
     for (const element of $$("[data-needs-js]")) element.hidden = false;
     afterSwap();

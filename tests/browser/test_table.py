@@ -4,6 +4,8 @@ button, words that fit the player's hand, cards readable in long fans, cards tha
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -11,7 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine, play
 from game.models import Game
-from tests.browser.test_play import board, destination, fan_card, moves_shown
+from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -250,3 +252,100 @@ def test_a_move_slides_its_card_unless_motion_is_reduced(
     else:
         assert animated == []
     assert focused == move.card.code
+
+
+# ---------------------------------------------------------------- guidance on the board
+
+
+def test_the_merci_marks_what_it_can_take_only_when_asked(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    mirror = engine.Game(5, engine.Rules.parse("lucie-r0"))
+    takeable = {m.card.code for m in engine.legal_moves(mirror.position) if m.merci and m.card}
+    assert takeable
+    page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
+    marked = page.locator("#board.show-merci .fan .card.buried[data-moves]:not([data-moves=''])")
+    expect(marked).to_have_count(0)  # not by default: it is a clue
+
+    page.get_by_role("button", name="Show what it can take").click()
+
+    expect(marked).to_have_count(len(takeable))
+    assert {c.get_attribute("data-card") for c in marked.all()} == takeable
+    outline = page.eval_on_selector(
+        "#board.show-merci .fan .card.buried[data-moves]:not([data-moves=''])",
+        "el => getComputedStyle(el).outlineStyle",
+    )
+    assert outline == "dashed"
+    expect(page.locator(".message")).to_contain_text("The merci can take")
+    # It stays on across a change while the merci is open, and goes off when asked.
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#board [data-hint]")).not_to_have_count(0)
+    expect(page.get_by_role("button", name="Show what it can take")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(marked).to_have_count(len(takeable))
+    page.get_by_role("button", name="Show what it can take").click()
+    expect(marked).to_have_count(0)
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_how_to_play_is_on_the_board_without_a_menu(
+    browser: Browser, live_server: LiveServer, size: tuple[int, int]
+) -> None:
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/5/")
+
+    link = page.locator("#board .info").get_by_role("link", name="How to play")
+    expect(link).to_be_visible()
+    box = link.bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= size[1]
+    link.click()
+    expect(page).to_have_url(re.compile(r"/rules/$"))
+    context.close()
+
+
+# ---------------------------------------------------------------- screenshots for review
+
+SCREENSHOTS = Path("test-artifacts/screenshots")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_of_the_table(
+    browser: Browser, live_server: LiveServer, scheme: Literal["light", "dark"]
+) -> None:
+    """The start, a long-fan position, the last deal with the merci marked, and a win, at phone
+    and desktop sizes, into test-artifacts/screenshots/ (README: Screenshots) for a reviewer."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    number, moves = greedy_win()
+    for name, (width, height) in {"phone": (390, 844), "desktop": (1280, 800)}.items():
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            color_scheme=scheme,
+            has_touch=name == "phone",
+        )
+        page = context.new_page()
+
+        page.goto(f"{live_server.url}/deal/20261129/")
+        page.screenshot(path=SCREENSHOTS / f"start-{name}-{scheme}.png")
+
+        show_long_fans(page, live_server)
+        page.screenshot(path=SCREENSHOTS / f"long-fans-{name}-{scheme}.png")
+
+        page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
+        page.get_by_role("button", name="Show what it can take").click()
+        page.screenshot(path=SCREENSHOTS / f"merci-{name}-{scheme}.png")
+
+        page.goto(f"{live_server.url}/deal/{number}/")
+        game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
+        play.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
+        page.reload()
+        last = moves[-1]
+        assert last.card is not None
+        fan_card(page, last.card).dblclick()
+        expect(board(page)).to_have_attribute("data-status", "won")
+        page.wait_for_timeout(700)  # the cascade under way
+        page.screenshot(path=SCREENSHOTS / f"won-{name}-{scheme}.png")
+        context.close()
