@@ -317,27 +317,35 @@ def test_screenshots_of_the_table(
     browser: Browser, live_server: LiveServer, scheme: Literal["light", "dark"]
 ) -> None:
     """The start, a long-fan position, the last deal with the merci marked, and a win, at phone
-    and desktop sizes, into test-artifacts/screenshots/ (README: Screenshots) for a reviewer."""
+    and desktop sizes, into test-artifacts/screenshots/ (README: Screenshots) for a reviewer.
+    Each in a browser of its own, so that no game in progress asks before the next deal."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     number, moves = greedy_win()
     for name, (width, height) in {"phone": (390, 844), "desktop": (1280, 800)}.items():
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            color_scheme=scheme,
-            has_touch=name == "phone",
-        )
-        page = context.new_page()
 
+        def fresh() -> Page:
+            context = browser.new_context(
+                viewport={"width": width, "height": height},  # noqa: B023
+                color_scheme=scheme,
+                has_touch=name == "phone",  # noqa: B023
+            )
+            return context.new_page()
+
+        page = fresh()
         page.goto(f"{live_server.url}/deal/20261129/")
         page.screenshot(path=SCREENSHOTS / f"start-{name}-{scheme}.png")
-
         show_long_fans(page, live_server)
         page.screenshot(path=SCREENSHOTS / f"long-fans-{name}-{scheme}.png")
+        page.context.close()
 
+        page = fresh()
         page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
         page.get_by_role("button", name="Show what it can take").click()
+        expect(page.locator("#board.show-merci")).to_have_count(1)
         page.screenshot(path=SCREENSHOTS / f"merci-{name}-{scheme}.png")
+        page.context.close()
 
+        page = fresh()
         page.goto(f"{live_server.url}/deal/{number}/")
         game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
         play.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
@@ -348,4 +356,4 @@ def test_screenshots_of_the_table(
         expect(board(page)).to_have_attribute("data-status", "won")
         page.wait_for_timeout(700)  # the cascade under way
         page.screenshot(path=SCREENSHOTS / f"won-{name}-{scheme}.png")
-        context.close()
+        page.context.close()
