@@ -854,10 +854,13 @@
     showMerci();
     if (!merciShown) return;
     const names = merciCards(board()).map((card) => card.getAttribute("aria-label"));
-    const text = names.length
-      ? `The merci can take ${names.length === 1 ? "one buried card" : `${names.length} buried cards`}, marked: ${listing(names, "and")}.`
-      : "No buried card has a place to go just now.";
-    say(text);
+    if (!names.length) {
+      say("No buried card has a place to go just now.");
+      return;
+    }
+    const count = names.length === 1 ? "one buried card" : `${names.length} buried cards`;
+    // On screen the marks speak for themselves; a screen reader hears the cards' names.
+    say(`The merci can take ${count}: they are marked.`, `The merci can take ${count}: ${listing(names, "and")}.`);
   });
 
   document.addEventListener("htmx:afterSettle", (event) => {

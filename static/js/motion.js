@@ -37,7 +37,7 @@
     if (!root || !isBoardSwap(event) || reducedMotion()) return;
     const cards = new Map();
     for (const card of root.querySelectorAll(".table [data-card]")) {
-      cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), node: card });
+      cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), node: card, place: placeOf(card) });
     }
     const table = root.querySelector(".fans");
     before = {
@@ -62,6 +62,15 @@
     if (moved) html.dataset.motion = String(Number(html.dataset.motion || 0) + 1);
   });
 
+  // Where a card lies: its fan and depth, or its foundation. A card whose place is unchanged
+  // but which shifted on the page (a message line grew, the win's panel came in) is not moved.
+  function placeOf(card) {
+    const fan = card.closest("[data-fan]");
+    if (fan) return `fan ${fan.dataset.fan} ${Array.from(fan.querySelectorAll("[data-card]")).indexOf(card)}`;
+    const foundation = card.closest("[data-foundation]");
+    return foundation ? `home ${foundation.dataset.foundation}` : "";
+  }
+
   function offset(from, to) {
     return { x: from.left - to.left, y: from.top - to.top };
   }
@@ -76,7 +85,7 @@
     const cards = Array.from(root.querySelectorAll(".table [data-card]"));
     cards.forEach((card, index) => {
       const old = noted.cards.get(card.dataset.card);
-      if (!old) return;
+      if (!old || old.place === placeOf(card)) return;
       const now = card.getBoundingClientRect();
       const d = offset(old.rect, now);
       if (Math.abs(d.x) < 1 && Math.abs(d.y) < 1) return;

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -189,6 +190,7 @@ def test_every_buried_card_is_readable_in_long_fans(
         "#board .fan", "fans => fans.map(f => f.querySelectorAll('.card').length)"
     )
     long_fans: list[str] = page.evaluate(UNREADABLE, least)
+    violations = serious_violations(page) if width == 390 else []
     wide = page.evaluate("document.documentElement.scrollWidth")
     context.close()
 
@@ -196,6 +198,7 @@ def test_every_buried_card_is_readable_in_long_fans(
     assert sorted(lengths)[-2] >= 6
     assert start == []
     assert long_fans == []
+    assert violations == []
     assert wide <= width
 
 
@@ -257,6 +260,15 @@ def test_a_move_slides_its_card_unless_motion_is_reduced(
 # ---------------------------------------------------------------- guidance on the board
 
 
+def serious_violations(page: Page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def test_the_merci_marks_what_it_can_take_only_when_asked(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
@@ -277,6 +289,7 @@ def test_the_merci_marks_what_it_can_take_only_when_asked(
     )
     assert outline == "dashed"
     expect(page.locator(".message")).to_contain_text("The merci can take")
+    assert serious_violations(page) == []
     # It stays on across a change while the merci is open, and goes off when asked.
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#board [data-hint]")).not_to_have_count(0)
