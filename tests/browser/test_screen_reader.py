@@ -18,6 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine, play
 from game.engine import solver
+from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from game.models import Game
 from game.played import Played
 
@@ -97,7 +98,7 @@ class Player:
         return self.page.get_by_role("button", name=card.name, exact=True)
 
     def foundation(self, suit: str) -> Locator:
-        name = engine.cards.SUIT_NAMES[suit]
+        name = SUIT_NAMES[suit]
         return self.page.get_by_role("button", name=re.compile(rf"^{name} foundation: "))
 
     def walk_to(self, target: Locator, key: str, most: int = 60) -> None:
@@ -289,6 +290,17 @@ def test_keyboard_details_and_dialogs(
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     expect(player.card(mirror.position.fans[2][-1])).to_be_focused()
+
+    # A suit may be typed as its symbol ("6♣"). Playwright's keyboard knows only a US layout, so
+    # the symbol's key comes through the browser's own input channel, as another layout sends it.
+    sixth = mirror.position.fans[5][-1]
+    for key in TYPED_RANKS.get(sixth.rank, str(sixth.rank)):
+        page.keyboard.press(key)
+    cdp = page.context.new_cdp_session(page)
+    symbol = SUIT_SYMBOLS[sixth.suit]
+    for kind in ("keyDown", "keyUp"):
+        cdp.send("Input.dispatchKeyEvent", {"type": kind, "key": symbol, "text": symbol})
+    expect(player.card(sixth)).to_be_focused()
 
     # Undo that becomes disabled hands focus to its neighbour, never to nowhere.
     home = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
