@@ -238,8 +238,8 @@ def test_a_move_slides_its_card_unless_motion_is_reduced(
     moves_shown(page, 1)
 
     if motion == "on":
-        page.wait_for_function("window.__animated.length > 0")
-        page.wait_for_function("document.documentElement.dataset.motion === '1'")
+        page.wait_for_function("() => window.__animated.length > 0")
+        page.wait_for_function("() => document.documentElement.dataset.motion === '1'")
     else:
         page.wait_for_timeout(600)  # well past the swap's settling
     animated: list[str] = page.evaluate("window.__animated")
@@ -367,6 +367,39 @@ def test_screenshots_of_the_table(
         assert last.card is not None
         fan_card(page, last.card).dblclick()
         expect(board(page)).to_have_attribute("data-status", "won")
+        expect(page.locator(".cascade")).to_have_count(1)  # the win's celebration
         page.wait_for_timeout(700)  # the cascade under way
         page.screenshot(path=SCREENSHOTS / f"won-{name}-{scheme}.png")
         page.context.close()
+
+
+def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveServer) -> None:
+    context = browser.new_context()
+    context.add_init_script(COUNT_ANIMATIONS)
+    context.add_init_script(
+        "localStorage.setItem('lucie.settings', JSON.stringify({'auto-move': true}))"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/2/")
+    mirror = engine.Game(2)
+    move = engine.Move.parse("3C>4C")
+    assert move in engine.card_moves(mirror.position)
+    home = {m.card.code for m in engine.card_moves(mirror.position) if m.to_foundation and m.card}
+    assert len(home) >= 2
+
+    fan_card(page, engine.Card.parse("3C")).click()
+    destination(page, move).click()
+    expect(page.locator("[data-foundation] [data-card]")).not_to_have_count(0)
+    page.wait_for_function("() => document.documentElement.dataset.motion === '1'")
+    animated: set[str] = set(page.evaluate("window.__animated"))
+    # Every card the server sent home on its own went there in view (or a copy of it flew).
+    assert home <= animated or any("travelling" in name for name in animated)
+
+    page.evaluate("window.__animated = []")
+    page.get_by_role("button", name="Redeal").click()
+    expect(board(page)).to_have_attribute("data-redeals-left", "1")
+    page.wait_for_function("() => document.documentElement.dataset.motion === '2'")
+    dealt: list[str] = page.evaluate("window.__animated")
+    context.close()
+
+    assert len(dealt) >= 30  # the fans gathered and dealt again, card by card
