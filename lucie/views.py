@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import DatabaseError, connection
@@ -14,6 +16,30 @@ logger = logging.getLogger(__name__)
 
 HEALTH_KEY = "healthz"
 
+HEALTH_REUSE_SECONDS = 1.0
+"""How long a worker process reuses its last health answer: a flood of probes (anyone may send
+them) costs each process one query and one cache round trip a second, however many arrive."""
+
+
+@dataclass
+class _LastCheck:
+    at: float = float("-inf")
+    failed: tuple[str, ...] = ()
+
+
+# Per process on purpose: it is this process's own connections whose health is reported.
+_last_check = _LastCheck()
+
+
+def _failed_checks() -> tuple[str, ...]:
+    now = time.monotonic()
+    last = _last_check
+    if now - last.at >= HEALTH_REUSE_SECONDS:
+        checks = (("database", _database), ("cache", _cache))
+        last.failed = tuple(name for name, check in checks if not check())
+        last.at = now
+    return last.failed
+
 
 @require_GET
 @never_cache
@@ -21,8 +47,9 @@ def healthz(request: HttpRequest) -> HttpResponse:
     """200 `ok` while the database and the cache answer; 503 naming the one that does not.
 
     Touches no session. The cache is written and read back, since a Redis that refuses writes
-    (out of memory, a read-only replica) fails the site as surely as one that is down."""
-    failed = [name for name, check in (("database", _database), ("cache", _cache)) if not check()]
+    (out of memory, a read-only replica) fails the site as surely as one that is down. The
+    answer is reused for HEALTH_REUSE_SECONDS."""
+    failed = _failed_checks()
     if failed:
         text = "".join(f"{name} unavailable\n" for name in failed)
         return HttpResponse(text, status=503, content_type="text/plain")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import NoReturn
 
 import pytest
@@ -9,6 +11,12 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
 
 import lucie.views
+
+
+@pytest.fixture(autouse=True)
+def _fresh_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test sees a check made now, not one a previous test's request left to reuse."""
+    monkeypatch.setattr(lucie.views, "_last_check", lucie.views._LastCheck())
 
 
 @pytest.mark.django_db
@@ -87,3 +95,29 @@ def test_healthz_writes_and_reads_the_real_cache(client: Client) -> None:
     """Against whatever CACHE_URL names (Redis in CI's PostgreSQL run)."""
     assert client.get("/healthz").status_code == 200
     assert cache.get(lucie.views.HEALTH_KEY) == "ok"
+
+
+@pytest.mark.django_db
+def test_a_flood_of_probes_checks_once_a_second(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checks: list[str] = []
+
+    def checker(name: str) -> Callable[[], bool]:
+        def check() -> bool:
+            checks.append(name)
+            return True
+
+        return check
+
+    monkeypatch.setattr(lucie.views, "_database", checker("database"))
+    monkeypatch.setattr(lucie.views, "_cache", checker("cache"))
+    clock = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+
+    answers = [client.get("/healthz").status_code for _ in range(50)]
+    clock[0] += lucie.views.HEALTH_REUSE_SECONDS
+    answers.append(client.get("/healthz").status_code)
+
+    assert answers == [200] * 51
+    assert checks == ["database", "cache"] * 2
