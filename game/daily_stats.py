@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import secrets
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -35,6 +36,9 @@ logger = logging.getLogger(__name__)
 # month that holds today is kept briefly; a past month changes only when someone plays it late.
 CURRENT_MONTH_TTL = 30
 PAST_MONTH_TTL = 300
+# A month's generation outlives the figures kept under it: should it be evicted, readers go back
+# to generation "0", whose figures (if any are left) are at most PAST_MONTH_TTL old.
+GENERATION_TTL = 30 * 86400
 
 DASH = "\N{EN DASH}"
 
@@ -160,16 +164,26 @@ def _figures(low: int, high: int) -> dict[int, DayFigures]:
     }
 
 
+def generation_key(first: dt.date) -> str:
+    return f"daily:generation:{first:%Y%m}"
+
+
 def month_key(first: dt.date) -> str:
-    """The cache key of everyone's figures for the month that begins on `first`."""
-    return f"daily:month:{first:%Y%m}"
+    """The cache key of everyone's figures for the month that begins on `first`, as they stand.
+
+    It names the month's generation, which every change to its figures replaces (see
+    `_forget`): a server that was computing the figures from the database as it stood just
+    before a change stores them under the old generation's key, which no one reads any more, so
+    a change shows at once on every server instead of when a stale entry expires."""
+    generation = cache.get(generation_key(first), "0")
+    return f"daily:month:{first:%Y%m}:{generation}"
 
 
 def month_figures(first: dt.date) -> dict[int, DayFigures]:
     """Everyone's figures for each day of the month that has any, keyed by deal number.
 
     Kept in Django's cache (shared by every app server when CACHE_URL names a Redis) until a game
-    changes them (`forget_changed_figures`), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
+    changes them (`forget_after_save`), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
     seconds in any case, for changes made around the ORM's signals (bulk updates, raw SQL)."""
     key = month_key(first)
     found: dict[int, DayFigures] | None = cache.get(key)
@@ -231,17 +245,18 @@ def _forget_on_change(game: Game, before: tuple[object, ...], now: tuple[object,
     day = daily.day_of_deal(game.deal_number)
     if day is None:
         return
-    key = month_key(day.replace(day=1))
-    transaction.on_commit(lambda: _forget(key))
+    first = day.replace(day=1)
+    transaction.on_commit(lambda: _forget(first))
 
 
-def _forget(key: str) -> None:
+def _forget(first: dt.date) -> None:
+    """Start a new generation of the month's figures (see `month_key`)."""
     # The game is committed by now: an unreachable cache must not turn the player's answer into an
     # error. The figures then catch up when their cache entry expires.
     try:
-        cache.delete(key)
+        cache.set(generation_key(first), secrets.token_hex(8), GENERATION_TTL)
     except Exception:
-        logger.exception("daily figures: could not drop %s from the cache", key)
+        logger.exception("daily figures: could not renew %s in the cache", generation_key(first))
 
 
 def day_figures(day: dt.date) -> DayFigures:

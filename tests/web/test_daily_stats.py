@@ -16,7 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
-from game import daily_stats
+from game import daily, daily_stats
 from game.daily_stats import DayResult
 from game.models import Game
 
@@ -392,6 +392,22 @@ def test_a_daily_game_won_shows_at_once(
     assert (figures.players, figures.winners, figures.best_time) == (1, 1, "5:00")
 
 
+def test_figures_computed_before_a_change_committed_are_never_read_after_it(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    """Another server computed the figures just before the change committed and stored them
+    after it was dropped: they are kept under a generation no one reads any more."""
+    game("a", 20261128)
+    stale_key = daily_stats.month_key(NOVEMBER)
+    stale = daily_stats._figures(*daily.month_bounds(NOVEMBER))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game("b", 20261128)
+    cache.set(stale_key, stale, daily_stats.CURRENT_MONTH_TTL)  # the late write
+
+    assert daily_stats.month_figures(NOVEMBER)[20261128].players == 2
+
+
 def test_the_figures_are_dropped_only_once_the_change_is_committed(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -446,7 +462,7 @@ def test_an_unreachable_cache_does_not_fail_the_saved_game(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     class Down:
-        def delete(self, key: str) -> None:
+        def set(self, key: str, value: object, timeout: int) -> None:
             raise ConnectionError("the cache went away")
 
     monkeypatch.setattr(daily_stats, "cache", Down())
@@ -455,4 +471,4 @@ def test_an_unreachable_cache_does_not_fail_the_saved_game(
         kept = game("a", 20261128)
 
     assert Game.objects.filter(pk=kept.pk).exists()
-    assert "could not drop daily:month:202611" in caplog.text
+    assert "could not renew daily:generation:202611" in caplog.text
