@@ -118,7 +118,11 @@ def test_moves_raced_on_both_servers_are_neither_lost_nor_doubled(pair: Pair) ->
     page = owner.get(f"/deal/{DEAL + 1}/?rules={RULES}")
     assert page.status == 200
     game_id = read_board(page.body).game_id
-    tabs = [Player(server.port, cookies=dict(owner.cookies)) for server in [pair.a, pair.b] * 10]
+    # A generous socket timeout: twenty clients on two servers share a small machine's cores.
+    tabs = [
+        Player(server.port, timeout=60, cookies=dict(owner.cookies))
+        for server in [pair.a, pair.b] * 10
+    ]
 
     def fetcher(tab: Player) -> Fetch:
         def fetch() -> tuple[int, str]:
