@@ -55,7 +55,13 @@
     const noted = before;
     before = null;
     if (!root || !noted || !isBoardSwap(event) || reducedMotion()) return;
-    const redealt = Number(root.dataset.moves) > noted.moves && root.dataset.redealsLeft !== noted.redealsLeft;
+    // A redeal (or its undo) moves most of the table; with unlimited redeals the count does not
+    // change, so many cards changing place counts too.
+    const changed = Array.from(root.querySelectorAll(".table [data-card]")).filter((card) => {
+      const old = noted.cards.get(card.dataset.card);
+      return old && old.place !== placeOf(card);
+    }).length;
+    const redealt = root.dataset.redealsLeft !== noted.redealsLeft || changed >= 8;
     const moved = slide(root, noted, redealt);
     sendHome(root, noted);
     if (noted.status === "playing" && root.dataset.status === "won") celebrate(root);
