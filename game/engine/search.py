@@ -33,7 +33,11 @@ Key = bytes
 
 
 class BudgetExceeded(Exception):
-    """The search went past its node budget or its deadline."""
+    """The search went past its node budget or its deadline; `args[0]` is the budget."""
+
+    @property
+    def budget(self) -> Budget | None:
+        return self.args[0] if self.args and isinstance(self.args[0], Budget) else None
 
 
 class DeadlineReached(BudgetExceeded):
@@ -90,10 +94,13 @@ class Budget:
         return cls(max_nodes=max_nodes, deadline=deadline)
 
     def spend(self) -> None:
+        """Count one node, here and in the budget this one was shared from."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise BudgetExceeded
-        if self.deadline is not None and not self.nodes % DEADLINE_EVERY:
+            raise BudgetExceeded(self)
+        if self.parent is not None:
+            self.parent.spend()
+        elif self.deadline is not None and not self.nodes % DEADLINE_EVERY:
             self.check_deadline()
 
     def check_deadline(self) -> None:
@@ -102,11 +109,11 @@ class Budget:
             while budget is not None:
                 budget.expired = True
                 budget = budget.parent
-            raise DeadlineReached
+            raise DeadlineReached(self)
 
     def share(self, max_nodes: int) -> Budget:
-        """A node budget of its own for a sub-search, ending no later than this one (reaching
-        the deadline in it marks this one expired too)."""
+        """A node budget of its own for a sub-search, whose nodes count here too and which ends
+        no later than this one."""
         return Budget(max_nodes=max_nodes, deadline=self.deadline, parent=self)
 
 

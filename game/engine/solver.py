@@ -61,6 +61,8 @@ class _Solver:
     lost: set[tuple[int, int]] = field(default_factory=set)
     cut_short: bool = False  # a depth limit hid part of the tree, so "lost" is not proven
     hold_back: bool = False  # whether to try keeping cards out of the foundations too
+    cap: int | None = None  # nodes for each last deal in this round (None: as many as it takes)
+    unknown: bool = False  # a last deal went past `cap`, so a later round must look again
 
     def solve(self) -> list[Move] | None:
         start = self.position
@@ -78,7 +80,15 @@ class _Solver:
         )
         search.exact_free = True
         if left == 0:
-            if not search.wins(set()):
+            if self.cap is not None:
+                search.budget = self.budget.share(self.cap)
+            try:
+                if not search.wins(set()):
+                    return None
+            except BudgetExceeded as error:
+                if error.budget is not search.budget or self.cap is None:
+                    raise
+                self.unknown = True
                 return None
             assert search.won_line is not None
             return search.moves_of(search.won_line)
@@ -102,10 +112,13 @@ class _Solver:
         for packed in sorted(reach, key=lambda key: (-cards_home(key), key)):
             if (packed, redeals_used + 1) in self.lost:
                 continue
+            unknown, self.unknown = self.unknown, False
             rest = self._after_redeal(packed, redeals_used + 1)
             if rest is not None:
                 return [*search.moves_of(reach[packed]), REDEAL, *rest]
-            self.lost.add((packed, redeals_used + 1))
+            if not self.unknown:
+                self.lost.add((packed, redeals_used + 1))
+            self.unknown |= unknown
         return None
 
     def _after_redeal(self, packed: int, redeals_used: int) -> list[Move] | None:
@@ -114,6 +127,23 @@ class _Solver:
         layout = deals.redeal(out, self.position.shuffle_seed, redeals_used)
         fans = [[card.index for card in fan] for fan in layout]
         return self._deal(fans, foundations, redeals_used)
+
+
+ROUND_CAPS = (2_000, 16_000, 128_000, None)
+"""Nodes each last deal may take, round after round. Most next deals are lost, and a winning
+one tends to show its win quickly: a round that gives each only a few nodes finds such a win
+before a slow loss has been proven. What was proven lost stays in the table for later rounds."""
+
+
+def _rounds(solver: _Solver) -> list[Move] | None:
+    """Search round after round, with more nodes for each last deal, until a win is found or
+    every next deal was shown lost."""
+    for cap in ROUND_CAPS:
+        solver.cap, solver.unknown = cap, False
+        line = solver.solve()
+        if line is not None or not solver.unknown:
+            return line
+    return None  # pragma: no cover - the last round has no cap, so nothing stays unknown
 
 
 def solve(
@@ -127,12 +157,12 @@ def solve(
         return Solution("won", (), 0, 0.0)
     solver = _Solver(position, budget)
     try:
-        line = solver.solve()
+        line = _rounds(solver)
         if line is None and position.can_redeal and not solver.cut_short:
             # Banking found no win: search again, now keeping cards out where that changes
             # a next deal. The first pass's table only shows losses under banking, so it goes.
             solver = _Solver(position, budget, hold_back=True)
-            line = solver.solve()
+            line = _rounds(solver)
     except BudgetExceeded:
         return Solution("undecided", (), budget.nodes, time.perf_counter() - began)
     seconds = time.perf_counter() - began
