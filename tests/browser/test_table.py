@@ -124,6 +124,11 @@ UNREADABLE = """
   const problems = [];
   for (const fan of document.querySelectorAll("#board .fan")) {
     const cards = Array.from(fan.querySelectorAll(".card"));
+    const cell = fan.getBoundingClientRect();
+    for (const card of cards) {
+      const bottom = card.getBoundingClientRect().bottom;
+      if (bottom > cell.bottom + 1) problems.push(`${card.dataset.card} hangs out of its cell`);
+    }
     cards.forEach((card, i) => {
       if (!card.classList.contains("buried")) return;
       const box = card.getBoundingClientRect();
@@ -185,6 +190,8 @@ def test_every_buried_card_is_readable_in_long_fans(
 
     page.goto(f"{live_server.url}/deal/5/")
     start: list[str] = page.evaluate(UNREADABLE, least)
+    page.goto(f"{live_server.url}/embed/deal/5/")
+    embed: list[str] = page.evaluate(UNREADABLE, least)
     show_long_fans(page, live_server)
     lengths: list[int] = page.eval_on_selector_all(
         "#board .fan", "fans => fans.map(f => f.querySelectorAll('.card').length)"
@@ -197,6 +204,7 @@ def test_every_buried_card_is_readable_in_long_fans(
     assert max(lengths) >= 14
     assert sorted(lengths)[-2] >= 6
     assert start == []
+    assert embed == []
     assert long_fans == []
     assert violations == []
     assert wide <= width
