@@ -76,17 +76,15 @@ PROFILE_MOVES = 500
 # in save). Whatever is left is "other": middleware, the session, routing, the transaction.
 # Keep the names in step with the code: a name that no longer exists stops the benchmark.
 PHASES: dict[str, tuple[str, ...]] = {
-    "load": ("game.models:Game.replay",),
+    "load": ("game.played:Played.from_row",),
     "apply": (
-        "game.play:play_move",
-        "game.play:undo",
-        "game.play:redo",
-        "game.play:redeal",
-        "game.play:auto_finish",
-        "game.play:auto_move",
+        "game.played:Played.play",
+        "game.played:Played.undo",
+        "game.played:Played.redo",
+        "game.engine:auto_finish",
     ),
     "save": ("game.play:save",),
-    "render": ("game.views:render_board",),
+    "render": ("game.views:SiteBoard.board",),
 }
 
 REPORT_LUA = """

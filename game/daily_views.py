@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import board, daily, daily_stats, engine, peek, play
+from game import daily, daily_stats, engine, play
 from game.forms import NewGameForm
 from game.models import Game
-from game.views import session_key, start_game
+from game.views import SITE, session_key, start_game
 
 WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
 
@@ -142,7 +142,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
 
 
 def _render_day(request: HttpRequest, date: dt.date, game: Game) -> HttpResponse:
-    context = board.board_context(game, game.resume(), line=peek.shown(request.session, game))
+    context = SITE.context(request, game, game.resume())
     context["today"] = daily.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
     context.update(_day_context(request, date, game))

@@ -34,22 +34,9 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from game import board, daily, engine, limits, play
+from game import board, daily, engine, limits, pipeline, play
 from game.models import Game
 from game.played import Played
-from game.views import (
-    STALE_MESSAGE,
-    HtmxHttpRequest,
-    _seen_moves,
-    _sentence,
-    clock_response,
-    clock_state,
-    computed_hint,
-    refused_board,
-    said_before,
-    said_query,
-    wants_auto,
-)
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.
@@ -69,14 +56,8 @@ NOT_FOUND = "There is no such game here. It may have been mistyped."
 
 View = Callable[..., HttpResponseBase]
 
-# What each POST under /embed/deal/<n>/ and /embed/g/<token>/ does to the engine game.
-ACTIONS: dict[str, Callable[[Played, str], None]] = {
-    "move": play.play_move,
-    "undo": lambda played, _: play.undo(played),
-    "redo": lambda played, _: play.redo(played),
-    "redeal": lambda played, _: play.redeal(played),
-    "auto": lambda played, _: play.auto_finish(played),
-}
+# What a POST under /embed/deal/<n>/ and /embed/g/<token>/ may do: the pipeline's actions.
+ACTIONS = tuple(pipeline.ACTIONS)
 
 
 def embed_page(view: View) -> View:
@@ -90,7 +71,7 @@ def embed_page(view: View) -> View:
         except Http404:
             return _error(request, "Not found", NOT_FOUND, status=404)
         except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-            return _error(request, "That did not work", _sentence(str(error)), status=400)
+            return _error(request, "That did not work", pipeline.sentence(str(error)), status=400)
         except limits.REFUSED as refused:
             response = _error(request, "Not just now", refused.message, status=refused.status)
             response["Retry-After"] = str(refused.retry_after)
@@ -151,25 +132,54 @@ def _urls(game: Game) -> dict[str, str]:
     return urls
 
 
-def render_board(
-    request: HtmxHttpRequest,
-    game: Game,
-    played: Played | None = None,
-    *,
-    status: int = 200,
-    message: str = "",
-    selected: str = "",
-    hint: engine.Hint | None = None,
-) -> HttpResponse:
-    """The board alone for htmx, the whole frame page otherwise."""
-    context = board.board_context(
-        game, played or game.resume(), selected=selected, hint=hint, message=message
-    )
-    context["urls"] = _urls(game)
-    template = "embed/play.html#board" if request.htmx else "embed/play.html"
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+class EmbedBoard:
+    """The embed's board, as the pipeline's front end: its own URLs, no session, no cookie."""
+
+    sessions = False
+
+    def board(
+        self,
+        request: HttpRequest,
+        game: Game,
+        played: Played | None = None,
+        *,
+        status: int = 200,
+        message: str = "",
+        selected: str = "",
+        hint: engine.Hint | None = None,
+    ) -> HttpResponse:
+        """The board alone for htmx, the whole frame page otherwise."""
+        context = board.board_context(
+            game, played or game.resume(), selected=selected, hint=hint, message=message
+        )
+        context["urls"] = _urls(game)
+        context["embed"] = True
+        context["csrf"] = False
+        template = "embed/play.html#board" if getattr(request, "htmx", False) else "embed/play.html"
+        response = render(request, template, context, status=status)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+
+    def after_change(
+        self, request: HttpRequest, played: Played, *, created: bool = False
+    ) -> HttpResponse:
+        """The board (htmx) or a redirect to the game's token URL; `created`: the first change of
+        a deal's start, after which the frame's address names the game."""
+        game = played.row
+        assert game is not None
+        url = reverse("embed:game", args=[game.token])
+        if getattr(request, "htmx", False):
+            response = self.board(request, game, played)
+            if created:
+                # The frame's address now names the game, so reloading the frame keeps it.
+                response["HX-Replace-Url"] = url
+            return response
+        response = HttpResponseRedirect(url + pipeline.said_query(played), status=303)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+
+
+EMBED = EmbedBoard()
 
 
 def _error(request: HttpRequest, title: str, message: str, *, status: int) -> HttpResponse:
@@ -183,34 +193,6 @@ def _error(request: HttpRequest, title: str, message: str, *, status: int) -> Ht
     return render(request, "embed/error.html", context, status=status)
 
 
-def _after_change(
-    request: HtmxHttpRequest, game: Game, played: Played, *, created: bool = False
-) -> HttpResponse:
-    url = reverse("embed:game", args=[game.token])
-    if request.htmx:
-        response = render_board(request, game, played)
-        if created:
-            # The frame's address now names the game, so reloading the frame keeps it.
-            response["HX-Replace-Url"] = url
-        return response
-    response = HttpResponseRedirect(url + said_query(played), status=303)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
-
-
-def _hinted(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    played = game.resume()
-    try:
-        found = computed_hint(request, game, played, session=False)
-    except limits.REFUSED as refused:
-        return refused_board(render_board, request, game, refused, played)
-    if found is None:
-        message = "There is nothing to hint: the game is over."
-        return render_board(request, game, played, message=message)
-    message = f"Hint: {found.move.describe()}."
-    return render_board(request, game, played, hint=found, message=message)
-
-
 def _selected(request: HttpRequest) -> str:
     return request.GET.get("sel", "").strip().upper()[:3]
 
@@ -220,28 +202,29 @@ def _selected(request: HttpRequest) -> str:
 
 @embed_page
 @require_safe
-def today(request: HtmxHttpRequest) -> HttpResponse:
+def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (the UTC date as YYYYMMDD), from its start."""
     game = _unstarted(daily.todays_deal_number(), _rules(request))
-    return render_board(request, game, selected=_selected(request))
+    return EMBED.board(request, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
-def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
+def deal(request: HttpRequest, number: str) -> HttpResponse:
     game = _unstarted(engine.parse_deal_number(number), _rules(request))
-    return render_board(request, game, selected=_selected(request))
+    return EMBED.board(request, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
-def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
-    return _hinted(request, _unstarted(engine.parse_deal_number(number), _rules(request)))
+def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
+    game = _unstarted(engine.parse_deal_number(number), _rules(request))
+    return pipeline.hint(request, game, EMBED)
 
 
 @embed_page
 @require_safe
-def another(request: HtmxHttpRequest) -> HttpResponse:
+def another(request: HttpRequest) -> HttpResponse:
     """Another deal: a fresh random one under the same rules, from its start."""
     url = reverse("embed:deal", args=[play.random_deal_number()]) + _query(_rules(request))
     return HttpResponseRedirect(url)
@@ -249,7 +232,7 @@ def another(request: HtmxHttpRequest) -> HttpResponse:
 
 @embed_page
 @require_POST
-def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
+def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse:
     """The first move on a deal's start board: store the game, apply the move, name the game.
 
     The game is created in the same transaction as its first move, so a refused move (stale,
@@ -257,24 +240,18 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
     """
     deal_number = engine.parse_deal_number(number)
     rules = _rules(request)
-    unstarted = _unstarted(deal_number, rules)
     try:
-        seen = _seen_moves(request)
+        pipeline.seen_moves(request)
         limits.check(request, limits.START, session=False)
         with transaction.atomic():
             game = play.start_unattached(deal_number, rules)
-            with play.changing_game(play.token_games(game.token), seen) as played:
-                played.action = action
-                ACTIONS[action](played, request.POST.get("move", ""))
-                play.auto_move(played, action, wants_auto(request, session=False))
-    except play.StaleBoardError:
-        return render_board(request, unstarted, status=409, message=STALE_MESSAGE)
-    except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
-        return render_board(request, unstarted, status=400, message=_sentence(str(error)))
-    except limits.Limited as refused:
-        return refused_board(render_board, request, unstarted, refused)
-    assert played.row is not None
-    return _after_change(request, played.row, played, created=True)
+            games = play.token_games(game.token)
+            played = pipeline.apply(
+                request, games, action, pipeline.ACTIONS[action], session_auto=False
+            )
+    except pipeline.REFUSALS as error:
+        return pipeline.refused_board(request, _unstarted(deal_number, rules), error, EMBED)
+    return EMBED.after_change(request, played, created=True)
 
 
 # ---------------------------------------------------------------- a stored game, by its token
@@ -282,54 +259,42 @@ def start_action(request: HtmxHttpRequest, number: str, action: str) -> HttpResp
 
 @embed_page
 @require_safe
-def game_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def game_page(request: HttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = play.found(play.token_games(token))
     played = game.resume()
-    said_before(request, played)
-    return render_board(request, game, played, selected=_selected(request))
+    pipeline.said_before(request, played)
+    return EMBED.board(request, game, played, selected=_selected(request))
 
 
 @embed_page
 @require_safe
-def game_hint(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    return _hinted(request, play.found(play.token_games(token)))
+def game_hint(request: HttpRequest, token: str) -> HttpResponse:
+    return pipeline.hint(request, play.found(play.token_games(token)), EMBED)
 
 
 @embed_page
 @require_POST
-def game_action(request: HtmxHttpRequest, token: str, action: str) -> HttpResponse:
+def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     """Load the game by its token, guard (unknown token? finished? stale?), apply, save, render.
 
     The engine's errors become a 400 and a stale board a 409, each with the game as it stands;
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
     games = play.token_games(token)
-    try:
-        seen = _seen_moves(request)
-        with play.changing_game(games, seen) as played:
-            played.action = action
-            ACTIONS[action](played, request.POST.get("move", ""))
-            play.auto_move(played, action, wants_auto(request, session=False))
-        assert played.row is not None
-    except play.StaleBoardError as error:
-        return render_board(request, error.game, status=409, message=STALE_MESSAGE)
-    except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
-        game = play.found(games)
-        return render_board(request, game, status=400, message=_sentence(str(error)))
-    return _after_change(request, played.row, played)
+    return pipeline.change(request, games, action, EMBED, session_auto=False)
 
 
 @embed_page
 @require_POST
-def game_clock(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def game_clock(request: HttpRequest, token: str) -> HttpResponse:
     """The fair timer's pause and resume for an embed game (see views.game_clock); the token is
     the whole authorization, as for its moves."""
     try:
-        running = clock_state(request)
+        running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
-        return _error(request, "That did not work", _sentence(str(error)), status=400)
-    return clock_response(play.set_clock(play.token_games(token), running))
+        return _error(request, "That did not work", pipeline.sentence(str(error)), status=400)
+    return pipeline.clock_response(play.set_clock(play.token_games(token), running))
 
 
 @embed_page

@@ -1,9 +1,8 @@
-"""The move pipeline: load a game under a row lock, check the board it was played on, apply
-through the engine, and save the log, counters and status in one write.
+"""Games in the database: find them (by session, token or replay link), start them, lock one
+for a change and save it (log, snapshot, counters, status and clock) in one write.
 
-Views call `changing()` and the small actions below; they never decide legality. Engine errors
-(IllegalMoveError, InvalidMoveError) leave this module untouched, and the transaction rolls back,
-so a refused request saves nothing.
+game.pipeline drives a change through `changing_game`; engine errors (IllegalMoveError,
+InvalidMoveError) raised inside it roll the transaction back, so a refused request saves nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import datetime as dt
 import re
 import secrets
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -30,10 +29,6 @@ RANDOM_DEALS = 10**9
 
 # What models.new_token makes: 24 random bytes, URL-safe base64.
 TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{32}")
-
-# The actions after which the auto-move setting plays every foundation move there is. Not undo:
-# undo takes auto moves back (see Played.undo_turn), and playing them again would undo the undo.
-AUTO_AFTER = frozenset({"move", "redeal", "redo"})
 
 
 class StaleBoardError(Exception):
@@ -198,13 +193,6 @@ def opening_snapshot(deal_number: int, rules: engine.Rules) -> str:
     return snapshot_text(engine.Position.start(deal_number, rules), "")
 
 
-def changing(
-    game_id: int, session_key: str | None, seen_moves: int
-) -> AbstractContextManager[Played]:
-    """`changing_game` for a game of this session."""
-    return changing_game(session_games(game_id, session_key), seen_moves)
-
-
 @contextmanager
 def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
     """Lock the game that `games` names (see session_games, token_games), replay it, let the
@@ -303,37 +291,3 @@ def set_clock(games: QuerySet[Game], running: bool) -> Game:
                 clock.pause(game, now)
             game.save_changes()
         return game
-
-
-# ---------------------------------------------------------------- actions on an engine game
-
-
-def play_move(played: Played, text: str) -> None:
-    played.play(engine.Move.parse(text))
-
-
-def redeal(played: Played) -> None:
-    played.play(engine.REDEAL)
-
-
-def undo(played: Played) -> None:
-    played.undo_turn()
-
-
-def redo(played: Played) -> None:
-    played.redo()
-
-
-def auto_move(played: Played, action: str, wanted: bool) -> None:
-    """The auto-move setting: after `action`, play every foundation move there is."""
-    if wanted and action in AUTO_AFTER:
-        played.auto_play()
-
-
-def auto_finish(played: Played) -> None:
-    """Play every card that can go home, one after another, as one request."""
-    moves = engine.auto_finish(played.position)
-    if not moves:
-        raise engine.IllegalMoveError("no card can go to its foundation just now")
-    for move in moves:
-        played.play(move)

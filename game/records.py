@@ -22,9 +22,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import announce, board, engine, limits, play
+from game import announce, board, engine, limits, pipeline, play
 from game.models import Game
-from game.views import HtmxHttpRequest, _sentence, session_key
+from game.views import HtmxHttpRequest, session_key
 
 MAX_RECORD_BYTES = 64 * 1024
 
@@ -81,7 +81,7 @@ def read_import(request: HttpRequest) -> engine.Record:
         record = engine.Record.parse(text)
         engine.Game.from_record(record)
     except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
-        raise BadRecord(f"That record cannot be used: {_sentence(str(error))}") from None
+        raise BadRecord(f"That record cannot be used: {pipeline.sentence(str(error))}") from None
     return record
 
 

@@ -1,41 +1,26 @@
-"""Thin views: load the game, guard, apply through the engine (game.play), save, render.
+"""The main site's views: its board's front end for the pipeline (game.pipeline), the pages that
+start and show games, "Show a win", statistics and the rules page.
 
 Each screen is one template; htmx requests get its partial (`play.html#board`), a plain form post
 gets a 303 redirect to the full page (post/redirect/get), so every control works without
-JavaScript. Engine errors become a 400 in one place: `board_action`.
+JavaScript. Every change to a game goes through game.pipeline, which maps refusals to 400 / 409.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
-from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from game import (
-    announce,
-    board,
-    charts,
-    clock,
-    daily,
-    engine,
-    hints,
-    limits,
-    peek,
-    play,
-    prefs,
-    stats,
-)
+from game import board, charts, daily, engine, limits, peek, pipeline, play, stats
 from game.forms import NewGameForm
 from game.models import Game
 from game.played import Played
@@ -47,9 +32,6 @@ class HtmxHttpRequest(HttpRequest):
     """A request as django-htmx's middleware leaves it (for type checkers)."""
 
     htmx: HtmxDetails
-
-
-STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
 
 
 # ---------------------------------------------------------------- helpers
@@ -81,12 +63,7 @@ def _remembered_rules(request: HtmxHttpRequest) -> engine.Rules:
         return engine.DEFAULT_RULES
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-def _page_context(request: HtmxHttpRequest) -> dict[str, Any]:
+def _page_context(request: HttpRequest) -> dict[str, Any]:
     """What every full game page carries besides the board: the menu's dialogs."""
     return {
         "new_form": NewGameForm(initial=request.session.get("new_game", {})),
@@ -94,150 +71,91 @@ def _page_context(request: HtmxHttpRequest) -> dict[str, Any]:
     }
 
 
-def render_board(
-    request: HtmxHttpRequest,
-    game: Game,
-    played: Played | None = None,
-    *,
-    status: int = 200,
-    message: str = "",
-    selected: str = "",
-    hint: engine.Hint | None = None,
-) -> HttpResponse:
-    """The board alone for htmx, the whole page otherwise."""
-    context = board.board_context(
-        game,
-        played or game.resume(),
-        selected=selected,
-        hint=hint,
-        message=message,
-        line=peek.shown(request.session, game),
-    )
-    context["today"] = daily.todays_deal_number()
+class SiteBoard:
+    """The main site's board, as the pipeline's front end (the daily page shows the same)."""
+
+    # Rate limits count per session as well as per address.
+    sessions = True
+
+    def board(
+        self,
+        request: HttpRequest,
+        game: Game,
+        played: Played | None = None,
+        *,
+        status: int = 200,
+        message: str = "",
+        selected: str = "",
+        hint: engine.Hint | None = None,
+    ) -> HttpResponse:
+        """The board alone for htmx, the whole page otherwise."""
+        context = self.context(
+            request, game, played or game.resume(), selected=selected, hint=hint, message=message
+        )
+        if getattr(request, "htmx", False):
+            response = render(request, "game/play.html#board", context, status=status)
+        else:
+            context.update(_page_context(request))
+            response = render(request, "game/play.html", context, status=status)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+
+    def context(
+        self,
+        request: HttpRequest,
+        game: Game,
+        played: Played,
+        *,
+        message: str = "",
+        selected: str = "",
+        hint: engine.Hint | None = None,
+    ) -> dict[str, Any]:
+        """What _board.html needs for this game on the site: the board, its URLs, the line of
+        "Show a win" on show, and CSRF inputs for plain form posts (a full page only)."""
+        context = board.board_context(
+            game,
+            played,
+            selected=selected,
+            hint=hint,
+            message=message,
+            line=peek.shown(request.session, game),
+        )
+        context["urls"] = {
+            "new": reverse("new"),
+            "page": reverse("game", args=[game.pk]),
+            "hint": reverse("hint", args=[game.pk]),
+            "solve": reverse("solve", args=[game.pk]),
+            "clock": reverse("game_clock", args=[game.pk]),
+            **{name: reverse(name, args=[game.pk]) for name in pipeline.ACTIONS},
+        }
+        context["embed"] = False
+        context["csrf"] = not getattr(request, "htmx", False)
+        return context
+
+    def after_change(
+        self, request: HttpRequest, played: Played, *, created: bool = False
+    ) -> HttpResponse:
+        """The board (htmx) or a redirect to the game's page (post/redirect/get)."""
+        game = played.row
+        assert game is not None
+        if getattr(request, "htmx", False):
+            return self.board(request, game, played)
+        url = reverse("game", args=[game.pk]) + pipeline.said_query(played)
+        response = HttpResponseRedirect(url, status=303)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+
+
+SITE = SiteBoard()
+
+
+def _started(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """After a POST that dealt a game: its board (htmx) or a redirect to its page."""
     if request.htmx:
-        response = render(request, "game/play.html#board", context, status=status)
-    else:
-        context.update(_page_context(request))
-        response = render(request, "game/play.html", context, status=status)
+        return SITE.board(request, game)
+    response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
     patch_vary_headers(response, ["HX-Request"])
     return response
-
-
-def _after_change(
-    request: HtmxHttpRequest, game: Game, played: Played | None = None
-) -> HttpResponse:
-    """The board (htmx) or a redirect to the page. `played` is the engine game just saved, when
-    the caller has it, so that the board is not replayed from the log a second time."""
-    if request.htmx:
-        return render_board(request, game, played)
-    url = reverse("game", args=[game.pk]) + said_query(played)
-    response = HttpResponseRedirect(url, status=303)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
-
-
-def said_query(played: Played | None) -> str:
-    """Without JavaScript the change is announced by the page the post redirects to, which is
-    told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
-    if not isinstance(played, Played) or not played.action:
-        return ""
-    return "?" + urlencode({"did": played.action, "from": str(played.seen)})
-
-
-def said_before(request: HttpRequest, played: Played) -> None:
-    """Read `said_query`'s fields back onto a freshly replayed game; anything odd says nothing."""
-    action = request.GET.get("did", "")
-    seen = request.GET.get("from", "")
-    if action in announce.ACTIONS and seen.isascii() and seen.isdigit() and len(seen) < 6:
-        played.action = action
-        played.seen = int(seen)
-
-
-def _seen_moves(request: HtmxHttpRequest) -> int:
-    """The move count of the board the request was made on (the form's `n`)."""
-    text = request.POST.get("n", "")
-    # A move count has a handful of digits (see limits.MAX_GAME_MOVES); int() of thousands of
-    # digits is slow, and past 4,300 it raises.
-    if not text.isascii() or not text.isdigit() or len(text) > 9:
-        raise engine.InvalidMoveError("the request did not say which board it was made on")
-    return int(text)
-
-
-# A changing view returns the engine game it changed and saved (its row in `played.row`).
-Action = Callable[[HtmxHttpRequest, int], Played]
-
-
-def board_action(view: Action) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
-    """Turn a changing view's outcome into a response: the one place engine errors become a 400,
-    and a stale board a 409, both with the game as it stands and nothing saved."""
-
-    @functools.wraps(view)
-    def wrapper(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-        try:
-            played = view(request, game_id)
-        except play.StaleBoardError as error:
-            return render_board(request, error.game, status=409, message=STALE_MESSAGE)
-        except (engine.IllegalMoveError, engine.InvalidMoveError) as error:
-            game = play.get_game(game_id, request.session.session_key)
-            return render_board(request, game, status=400, message=_sentence(str(error)))
-        except limits.REFUSED as refused:
-            game = play.get_game(game_id, request.session.session_key)
-            return refused_board(render_board, request, game, refused)
-        assert played.row is not None
-        return _after_change(request, played.row, played)
-
-    return wrapper
-
-
-def refused_board(
-    render: Callable[..., HttpResponse],
-    request: HtmxHttpRequest,
-    game: Game,
-    refused: limits.Refused,
-    played: Played | None = None,
-) -> HttpResponse:
-    """The board as it stands, saying the request was refused (a rate limit or busy) and when
-    to try again (`Retry-After`); board.js shows it like a refused move."""
-    response = render(request, game, played, status=refused.status, message=refused.message)
-    response["Retry-After"] = str(refused.retry_after)
-    return response
-
-
-def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
-    """The auto-move setting for this request: the form's `auto` field (board.js sends the
-    browser's setting), or without one the setting kept in the session (JavaScript off)."""
-    field = request.POST.get("auto")
-    if field in ("0", "1"):
-        return field == "1"
-    return session and prefs.from_session(request).auto_move
-
-
-def _change(
-    request: HtmxHttpRequest, game_id: int, name: str, action: Callable[[Played], None]
-) -> Played:
-    seen = _seen_moves(request)
-    with play.changing(game_id, request.session.session_key, seen) as played:
-        played.action = name
-        action(played)
-        play.auto_move(played, name, wants_auto(request))
-    return played
-
-
-def clock_response(game: Game) -> JsonResponse:
-    """The clock as the server keeps it, for board.js to tick from."""
-    running = game.status == Game.Status.PLAYING and game.clock_since is not None
-    reading = clock.reading(game, timezone.now())
-    response = JsonResponse({"elapsed_ms": reading, "running": running})
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def clock_state(request: HttpRequest) -> bool:
-    """`state=resume` (the page is visible) or `state=pause` (hidden); anything else is refused."""
-    state = request.POST.get("state", "")
-    if state not in ("pause", "resume"):
-        raise engine.InvalidMoveError("a clock request says pause or resume")
-    return state == "resume"
 
 
 def _bad_request(request: HtmxHttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -254,7 +172,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     game = play.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
         game = start_game(request, key, play.random_deal_number(), _remembered_rules(request))
-    return render_board(request, game)
+    return SITE.board(request, game)
 
 
 @require_GET
@@ -264,7 +182,7 @@ def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
     try:
         number = engine.parse_deal_number(text)
     except engine.InvalidDealError as error:
-        return _bad_request(request, _sentence(str(error)))
+        return _bad_request(request, pipeline.sentence(str(error)))
     return HttpResponseRedirect(reverse("deal", args=[number]))
 
 
@@ -278,24 +196,24 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         deal_number = engine.parse_deal_number(number)
     except engine.InvalidDealError as error:
-        return _bad_request(request, _sentence(str(error)))
+        return _bad_request(request, pipeline.sentence(str(error)))
     rules_name = request.GET.get("rules") or request.POST.get("rules")
     try:
         rules = engine.Rules.parse(rules_name) if rules_name else _remembered_rules(request)
     except engine.InvalidRulesError as error:
-        return _bad_request(request, _sentence(str(error)))
+        return _bad_request(request, pipeline.sentence(str(error)))
     key = session_key(request)
     current = play.current_game(key)
     if request.method == "GET" and current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
-            return render_board(request, current)
+            return SITE.board(request, current)
         if current.started_at is not None:
             context = {"current": current, "deal_number": deal_number, "rules": rules}
             return render(request, "game/deal_confirm.html", context)
     game = start_game(request, key, deal_number, rules)
     if request.method == "POST":
-        return _after_change(request, game)
-    return render_board(request, game)
+        return _started(request, game)
+    return SITE.board(request, game)
 
 
 @require_GET
@@ -304,84 +222,43 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = play.get_game(game_id, request.session.session_key)
     selected = request.GET.get("sel", "").strip().upper()[:3]
     played = game.resume()
-    said_before(request, played)
-    return render_board(request, game, played, selected=selected)
+    pipeline.said_before(request, played)
+    return SITE.board(request, game, played, selected=selected)
 
 
 @require_GET
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    game = play.get_game(game_id, request.session.session_key)
-    played = game.resume()
-    try:
-        found = computed_hint(request, game, played)
-    except limits.REFUSED as refused:
-        return refused_board(render_board, request, game, refused, played)
-    if found is None:
-        message = "There is nothing to hint: the game is over."
-        return render_board(request, game, played, message=message)
-    return render_board(request, game, played, hint=found, message=hint_message(played, found))
+    return pipeline.hint(request, play.get_game(game_id, request.session.session_key), SITE)
 
 
-def computed_hint(
-    request: HttpRequest, game: Game, played: Played, *, session: bool = True
-) -> engine.Hint | None:
-    """The engine's hint for a game in progress (None when it is over), counted against the hint
-    rate limit (per session too, unless `session` is false: the embed never reads one) and
-    searched in a compute slot unless the cache has it (game/hints.py)."""
-    if game.status != Game.Status.PLAYING:
-        return None
-    limits.check(request, limits.HINT, session=session)
-    return hints.hint_for(played.record, played.position)
-
-
-def hint_message(played: Played, found: engine.Hint) -> str:
-    """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
-    buried card and the fan it lies in). Its reason waits behind "Why?" on the board."""
-    move = found.move
-    if move.is_redeal:
-        return "Hint: Redeal now."
-    if move.merci and move.card is not None:
-        where = played.position.find(move.card)
-        fan = f", buried in fan {where[0] + 1}," if where is not None else ""
-        if move.onto is not None:
-            goes = f"onto the {move.onto.name}"
-        elif move.empty_fan is not None:
-            goes = "into the empty fan"
-        else:
-            goes = "to its foundation"
-        return f"Hint: take the merci: the {move.card.name}{fan} {goes}."
-    return f"Hint: {move.describe()}."
+def _change(request: HtmxHttpRequest, game_id: int, name: str) -> HttpResponse:
+    games = play.session_games(game_id, request.session.session_key)
+    return pipeline.change(request, games, name, SITE)
 
 
 @require_POST
-@board_action
-def move(request: HtmxHttpRequest, game_id: int) -> Played:
-    text = request.POST.get("move", "")
-    return _change(request, game_id, "move", lambda played: play.play_move(played, text))
+def move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _change(request, game_id, "move")
 
 
 @require_POST
-@board_action
-def undo(request: HtmxHttpRequest, game_id: int) -> Played:
-    return _change(request, game_id, "undo", play.undo)
+def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _change(request, game_id, "undo")
 
 
 @require_POST
-@board_action
-def redo(request: HtmxHttpRequest, game_id: int) -> Played:
-    return _change(request, game_id, "redo", play.redo)
+def redo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _change(request, game_id, "redo")
 
 
 @require_POST
-@board_action
-def redeal(request: HtmxHttpRequest, game_id: int) -> Played:
-    return _change(request, game_id, "redeal", play.redeal)
+def redeal(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _change(request, game_id, "redeal")
 
 
 @require_POST
-@board_action
-def auto_finish(request: HtmxHttpRequest, game_id: int) -> Played:
-    return _change(request, game_id, "auto", play.auto_finish)
+def auto_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _change(request, game_id, "auto")
 
 
 # ---------------------------------------------------------------- "Show a win"
@@ -399,36 +276,48 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-@board_action
-def _solve(request: HtmxHttpRequest, game_id: int) -> Played:
-    seen = _seen_moves(request)
-    limits.check(request, limits.SOLVE)
-    # The slot is taken before the game is marked: a busy site refuses the peek untouched.
-    with limits.computing():
-        with play.changing(game_id, request.session.session_key, seen) as played:
-            played.action = "solve"
-            peek.mark_assisted(played)
-        game = played.row
-        assert game is not None
-        # The search runs after the row is written and unlocked: it may take two seconds, and a
-        # move made meanwhile only means the player has left the line (see peek.shown).
-        found = peek.answer(game.record, played.position)
+def _solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    games = play.session_games(game_id, request.session.session_key)
+    try:
+        limits.check(request, limits.SOLVE)
+        # The slot is taken before the game is marked: a busy site refuses the peek untouched.
+        with limits.computing():
+            played = pipeline.apply(request, games, "solve", _mark_assisted, session_auto=False)
+            game = played.row
+            assert game is not None
+            # The search runs after the row is written and unlocked: it may take two seconds,
+            # and a move made meanwhile only means the player has left the line (peek.shown).
+            found = peek.answer(game.record, played.position)
+    except pipeline.REFUSALS as error:
+        return pipeline.refused(request, games, error, SITE)
     peek.remember(request.session, game, found)
-    return played
+    return SITE.after_change(request, played)
+
+
+def _mark_assisted(played: Played, request: HttpRequest) -> None:
+    peek.mark_assisted(played)
+
+
+def _next_on_line(played: Played, request: HttpRequest) -> None:
+    peek.play_next(played, request.session)
+
+
+def _rest_of_line(played: Played, request: HttpRequest) -> None:
+    peek.play_out(played, request.session)
 
 
 @require_POST
-@board_action
-def solve_next(request: HtmxHttpRequest, game_id: int) -> Played:
+def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
-    return _change(request, game_id, "line", lambda played: peek.play_next(played, request.session))
+    games = play.session_games(game_id, request.session.session_key)
+    return pipeline.change(request, games, "line", SITE, action=_next_on_line)
 
 
 @require_POST
-@board_action
-def solve_out(request: HtmxHttpRequest, game_id: int) -> Played:
+def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
-    return _change(request, game_id, "line", lambda played: peek.play_out(played, request.session))
+    games = play.session_games(game_id, request.session.session_key)
+    return pipeline.change(request, games, "line", SITE, action=_rest_of_line)
 
 
 @require_POST
@@ -439,11 +328,11 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     token comes as the form field `csrfmiddlewaretoken`.
     """
     try:
-        running = clock_state(request)
+        running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
-        return HttpResponse(_sentence(str(error)), status=400, content_type="text/plain")
+        return HttpResponse(pipeline.sentence(str(error)), status=400, content_type="text/plain")
     game = play.set_clock(play.session_games(game_id, request.session.session_key), running)
-    return clock_response(game)
+    return pipeline.clock_response(game)
 
 
 @require_http_methods(["GET", "POST"])
@@ -460,7 +349,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             request.session["rules"] = rules.name
             number = form.cleaned_data["deal"] or play.random_deal_number()
             game = start_game(request, key, number, rules)
-            return _after_change(request, game)
+            return _started(request, game)
         status = 400
     else:
         form = NewGameForm(initial=request.session.get("new_game", {}))
@@ -492,7 +381,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     try:
         rules = stats.parse_rules_choice(request.GET.get("rules", ""))
     except engine.InvalidRulesError as error:
-        return _bad_request(request, _sentence(str(error)))
+        return _bad_request(request, pipeline.sentence(str(error)))
     key = request.session.session_key
     since = _stats_since(request)
     figures = stats.for_session(key, rules, since)

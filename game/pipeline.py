@@ -1,0 +1,285 @@
+"""One path for every change to a game, whichever front end asks: the main site (whose board the
+daily page shows too) and the embed.
+
+A view names the games it may touch (by session, or by token for the embed) and the action; this
+module does the rest in one order: read the move count of the board the request was made on, load
+the game under a row lock, check it (stale board? game over?), apply the action through the
+engine (then the auto-move setting), save, and hand the saved game to the front end to render.
+A refused request becomes its status and message here and nowhere else: a stale board is a 409,
+a move against the rules or a malformed request a 400, both shown with the game as it stands
+and nothing saved.
+
+A front end (`Front`) says only how its board is drawn and where a plain form post goes after a
+change; game.views is the site's, game.embed the embed's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
+from django.utils.http import urlencode
+
+from game import announce, clock, engine, hints, limits, play, prefs
+from game.models import Game
+from game.played import Played
+
+STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
+
+# What a refused request may raise on its way through the pipeline: a stale board, a move against
+# the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
+REFUSALS = (
+    play.StaleBoardError,
+    engine.IllegalMoveError,
+    engine.InvalidMoveError,
+    *limits.REFUSED,
+)
+
+
+class Front(Protocol):
+    """How a front end draws its board and answers a change."""
+
+    # Whether its requests have a session (rate limits count per session too).
+    sessions: bool
+
+    def board(
+        self,
+        request: HttpRequest,
+        game: Game,
+        played: Played | None = None,
+        *,
+        status: int = 200,
+        message: str = "",
+        selected: str = "",
+        hint: engine.Hint | None = None,
+    ) -> HttpResponse: ...
+
+    def after_change(
+        self, request: HttpRequest, played: Played, *, created: bool = False
+    ) -> HttpResponse: ...
+
+
+def _play_move(played: Played, request: HttpRequest) -> None:
+    played.play(engine.Move.parse(request.POST.get("move", "")))
+
+
+def _undo(played: Played, request: HttpRequest) -> None:
+    played.undo_turn()
+
+
+def _redo(played: Played, request: HttpRequest) -> None:
+    played.redo()
+
+
+def _redeal(played: Played, request: HttpRequest) -> None:
+    played.play(engine.REDEAL)
+
+
+def _auto_finish(played: Played, request: HttpRequest) -> None:
+    """Play every card that can go home, one after another, as one request."""
+    moves = engine.auto_finish(played.position)
+    if not moves:
+        raise engine.IllegalMoveError("no card can go to its foundation just now")
+    for move in moves:
+        played.play(move)
+
+
+Action = Callable[[Played, HttpRequest], None]
+
+# Every change a board can post, by the name its URL carries. The site adds "line" (the winning
+# line's moves, which live in the session: see game.views); the embed posts these alone.
+ACTIONS: dict[str, Action] = {
+    "move": _play_move,
+    "undo": _undo,
+    "redo": _redo,
+    "redeal": _redeal,
+    "auto": _auto_finish,
+}
+
+# The actions after which the auto-move setting plays every foundation move there is. Not undo:
+# undo takes auto moves back (see Played.undo_turn), and playing them again would undo the undo.
+AUTO_AFTER = frozenset({"move", "redeal", "redo"})
+
+
+def apply(
+    request: HttpRequest,
+    games: QuerySet[Game],
+    name: str,
+    action: Action,
+    *,
+    session_auto: bool,
+) -> Played:
+    """Lock the game `games` names, check it against the request's board, apply `action`, then
+    the auto-move setting, and save: the saved game, its row in `played.row`. Raises one of
+    REFUSALS (nothing saved), or Http404 when `games` names none."""
+    seen = seen_moves(request)
+    with play.changing_game(games, seen) as played:
+        played.action = name
+        action(played, request)
+        if name in AUTO_AFTER and wants_auto(request, session=session_auto):
+            played.auto_play()
+    return played
+
+
+def change(
+    request: HttpRequest,
+    games: QuerySet[Game],
+    name: str,
+    front: Front,
+    *,
+    action: Action | None = None,
+    session_auto: bool = True,
+) -> HttpResponse:
+    """The whole view path of a change: apply it, then the front end's answer, or the refusal
+    with the game as it stands."""
+    try:
+        played = apply(request, games, name, action or ACTIONS[name], session_auto=session_auto)
+    except REFUSALS as error:
+        return refused(request, games, error, front)
+    return front.after_change(request, played)
+
+
+def refused(
+    request: HttpRequest, games: QuerySet[Game], error: Exception, front: Front
+) -> HttpResponse:
+    """The board as it stands, with the refusal's status and message."""
+    game = error.game if isinstance(error, play.StaleBoardError) else play.found(games)
+    return refused_board(request, game, error, front)
+
+
+def refused_board(
+    request: HttpRequest,
+    game: Game,
+    error: Exception,
+    front: Front,
+    played: Played | None = None,
+) -> HttpResponse:
+    """`game`'s board saying why the request was refused; a rate limit or a busy site also says
+    when to try again (`Retry-After`), and board.js shows it like a refused move."""
+    status, message = refusal(error)
+    response = front.board(request, game, played, status=status, message=message)
+    if isinstance(error, limits.REFUSED):
+        response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+def refusal(error: Exception) -> tuple[int, str]:
+    """The status and the player's message for a refused request."""
+    if isinstance(error, play.StaleBoardError):
+        return 409, STALE_MESSAGE
+    if isinstance(error, limits.REFUSED):
+        return error.status, error.message
+    return 400, sentence(str(error))
+
+
+def sentence(text: str) -> str:
+    """An engine message as a sentence: a capital first, a full stop last."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def seen_moves(request: HttpRequest) -> int:
+    """The move count of the board the request was made on (the form's `n`)."""
+    text = request.POST.get("n", "")
+    # A move count has a handful of digits (see limits.MAX_GAME_MOVES); int() of thousands of
+    # digits is slow, and past 4,300 it raises.
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise engine.InvalidMoveError("the request did not say which board it was made on")
+    return int(text)
+
+
+def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
+    """The auto-move setting for this request: the form's `auto` field (board.js sends the
+    browser's setting), or without one the setting kept in the session (JavaScript off; never
+    for the embed, which has no session)."""
+    field = request.POST.get("auto")
+    if field in ("0", "1"):
+        return field == "1"
+    return session and prefs.from_session(request).auto_move
+
+
+def hint_message(played: Played, found: engine.Hint) -> str:
+    """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
+    buried card and the fan it lies in). Its reason waits behind "Why?" on the board."""
+    move = found.move
+    if move.is_redeal:
+        return "Hint: Redeal now."
+    if move.merci and move.card is not None:
+        where = played.position.find(move.card)
+        fan = f", buried in fan {where[0] + 1}," if where is not None else ""
+        if move.onto is not None:
+            goes = f"onto the {move.onto.name}"
+        elif move.empty_fan is not None:
+            goes = "into the empty fan"
+        else:
+            goes = "to its foundation"
+        return f"Hint: take the merci: the {move.card.name}{fan} {goes}."
+    return f"Hint: {move.describe()}."
+
+
+def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
+    """The board with the engine's hint marked and said, or why there is none."""
+    played = game.resume()
+    try:
+        found = computed_hint(request, game, played, session=front.sessions)
+    except limits.REFUSED as error:
+        return refused_board(request, game, error, front, played)
+    if found is None:
+        message = "There is nothing to hint: the game is over."
+        return front.board(request, game, played, message=message)
+    return front.board(request, game, played, hint=found, message=hint_message(played, found))
+
+
+def computed_hint(
+    request: HttpRequest, game: Game, played: Played, *, session: bool = True
+) -> engine.Hint | None:
+    """The engine's hint for a game in progress (None when it is over), counted against the hint
+    rate limit (per session too, unless `session` is false: the embed never reads one) and
+    searched in a compute slot unless the cache has it (game/hints.py)."""
+    if game.status != Game.Status.PLAYING:
+        return None
+    limits.check(request, limits.HINT, session=session)
+    return hints.hint_for(played.record, played.position)
+
+
+# ---------------------------------------------------------------- the live region without htmx
+
+
+def said_query(played: Played | None) -> str:
+    """Without JavaScript the change is announced by the page the post redirects to, which is
+    told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
+    if played is None or not played.action:
+        return ""
+    return "?" + urlencode({"did": played.action, "from": str(played.seen)})
+
+
+def said_before(request: HttpRequest, played: Played) -> None:
+    """Read `said_query`'s fields back onto a freshly loaded game; anything odd says nothing."""
+    action = request.GET.get("did", "")
+    seen = request.GET.get("from", "")
+    if action in announce.ACTIONS and seen.isascii() and seen.isdigit() and len(seen) < 6:
+        played.action = action
+        played.seen = int(seen)
+
+
+# ---------------------------------------------------------------- the fair timer's two signals
+
+
+def clock_state(request: HttpRequest) -> bool:
+    """`state=resume` (the page is visible) or `state=pause` (hidden); anything else is refused."""
+    state = request.POST.get("state", "")
+    if state not in ("pause", "resume"):
+        raise engine.InvalidMoveError("a clock request says pause or resume")
+    return state == "resume"
+
+
+def clock_response(game: Game) -> JsonResponse:
+    """The clock as the server keeps it, for board.js to tick from."""
+    running = game.status == Game.Status.PLAYING and game.clock_since is not None
+    reading = clock.reading(game, timezone.now())
+    response = JsonResponse({"elapsed_ms": reading, "running": running})
+    response["Cache-Control"] = "no-store"
+    return response
