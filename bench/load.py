@@ -112,8 +112,8 @@ function init(args)
   local number = 0
   for line in io.lines(args[1]) do
     if number == index then
-      local fields = "^(%S+)\\t(%S+)\\t(%S+)\\t(%S+)\\t(%d+)\\t(%a+)$"
-      game, cookie, csrf, move, n, phase = line:match(fields)
+      local fields = "^(%S+)\\t(%S+)\\t(%S+)\\t(%S+)\\t(%d+)\\t(%a+)\\t(%x*)$"
+      game, cookie, csrf, move, n, phase, key = line:match(fields)
       n = tonumber(n)
     end
     number = number + 1
@@ -124,19 +124,22 @@ function init(args)
   }
 end
 
--- auto=0 as board.js sends it (the browser's auto-move setting), so the server need not read
--- the session for it.
+-- auto=0 and v (the key of the board on show) as board.js sends them: the server need not
+-- read the session for the auto-move setting, and leaves out the parts of the board that the
+-- browser already has.
 function request()
   if phase == "move" then
     return wrk.format("POST", "/game/" .. game .. "/move/", headers,
-      "move=" .. move .. "&n=" .. n .. "&auto=0")
+      "move=" .. move .. "&n=" .. n .. "&auto=0&v=" .. key)
   end
-  return wrk.format("POST", "/game/" .. game .. "/undo/", headers, "n=" .. n .. "&auto=0")
+  return wrk.format("POST", "/game/" .. game .. "/undo/", headers,
+    "n=" .. n .. "&auto=0&v=" .. key)
 end
 
 function response(status, headers, body)
   if status == 200 then
     if phase == "move" then phase, n = "undo", n + 1 else phase, n = "move", n - 1 end
+    key = body:match('data%-position="(%x+)"') or ""
   end
 end
 """
@@ -275,6 +278,7 @@ def write_seats(seats: list[Seat], path: Path) -> None:
         board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
         cookie = "; ".join(f"{k}={v}" for k, v in seat.player.cookies.items())
         phase = "move" if board.move_count == 0 else "undo"
+        key = board_key(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
         lines.append(
             "\t".join(
                 [
@@ -284,6 +288,7 @@ def write_seats(seats: list[Seat], path: Path) -> None:
                     quote(seat.move, safe=""),
                     str(board.move_count),
                     phase,
+                    key,
                 ]
             )
         )
@@ -304,9 +309,9 @@ def script_of(length: int) -> list[str]:
     return [move.text for move in game.moves]
 
 
-def change(player: Player, game_id: int, entry: str, n: int) -> float:
-    """Post one move (or redeal) and return its latency in milliseconds."""
-    form: dict[str, object] = {"n": n, "auto": 0}  # the auto-move setting, as board.js sends it
+def change(player: Player, game_id: int, entry: str, n: int, key: str = "") -> float:
+    """Post one move (or redeal) as board.js does, and return its latency in milliseconds."""
+    form: dict[str, object] = {"n": n, "auto": 0, "v": key}
     if entry == "R":
         path = f"/game/{game_id}/redeal/"
     else:
@@ -335,7 +340,8 @@ def long_and_short(site: Site, samples: int) -> tuple[list[float], list[float]]:
     timings: list[list[float]] = [[], []]
     for _ in range(samples):
         for index, (player, game_id, entry, length) in enumerate(games):
-            timings[index].append(change(player, game_id, entry, length))
+            key = board_key(player.get(f"/game/{game_id}/", htmx=True).body)
+            timings[index].append(change(player, game_id, entry, length, key))
             player.post(f"/game/{game_id}/undo/", {"n": length + 1})
     return timings[0], timings[1]
 
@@ -383,16 +389,24 @@ def start_in_process(client: object, moves: list[str]) -> int:
     return game_id
 
 
-def post_in_process(client: object, game_id: int, entry: str, n: int) -> None:
+def post_in_process(client: object, game_id: int, entry: str, n: int, key: str = "") -> str:
+    """Post one move as board.js does (auto and the board's key); returns the new board's key."""
     from django.test import Client
 
     assert isinstance(client, Client)
-    form: dict[str, object] = {"n": n, "auto": 0}  # auto as board.js sends it
+    form: dict[str, object] = {"n": n, "auto": 0, "v": key}
     if entry != "R":
         form["move"] = entry
     action = "redeal" if entry == "R" else "move"
     response = client.post(f"/game/{game_id}/{action}/", form, headers={"HX-Request": "true"})
     assert response.status_code == 200, response.status_code
+    return board_key(response.content.decode())
+
+
+def board_key(html: str) -> str:
+    """The key of the board on show (data-position), which board.js sends with each change."""
+    found = re.search(r'data-position="(\w+)"', html)
+    return found[1] if found else ""
 
 
 def profile_long_move(repeats: int = 30) -> str:
@@ -474,10 +488,11 @@ def phase_breakdown(count: int) -> dict[str, float]:
     samples: dict[str, list[float]] = {name: [] for name in (*PHASES, "other", "total")}
     try:
         with connection.execute_wrapper(clock.sql):
+            key = ""
             for n, entry in enumerate(moves):
                 clock.totals.clear()
                 started = time.perf_counter()
-                post_in_process(client, game_id, entry, n)
+                key = post_in_process(client, game_id, entry, n, key)
                 total = time.perf_counter() - started
                 for name in PHASES:
                     samples[name].append(clock.totals.get(name, 0.0) * 1000)
@@ -516,10 +531,11 @@ def fragment_size(seat: Seat) -> tuple[int, int, str]:
     board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
     if board.move_count:
         seat.player.post(f"/game/{seat.game_id}/undo/", {"n": board.move_count})
+    key = board_key(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
     answer = seat.player.request(
         "POST",
         f"/game/{seat.game_id}/move/",
-        {"move": seat.move, "n": 0},
+        {"move": seat.move, "n": 0, "v": key},
         htmx=True,
         accept_gzip=True,
     )

@@ -7,6 +7,7 @@ shows what the server listed and never judges a move itself.
 
 from __future__ import annotations
 
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,10 @@ class FanView:
     target_move: str = ""
     hint: str = ""
     kings_fill: bool = False
+    # On the live board a fan has an id, so that an answer may leave it out when it is `kept`:
+    # as it was on the board the request came from (see board_context's `previous`).
+    live: bool = False
+    kept: bool = field(default=False, compare=False)
 
     @property
     def number(self) -> int:
@@ -79,6 +84,9 @@ class FoundationView:
     count: int
     target_move: str = ""
     hint: str = ""
+    # As for FanView: an id on the live board, and left out of an answer when `kept`.
+    live: bool = False
+    kept: bool = field(default=False, compare=False)
 
 
 def card_view(card: engine.Card) -> CardView:
@@ -106,9 +114,15 @@ def board_context(
     hint: engine.Hint | None = None,
     message: str = "",
     line: Shown | None = None,
+    previous: str = "",
 ) -> dict[str, Any]:
-    """Everything play.html's board partial needs. `line` is the "Show a win" verdict on show:
-    its next move is marked the way a hint is, unless a hint was asked for."""
+    """Everything the board template (game/_board.html) needs. `line` is the "Show a win"
+    verdict on show: its next move is marked the way a hint is, unless a hint was asked for.
+
+    `previous` is the key (`board_key`) of the board the request came from, as board.js sends
+    it: when it is the key of the game as loaded, the browser holds exactly that board, so the
+    parts this change left as they were are sent as empty `hx-preserve` placeholders that htmx
+    fills with the elements already on the page (`keep`)."""
     position = played.position
     said = announcement(game, played, hint=hint, message=message)
     if not said and line is not None and played.action == "solve":
@@ -118,10 +132,7 @@ def board_context(
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = played.legal_moves() if game.status == Game.Status.PLAYING else []
-    by_card: dict[str, list[str]] = defaultdict(list)
-    for move in legal:
-        if move.card is not None:
-            by_card[move.card.code].append(move.text)
+    by_card = _moves_by_card(legal)
     if selected and selected not in by_card:
         if not message and selected in {c.code for fan in position.fans for c in fan}:
             message = f"The {engine.Card.parse(selected).name} has no move just now."
@@ -139,43 +150,22 @@ def board_context(
         targets[_target_key(engine.Move.parse(text))] = text
     hinted = _hint_keys(hint.move) if hint else set()
 
-    fans = []
-    for index, fan in enumerate(position.fans):
-        views = []
-        for depth, card in enumerate(fan):
-            view = card_view(card)
-            view.top = depth == len(fan) - 1
-            view.buried = not view.top
-            view.moves = by_card.get(card.code, [])
-            view.selected = card.code == selected
-            if view.top:
-                view.target_move = targets.get(f"card:{card.code}", "")
-            if f"card:{card.code}" in hinted:
-                view.hint = "card"
-            if hint and hint.move.onto == card:
-                view.hint = "target"
-            views.append(view)
-        fans.append(
-            FanView(
-                index=index,
-                cards=views,
-                target_move=targets.get(f"fan:{index}", ""),
-                hint="target" if f"fan:{index}" in hinted else "",
-                kings_fill=position.rules.kings_fill_empty,
-            )
-        )
+    fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint)
+    key = "" if hint or selected else board_key(game, position, game.status, game.assisted)
 
     foundations = foundation_views(position)
     for foundation in foundations:
         foundation.target_move = targets.get(f"home:{foundation.suit}", "")
         foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
+        foundation.live = True
+
+    keep = _unchanged(game, played, fans, foundations, previous) if previous and key else Keep()
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
     # server's reading is where it starts from (see game/clock.py).
     running = game.status == Game.Status.PLAYING and game.started_at is not None
     shown_ms = clock.reading(game, timezone.now())
-    outcome = position.outcome()
     return {
         "game": game,
         "rules": position.rules,
@@ -199,10 +189,106 @@ def board_context(
         "elapsed_text": format_ms(shown_ms),
         "timer_running": running,
         "timer_cap_ms": clock.STRETCH_CAP_MS,
-        "outcome": outcome,
         "line": line,
-        "can_peek": game.status in (Game.Status.PLAYING, Game.Status.LOST),
+        "can_peek": _can_peek(game.status),
+        "board_key": key,
+        "keep": keep,
     }
+
+
+@dataclass
+class Keep:
+    """The parts of the board that the browser already has as they should be."""
+
+    menu: bool = False
+    solve_dialog: bool = False
+
+
+def board_key(game: Game, position: engine.Position, status: str, assisted: bool) -> str:
+    """A short name for a plain board (no hint, no selection) of `game` at `position`: equal
+    keys, equal markup for every part that `Keep` and `FanView.kept` may leave out."""
+    fans = ",".join("".join(card.code for card in fan) for fan in position.fans)
+    text = f"{game.pk}:{game.token}:{fans}:{position.redeals_used}:{position.mercis_used}"
+    return format(zlib.crc32(f"{text}:{status}:{assisted}".encode()), "08x")
+
+
+def _can_peek(status: str) -> bool:
+    return status in (Game.Status.PLAYING, Game.Status.LOST)
+
+
+def _unchanged(
+    game: Game,
+    played: Played,
+    fans: list[FanView],
+    foundations: list[FoundationView],
+    previous: str,
+) -> Keep:
+    """Mark the fans and foundations that are as they were on the board with key `previous`
+    (the game as it was loaded for this request), and say which other parts are."""
+    before = played.loaded_position
+    status, assisted = played.loaded_state or (game.status, game.assisted)
+    if before is None or previous != board_key(game, before, status, assisted):
+        return Keep()
+    legal = engine.legal_moves(before) if status == Game.Status.PLAYING else []
+    old = fan_views(before, _moves_by_card(legal))
+    for now, then in zip(fans, old, strict=False):
+        now.kept = now == then
+    for home, was in zip(foundations, foundation_views(before), strict=True):
+        was.live = True
+        home.kept = home == was
+    return Keep(
+        menu=True,
+        solve_dialog=(_can_peek(status), assisted) == (_can_peek(game.status), game.assisted),
+    )
+
+
+def _moves_by_card(legal: list[engine.Move]) -> dict[str, list[str]]:
+    by_card: dict[str, list[str]] = defaultdict(list)
+    for move in legal:
+        if move.card is not None:
+            by_card[move.card.code].append(move.text)
+    return by_card
+
+
+def fan_views(
+    position: engine.Position,
+    by_card: dict[str, list[str]],
+    *,
+    selected: str = "",
+    targets: dict[str, str] | None = None,
+    hint: engine.Hint | None = None,
+) -> list[FanView]:
+    """The fans as the board shows them: each card with its legal moves (`by_card`), the
+    selection and the places it may go (`targets`), and the hint's marks."""
+    targets = targets or {}
+    hinted = _hint_keys(hint.move) if hint else set()
+    fans = []
+    for index, fan in enumerate(position.fans):
+        views = []
+        for depth, card in enumerate(fan):
+            view = card_view(card)
+            view.top = depth == len(fan) - 1
+            view.buried = not view.top
+            view.moves = by_card.get(card.code, [])
+            view.selected = card.code == selected
+            if view.top:
+                view.target_move = targets.get(f"card:{card.code}", "")
+            if f"card:{card.code}" in hinted:
+                view.hint = "card"
+            if hint and hint.move.onto == card:
+                view.hint = "target"
+            views.append(view)
+        fans.append(
+            FanView(
+                index=index,
+                cards=views,
+                target_move=targets.get(f"fan:{index}", ""),
+                hint="target" if f"fan:{index}" in hinted else "",
+                kings_fill=position.rules.kings_fill_empty,
+                live=True,
+            )
+        )
+    return fans
 
 
 def announcement(game: Game, played: Played, *, hint: engine.Hint | None, message: str) -> str:

@@ -147,14 +147,19 @@ class EmbedBoard:
         message: str = "",
         selected: str = "",
         hint: engine.Hint | None = None,
+        previous: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole frame page otherwise."""
         context = board.board_context(
-            game, played or game.resume(), selected=selected, hint=hint, message=message
+            game,
+            played or game.resume(),
+            selected=selected,
+            hint=hint,
+            message=message,
+            previous=previous,
         )
         context["urls"] = _urls(game)
         context["embed"] = True
-        context["csrf"] = False
         template = "embed/play.html#board" if getattr(request, "htmx", False) else "embed/play.html"
         response = render(request, template, context, status=status)
         patch_vary_headers(response, ["HX-Request"])
@@ -169,7 +174,7 @@ class EmbedBoard:
         assert game is not None
         url = reverse("embed:game", args=[game.token])
         if getattr(request, "htmx", False):
-            response = self.board(request, game, played)
+            response = self.board(request, game, played, previous=request.POST.get("v", ""))
             if created:
                 # The frame's address now names the game, so reloading the frame keeps it.
                 response["HX-Replace-Url"] = url

@@ -55,6 +55,7 @@ class Front(Protocol):
         message: str = "",
         selected: str = "",
         hint: engine.Hint | None = None,
+        previous: str = "",
     ) -> HttpResponse: ...
 
     def after_change(
@@ -251,7 +252,7 @@ def computed_hint(
 def said_query(played: Played | None) -> str:
     """Without JavaScript the change is announced by the page the post redirects to, which is
     told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
-    if played is None or not played.action:
+    if played is None or played.action not in announce.ACTIONS:
         return ""
     return "?" + urlencode({"did": played.action, "from": str(played.seen)})
 

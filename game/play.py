@@ -217,6 +217,7 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
             raise GameOverError("this game is over and a newer one has been dealt since")
         played = game.resume()
         played.row = game
+        played.loaded_state = (game.status, game.assisted)
         yield played
         save(game, played)
 

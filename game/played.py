@@ -58,6 +58,10 @@ class Played:
         # the move count it was loaded with, and the action's name once a view applies one.
         self.seen = len(moves)
         self.action = ""
+        # The game as it was loaded, for the board to tell which of its parts a change left as
+        # they were: the position, and the row's status and "assisted" mark (set by the loader).
+        self.loaded_position: engine.Position | None = self.position
+        self.loaded_state: tuple[str, bool] | None = None
         self._legal: tuple[engine.Position, list[engine.Move]] | None = None
 
     @classmethod

@@ -87,10 +87,17 @@ class SiteBoard:
         message: str = "",
         selected: str = "",
         hint: engine.Hint | None = None,
+        previous: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole page otherwise."""
         context = self.context(
-            request, game, played or game.resume(), selected=selected, hint=hint, message=message
+            request,
+            game,
+            played or game.resume(),
+            selected=selected,
+            hint=hint,
+            message=message,
+            previous=previous,
         )
         if getattr(request, "htmx", False):
             response = render(request, "game/play.html#board", context, status=status)
@@ -109,9 +116,10 @@ class SiteBoard:
         message: str = "",
         selected: str = "",
         hint: engine.Hint | None = None,
+        previous: str = "",
     ) -> dict[str, Any]:
-        """What _board.html needs for this game on the site: the board, its URLs, the line of
-        "Show a win" on show, and CSRF inputs for plain form posts (a full page only)."""
+        """What _board.html needs for this game on the site: the board, its URLs and the line
+        of "Show a win" on show."""
         context = board.board_context(
             game,
             played,
@@ -119,6 +127,7 @@ class SiteBoard:
             hint=hint,
             message=message,
             line=peek.shown(request.session, game),
+            previous=previous,
         )
         context["urls"] = {
             "new": reverse("new"),
@@ -129,7 +138,6 @@ class SiteBoard:
             **{name: reverse(name, args=[game.pk]) for name in pipeline.ACTIONS},
         }
         context["embed"] = False
-        context["csrf"] = not getattr(request, "htmx", False)
         return context
 
     def after_change(
@@ -139,7 +147,7 @@ class SiteBoard:
         game = played.row
         assert game is not None
         if getattr(request, "htmx", False):
-            return self.board(request, game, played)
+            return self.board(request, game, played, previous=request.POST.get("v", ""))
         url = reverse("game", args=[game.pk]) + pipeline.said_query(played)
         response = HttpResponseRedirect(url, status=303)
         patch_vary_headers(response, ["HX-Request"])

@@ -717,6 +717,11 @@
     const detail = event.detail;
     if (detail.verb !== "post" || !detail.parameters || detail.parameters.n === undefined) return;
     detail.parameters.auto = html.classList.contains("auto-move") ? "1" : "0";
+    // The board the request is made on: its move count (a form the last answer kept in place
+    // may carry an older one) and its key, which lets the server leave out what is unchanged.
+    const root = board();
+    if (root && root.dataset.moves !== undefined) detail.parameters.n = root.dataset.moves;
+    if (root && root.dataset.position) detail.parameters.v = root.dataset.position;
   });
 
   // ---------------------------------------------------------------- timer

@@ -1,0 +1,124 @@
+"""What a change sends back: only what changed.
+
+After a change, the fans (and the menu's links, and the "Show a win" dialog) that are as they
+were on the board the request came from are sent as empty `hx-preserve` placeholders, which htmx
+fills with the elements already on the page. The server may only do so when the request names
+exactly the board the browser holds (its key, `v`, as board.js sends it); otherwise the whole
+board comes back.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+
+from game import engine
+from game.models import Game
+from tests.web.test_play import post, start
+
+pytestmark = pytest.mark.django_db
+
+_KEY = re.compile(r'data-position="(\w+)"')
+_FAN = re.compile(r'<div id="fan-(\d+)"[^>]*?(?:hx-preserve></div>|>.*?</div>)', re.S)
+
+
+def key_of(html: str) -> str:
+    found = _KEY.search(html)
+    return found[1] if found else ""
+
+
+def fans_of(html: str) -> dict[str, str]:
+    return {match[1]: match[0] for match in _FAN.finditer(html)}
+
+
+def board(client: Client, game: Game) -> str:
+    response = client.get(f"/game/{game.pk}/", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_move_sends_only_the_fans_it_changed(client: Client) -> None:
+    game = start(client)
+    before = board(client, game)
+    move = next(m for m in engine.legal_moves(engine.Position.start(5)) if m.onto is not None)
+    response = post(client, game, "move", htmx=True, move=move.text, v=key_of(before), auto="0")
+    assert response.status_code == 200
+    html = response.content.decode()
+    fans = fans_of(html)
+    assert len(fans) == len(fans_of(before))
+    sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
+    # The fan the card left and the fan it joined (others may change too: their top card's
+    # listed moves).
+    assert 2 <= len(sent) < len(fans)
+    assert 'id="menu-links" hx-preserve' in html
+    assert 'id="solve-dialog" hx-preserve' in html
+
+
+@pytest.mark.parametrize("key", ["", "00000000", "not-a-key"])
+def test_without_the_key_of_the_board_on_show_the_whole_board_comes_back(
+    client: Client, key: str
+) -> None:
+    game = start(client)
+    move = next(m for m in engine.legal_moves(engine.Position.start(5)) if m.onto is not None)
+    response = post(client, game, "move", htmx=True, move=move.text, v=key, auto="0")
+    assert response.status_code == 200
+    assert "hx-preserve" not in response.content.decode()
+
+
+def test_a_board_showing_a_hint_has_no_key(client: Client) -> None:
+    """The hint marks cards: the next change must send every fan again."""
+    game = start(client)
+    response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert key_of(response.content.decode()) == ""
+
+
+def test_a_refused_change_sends_the_whole_board(client: Client) -> None:
+    game = start(client)
+    before = board(client, game)
+    response = post(client, game, "move", htmx=True, move="KS>F", v=key_of(before))
+    assert response.status_code == 400
+    assert "hx-preserve" not in response.content.decode()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_kept_fans_are_exactly_the_unchanged_ones_through_random_play(
+    client: Client, seed: int
+) -> None:
+    """Put each answer together as htmx does (a placeholder takes the fan already on the page)
+    and compare it with the whole board drawn afresh: always the same fans."""
+    rng = random.Random(seed)
+    game = start(client, 2000 + seed, "lucie-ru-kings")
+    shown = board(client, game)
+    for _ in range(60):
+        game.refresh_from_db()
+        legal = engine.legal_moves(game.replay().position)
+        roll = rng.random()
+        if roll < 0.2 and game.move_count:
+            response = post(client, game, "undo", htmx=True, v=key_of(shown), auto="1")
+        elif roll < 0.3:
+            response = post(client, game, "redo", htmx=True, v=key_of(shown), auto="0")
+        elif legal:
+            move = rng.choice(legal)
+            action = "redeal" if move.is_redeal else "move"
+            response = post(
+                client, game, action, htmx=True, move=move.text, v=key_of(shown), auto="0"
+            )
+        else:
+            break
+        if response.status_code != 200:
+            shown = board(client, game)
+            continue
+        answer = response.content.decode()
+        assembled = {
+            index: fans_of(shown)[index] if "hx-preserve" in fan else fan
+            for index, fan in fans_of(answer).items()
+        }
+        game.refresh_from_db()
+        fresh = board(client, game)
+        assert assembled == fans_of(fresh)
+        assert key_of(answer) == key_of(fresh)
+        shown = fresh
