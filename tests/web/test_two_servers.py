@@ -4,9 +4,10 @@ Two real gunicorn instances (two workers each) on two ports share the database D
 (a scratch PostgreSQL database; unset, one SQLite file that both open) and the Redis CACHE_URL
 names, as two machines behind a load balancer would. One browser (one session cookie) plays a
 game sending its requests to each in turn; twenty tabs race moves on both at once; a daily game
-won on one shows in the figures the other serves; and a rate limit counts the requests sent to
-both. Without CACHE_URL there is no shared cache to test, and the module is skipped; `bash
-.ci/run` sets it for its SQLite and its PostgreSQL runs.
+won on one shows in the figures the other serves; a hint found on one is the one the other
+gives, from the shared cache; and a rate limit counts the requests sent to both. Without
+CACHE_URL there is no shared cache to test, and the module is skipped; `bash .ci/run` sets it for
+its SQLite and its PostgreSQL runs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from tests.web.live_gunicorn import (
     serving,
     stored_game,
 )
+from tests.web.test_metrics import figures, value
 from tests.web.test_race import Fetch, Send, check, play_the_race
 
 pytestmark = pytest.mark.skipif(
@@ -237,3 +239,29 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
     assert statuses[:allowed] == [200] * allowed
     assert statuses[allowed:] == [429, 429]  # one refused by each server
     assert usage()["count"] >= allowed
+
+
+# ---------------------------------------------------------------- a hint found once
+
+
+def hint_lookups(server: Server) -> dict[str, float]:
+    found = figures(server.player().get("/metrics").body)
+    return {
+        result: value(found, "lucie_cache_lookups_total", cache="hint", result=result)
+        for result in ("hit", "miss")
+    }
+
+
+def test_a_hint_found_on_one_server_is_the_one_the_other_gives(pair: Pair) -> None:
+    a, b = pair.browser()
+    game_id = read_board(a.get(f"/deal/{DEAL + 3}/").body).game_id
+    before = hint_lookups(pair.b)
+
+    on_a = a.get(f"/game/{game_id}/hint/", htmx=True)
+    on_b = b.get(f"/game/{game_id}/hint/", htmx=True)
+
+    assert on_a.status == on_b.status == 200
+    hinted = re.compile(r'data-card="(\w+)"[^>]*data-hint="card"')
+    assert hinted.findall(on_a.body) == hinted.findall(on_b.body) != []
+    after = hint_lookups(pair.b)
+    assert (after["hit"] - before["hit"], after["miss"] - before["miss"]) == (1, 0)
