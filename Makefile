@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test lint format bench-load
+.PHONY: help install run test lint format bench-load bench-scale
 
 help:
 	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/"
@@ -11,6 +11,7 @@ help:
 	@echo "make lint     ruff, and mypy (strict for game/engine)"
 	@echo "make format   ruff format"
 	@echo "make bench-load  gunicorn under wrk: move vs bare view, long games, bytes (needs wrk)"
+	@echo "make bench-scale two gunicorn servers vs one on DATABASE_URL (PostgreSQL) and CACHE_URL (Redis)"
 
 $(PY):
 	"$$(scripts/find-python)" -m venv $(VENV)
@@ -39,3 +40,7 @@ format: $(STAMP)
 # Not part of CI: needs `apt-get install -y wrk` and a quiet machine (see README, Benchmarks).
 bench-load: $(STAMP)
 	$(PY) bench/load.py
+
+# Not part of CI: needs wrk, and DATABASE_URL (PostgreSQL) and CACHE_URL (Redis) in the environment.
+bench-scale: $(STAMP)
+	$(PY) bench/scale.py

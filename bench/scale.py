@@ -2,7 +2,7 @@
 
     apt-get install -y wrk redis-server
     .venv/bin/python bench/scale.py --database-url postgres://... --cache-url redis://... \
-        [--clients 20] [--duration 10] [--rounds 2]
+        [--clients 20] [--duration 10] [--rounds 3]
 
 (DATABASE_URL and CACHE_URL are read when the options are not given.) It migrates a scratch
 database on that PostgreSQL server, starts two gunicorn instances with gunicorn.conf.py and
@@ -117,7 +117,7 @@ def main() -> None:
     parser.add_argument("--cache-url", default=os.environ.get("CACHE_URL", ""))
     parser.add_argument("--clients", type=int, default=20, help="wrk connections in all")
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
-    parser.add_argument("--rounds", type=int, default=2, help="runs of each, alternated")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each, alternated")
     args = parser.parse_args()
     if not is_postgres(args.database_url):
         sys.exit("give a PostgreSQL server: --database-url postgres://... (or DATABASE_URL)")
