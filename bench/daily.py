@@ -49,13 +49,13 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from game import daily
+    from game.daily import deals
     from game.models import Game
 
     settings.ALLOWED_HOSTS = ["testserver"]
     call_command("migrate", verbosity=0)
 
-    today = daily.today_utc()
+    today = deals.today_utc()
     first = today.replace(day=1)
     url = f"/daily/{first:%Y}/{first:%m}/"
     client = Client()
@@ -90,10 +90,10 @@ def main() -> None:
         kind = index % 3
         if kind == 0:
             day = rnd.choice(days_this_month)
-            number = daily.deal_number_for(day)
+            number = deals.deal_number_for(day)
         elif kind == 1:
             day = first - dt.timedelta(days=rnd.randint(1, 700))
-            number = daily.deal_number_for(day)
+            number = deals.deal_number_for(day)
         else:
             day = today - dt.timedelta(days=rnd.randint(0, 60))
             number = rnd.randint(1, 10**9)

@@ -76,15 +76,15 @@ PROFILE_MOVES = 500
 # in save). Whatever is left is "other": middleware, the session, routing, the transaction.
 # Keep the names in step with the code: a name that no longer exists stops the benchmark.
 PHASES: dict[str, tuple[str, ...]] = {
-    "load": ("game.played:Played.from_row",),
+    "load": ("game.board.played_game:Played.from_row",),
     "apply": (
-        "game.played:Played.play",
-        "game.played:Played.undo",
-        "game.played:Played.redo",
+        "game.board.played_game:Played.play",
+        "game.board.played_game:Played.undo",
+        "game.board.played_game:Played.redo",
         "game.engine:auto_finish",
     ),
-    "save": ("game.play:save",),
-    "render": ("game.views:SiteBoard.board",),
+    "save": ("game.board.store:save",),
+    "render": ("game.play.views:SiteBoard.board",),
 }
 
 REPORT_LUA = """
@@ -377,7 +377,7 @@ def queries_per_request(lengths: tuple[int, ...]) -> dict[int, list[str]]:
 def start_in_process(client: object, moves: list[str]) -> int:
     from django.test import Client
 
-    from game import play
+    from game.board import store
     from game.models import Game
 
     assert isinstance(client, Client)
@@ -385,7 +385,7 @@ def start_in_process(client: object, moves: list[str]) -> int:
     game_id = int(re.search(rb'data-game="(\d+)"', response.content)[1])  # type: ignore[index]
     game = Game.objects.get(pk=game_id)
     played = engine.Game(DEAL, engine.Rules.parse(RULES), [engine.Move.parse(m) for m in moves])
-    play.save(game, played)
+    store.save(game, played)
     return game_id
 
 

@@ -2,8 +2,10 @@
 
 The log (`moves`) is the truth: the position is the deal replayed through it, so a game can be
 resumed, audited and replayed. Beside it the row keeps a snapshot of the current position
-(`snapshot`, bound to the log by a checksum; see game/played.py) so that a move need not replay the
-log, and counters (`cards_home`, `redeals_used`, ...) kept for statistics and the admin; game.play
+(`snapshot`, bound to the log by a checksum; see game/board/played_game.py) so that a move need not
+replay the
+log, and counters (`cards_home`, `redeals_used`, ...) kept for statistics and the admin;
+game.board.store
 writes them all in the same save as the log, and only the columns that changed.
 """
 
@@ -17,7 +19,7 @@ from django.db import models
 from django.utils import timezone
 
 from game import engine
-from game.played import Played, parse_moves
+from game.board.played_game import Played, parse_moves
 
 
 def new_token() -> str:
@@ -56,16 +58,18 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The fair timer (game/clock.py): the visible time banked so far, and since when the clock has
+    # The fair timer (game/board/clock.py): the visible time banked so far, and since when the
+    # clock has
     # been running (null while paused: the page hidden, or the game not begun or over). Once the
     # game is over, elapsed_ms is its time.
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     clock_since = models.DateTimeField(null=True, blank=True)
     # When the page last said it was hidden (`pause`), while the clock is stopped for it. A move
     # can only come from a visible page, so a move on a paused clock counts the time since the
-    # pause (game/clock.py): pausing between moves cannot shrink a game's time.
+    # pause (game/board/clock.py): pausing between moves cannot shrink a game's time.
     paused_at = models.DateTimeField(null=True, blank=True)
-    # The current position, so that a move need not replay the log (game/played.py): written with
+    # The current position, so that a move need not replay the log (game/board/played_game.py):
+    # written with
     # the log it belongs to, and ignored (the log replayed instead) if it does not match it.
     snapshot = models.TextField(blank=True, default="")
     # One flag per logged move, "1" where the move was played by the auto-move setting rather than
@@ -75,7 +79,7 @@ class Game(models.Model):
     # no session and is never begun (it counts nowhere), and only its replay link opens it.
     imported = models.BooleanField(default=False)
     # The session's first game of this deal begun from the daily page: the one game per session
-    # that everyone's daily figures count (game/daily_stats.py). Not an embed game, an imported
+    # that everyone's daily figures count (game/daily/figures.py). Not an embed game, an imported
     # record played on, or a later try at the same deal.
     daily_entry = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
@@ -87,7 +91,7 @@ class Game(models.Model):
         indexes = [  # noqa: RUF012 (Django reads it once)
             models.Index(fields=["session_key", "-created_at"], name="game_session_recent"),
             models.Index(fields=["deal_number", "rules"], name="game_deal_rules"),
-            # Everyone's daily figures (game.daily_stats) group the started games of a range of
+            # Everyone's daily figures (game.daily.figures) group the started games of a range of
             # deals by deal number: this index holds every column they read, so the database
             # answers from the index alone instead of visiting each game's row.
             models.Index(
@@ -159,5 +163,5 @@ class Game(models.Model):
 
     def resume(self) -> Played:
         """The engine game from the row's snapshot of its position when that matches the log,
-        else replayed (see game/played.py)."""
+        else replayed (see game/board/played_game.py)."""
         return Played.from_row(self)

@@ -1,6 +1,8 @@
 from django.urls import include, path
 
-from game import daily_views, prefs, records, views
+from game.daily import views as daily_views
+from game.play import prefs, views
+from game.records import views as records
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,11 +33,11 @@ urlpatterns = [
     path("stats/", views.stats_page, name="stats"),
     path("stats/reset/", views.stats_reset, name="stats_reset"),
     path("rules/", views.rules_page, name="rules"),
-    # Today's deal and the daily calendar (game/daily_views.py).
+    # Today's deal and the daily calendar (game/daily/views.py).
     path("daily/", daily_views.today, name="daily"),
     path("daily/<str:year>/<str:month>/", daily_views.month, name="daily_month"),
     path("daily/<str:year>/<str:month>/<str:day>/", daily_views.day, name="daily_day"),
     path("daily/<str:year>/<str:month>/<str:day>/result/", daily_views.result, name="daily_result"),
     # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
-    path("", include("game.embed_urls")),
+    path("", include("game.embed.urls")),
 ]

@@ -22,7 +22,7 @@ from game import engine
 from game.engine.cards import RANK_NAMES, SUIT_NAMES, SUITS
 
 if TYPE_CHECKING:
-    from game.played import Played
+    from game.board.played_game import Played
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
 # Next or Play it out; "auto" is Auto-finish.
@@ -43,7 +43,8 @@ def change(
 ) -> str:
     """The sentence for a request that took `game` from move count `seen` to where it is now.
 
-    `auto` flags the logged moves that the auto-move setting played (game.played.Played.auto);
+    `auto` flags the logged moves that the auto-move setting played
+    (game.board.played_game.Played.auto);
     `assisted` says that "Show a win" was used, so a win is not called the player's.
     """
     count = len(game.moves)

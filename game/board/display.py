@@ -14,11 +14,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from game import announce, clock, engine
+from game import engine
+from game.board import announce, clock
+from game.board.played_game import Played
+from game.board.winning_line import Shown
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from game.models import Game
-from game.peek import Shown
-from game.played import Played
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -163,7 +164,7 @@ def board_context(
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
-    # server's reading is where it starts from (see game/clock.py).
+    # server's reading is where it starts from (see game/board/clock.py).
     running = game.status == Game.Status.PLAYING and game.started_at is not None
     shown_ms = clock.reading(game, timezone.now())
     return {

@@ -4,7 +4,8 @@ The engine's hint stops at a deadline (`engine.hint`'s `time_limit`). Searched t
 move is a pure function of the position; cut short, it is the best move found in the time this
 machine had, which depends on the load. So that a player asking twice, or two players at the same
 point of the same deal, get one answer whichever server they reach, the move is kept in Django's
-cache under the game record's hash (as the solver's answers are, game/peek.py): for a day when
+cache under the game record's hash (as the solver's answers are, game/board/winning_line.py): for a
+day when
 the search finished, for a few minutes when it was cut short, so that a quieter moment may search
 deeper.
 """

@@ -10,7 +10,7 @@ a move against the rules or a malformed request a 400, both shown with the game 
 and nothing saved.
 
 A front end (`Front`) says only how its board is drawn and where a plain form post goes after a
-change; game.views is the site's, game.embed the embed's.
+change; game.play.views is the site's, game.embed.views the embed's.
 """
 
 from __future__ import annotations
@@ -23,16 +23,18 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from game import announce, clock, engine, hints, limits, play, prefs
+from game import engine, limits
+from game.board import announce, clock, hints, store
+from game.board.played_game import Played
 from game.models import Game
-from game.played import Played
+from game.play import prefs
 
 STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
 
 # What a refused request may raise on its way through the pipeline: a stale board, a move against
 # the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
 REFUSALS = (
-    play.StaleBoardError,
+    store.StaleBoardError,
     engine.IllegalMoveError,
     engine.InvalidMoveError,
     *limits.REFUSED,
@@ -91,7 +93,7 @@ def _auto_finish(played: Played, request: HttpRequest) -> None:
 Action = Callable[[Played, HttpRequest], None]
 
 # Every change a board can post, by the name its URL carries. The site adds "line" (the winning
-# line's moves, which live in the session: see game.views); the embed posts these alone.
+# line's moves, which live in the session: see game.play.views); the embed posts these alone.
 ACTIONS: dict[str, Action] = {
     "move": _play_move,
     "undo": _undo,
@@ -117,7 +119,7 @@ def apply(
     the auto-move setting, and save: the saved game, its row in `played.row`. Raises one of
     REFUSALS (nothing saved), or Http404 when `games` names none."""
     seen = seen_moves(request)
-    with play.changing_game(games, seen) as played:
+    with store.changing_game(games, seen) as played:
         played.action = name
         action(played, request)
         if name in AUTO_AFTER and wants_auto(request, session=session_auto):
@@ -147,7 +149,7 @@ def refused(
     request: HttpRequest, games: QuerySet[Game], error: Exception, front: Front
 ) -> HttpResponse:
     """The board as it stands, with the refusal's status and message."""
-    game = error.game if isinstance(error, play.StaleBoardError) else play.found(games)
+    game = error.game if isinstance(error, store.StaleBoardError) else store.found(games)
     return refused_board(request, game, error, front)
 
 
@@ -169,7 +171,7 @@ def refused_board(
 
 def refusal(error: Exception) -> tuple[int, str]:
     """The status and the player's message for a refused request."""
-    if isinstance(error, play.StaleBoardError):
+    if isinstance(error, store.StaleBoardError):
         return 409, STALE_MESSAGE
     if isinstance(error, limits.REFUSED):
         return error.status, error.message
@@ -239,7 +241,7 @@ def computed_hint(
 ) -> engine.Hint | None:
     """The engine's hint for a game in progress (None when it is over), counted against the hint
     rate limit (per session too, unless `session` is false: the embed never reads one) and
-    searched in a compute slot unless the cache has it (game/hints.py)."""
+    searched in a compute slot unless the cache has it (game/board/hints.py)."""
     if game.status != Game.Status.PLAYING:
         return None
     limits.check(request, limits.HINT, session=session)

@@ -43,7 +43,7 @@ class Played:
         caller gives the `position` they lead to (a snapshot it has checked)."""
         self.deal_number = deal_number
         self.rules = rules
-        # The locked row this game was loaded from, while game.play.changing_game changes it.
+        # The locked row this game was loaded from, while game.board.store.changing_game changes it.
         self.row: Game | None = None
         self._moves = list(moves)
         self._redo = list(reversed(redo))
@@ -54,7 +54,8 @@ class Played:
             self._positions = [position]
         flags = [flag == "1" for flag in auto_flags[: len(moves)]]
         self.auto: list[bool] = flags + [False] * (len(moves) - len(flags))
-        # What the request did to the game, for the sentence that announces it (game/announce.py):
+        # What the request did to the game, for the sentence that announces it
+        # (game/board/announce.py):
         # the move count it was loaded with, and the action's name once a view applies one.
         self.seen = len(moves)
         self.action = ""

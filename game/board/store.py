@@ -1,7 +1,7 @@
 """Games in the database: find them (by session, token or replay link), start them, lock one
 for a change and save it (log, snapshot, counters, status and clock) in one write.
 
-game.pipeline drives a change through `changing_game`; engine errors (IllegalMoveError,
+game.board.pipeline drives a change through `changing_game`; engine errors (IllegalMoveError,
 InvalidMoveError) raised inside it roll the transaction back, so a refused request saves nothing.
 """
 
@@ -18,9 +18,10 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from game import clock, engine, limits
+from game import engine, limits
+from game.board import clock
+from game.board.played_game import Played, snapshot_text
 from game.models import Game
-from game.played import Played, snapshot_text
 
 # Random deals are drawn from 1..RANDOM_DEALS: any number names a deal, but a short one is easy to
 # read aloud, type and share. Deals above it (today's deal is YYYYMMDD, well inside) are still

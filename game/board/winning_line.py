@@ -22,9 +22,9 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 
 from game import engine
+from game.board.played_game import Played
 from game.engine import solver
 from game.models import Game
-from game.played import Played
 from lucie import metrics
 
 Verdict = Literal["won", "lost", "undecided"]

@@ -25,8 +25,8 @@ from django.db.models import Count, F, Min, Q, QuerySet
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
-from game import daily
-from game.board import format_ms
+from game.board.display import format_ms
+from game.daily import deals
 from game.models import Game
 from lucie import metrics
 
@@ -116,7 +116,7 @@ def _daily_games(low: int, high: int) -> QuerySet[Game]:
     # `started_at__isnull=False` (not an exclude) so that the SQL says "IS NOT NULL", which lets
     # the database use the partial index game_daily_entries.
     return Game.objects.filter(
-        rules=daily.DAILY_RULES,
+        rules=deals.DAILY_RULES,
         deal_number__gte=low,
         deal_number__lte=high,
         started_at__isnull=False,
@@ -189,8 +189,8 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
     found: dict[int, DayFigures] | None = cache.get(key)
     metrics.cache_lookup("figures", hit=found is not None)
     if found is None:
-        found = _figures(*daily.month_bounds(first))
-        current = first == daily.today_utc().replace(day=1)
+        found = _figures(*deals.month_bounds(first))
+        current = first == deals.today_utc().replace(day=1)
         cache.set(key, found, CURRENT_MONTH_TTL if current else PAST_MONTH_TTL)
     return found
 
@@ -240,9 +240,9 @@ def _forget_on_change(game: Game, before: tuple[object, ...], now: tuple[object,
 
     The drop waits for the commit, so that no server recomputes the figures from the database as
     it was before this change and keeps that."""
-    if now == before or game.rules != daily.DAILY_RULES:
+    if now == before or game.rules != deals.DAILY_RULES:
         return
-    day = daily.day_of_deal(game.deal_number)
+    day = deals.day_of_deal(game.deal_number)
     if day is None:
         return
     first = day.replace(day=1)
@@ -261,7 +261,7 @@ def _forget(first: dt.date) -> None:
 
 def day_figures(day: dt.date) -> DayFigures:
     """One day's figures, straight from the database (the management command's)."""
-    number = daily.deal_number_for(day)
+    number = deals.deal_number_for(day)
     return _figures(number, number).get(number, DayFigures(deal_number=number))
 
 
@@ -279,7 +279,7 @@ class DayBreakdown:
 
 
 def day_breakdown(day: dt.date) -> DayBreakdown:
-    number = daily.deal_number_for(day)
+    number = deals.deal_number_for(day)
     totals = (
         _entries(number, number)
         .annotate(started_day=_started_day_number())
@@ -319,7 +319,7 @@ def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult
     if not session_key:
         return {}
     games = (
-        _daily_games(*daily.month_bounds(first))
+        _daily_games(*deals.month_bounds(first))
         .filter(session_key=session_key)
         .only(*RESULT_FIELDS)
     )
@@ -355,7 +355,7 @@ def day_result(game: Game) -> DayResult:
 
 
 def _on_the_day(number: int, started_at: dt.datetime | None) -> bool:
-    return started_at is not None and daily.deal_number_for(started_at.astimezone(dt.UTC)) == number
+    return started_at is not None and deals.deal_number_for(started_at.astimezone(dt.UTC)) == number
 
 
 @dataclass(frozen=True)
@@ -372,17 +372,17 @@ def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
     """
     if not session_key:
         return Streaks(0, 0)
-    today = today or daily.today_utc()
-    low = daily.deal_number_for(daily.site_start())
+    today = today or deals.today_utc()
+    low = deals.deal_number_for(deals.site_start())
     numbers = (
-        _daily_games(low, daily.deal_number_for(today))
+        _daily_games(low, deals.deal_number_for(today))
         .filter(_clean_win(), session_key=session_key)
         .alias(started_day=_started_day_number())
         .filter(started_day=F("deal_number"))
         .values_list("deal_number", flat=True)
         .distinct()
     )
-    days = {day for number in numbers if (day := daily.day_of_deal(number)) is not None}
+    days = {day for number in numbers if (day := deals.day_of_deal(number)) is not None}
     return Streaks(current=_run_ending(days, today), best=_longest_run(days))
 
 

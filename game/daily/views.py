@@ -3,7 +3,7 @@
 `/daily/` and `/daily/<yyyy>/<mm>/<dd>/` play that date's deal under the default rules, resuming
 this browser's game of it when there is one. Starting it while another game is under way asks
 first, as `/deal/<n>/` does: the GET asks, the POST from the question starts it. Every move is then
-made through the play views (game/views.py) like any other game's.
+made through the play views (game/play/views.py) like any other game's.
 """
 
 from __future__ import annotations
@@ -18,10 +18,13 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import daily, daily_stats, engine, play
-from game.forms import NewGameForm
+from game import engine
+from game.board import store
+from game.daily import deals
+from game.daily import figures as daily_figures
 from game.models import Game
-from game.views import SITE, session_key, start_game
+from game.play.forms import NewGameForm
+from game.play.views import SITE, session_key, start_game
 
 WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
 
@@ -29,8 +32,8 @@ WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calend
 # ---------------------------------------------------------------- helpers
 
 
-def _not_offered(request: HttpRequest, error: daily.DailyDateError) -> HttpResponse:
-    today = daily.today_utc()
+def _not_offered(request: HttpRequest, error: deals.DailyDateError) -> HttpResponse:
+    today = deals.today_utc()
     context = {"message": str(error), "this_month": _month_url(today)}
     return render(request, "daily/not_offered.html", context, status=404)
 
@@ -45,14 +48,14 @@ def _day_url(day: dt.date) -> str:
 
 def _play_url(day: dt.date) -> str:
     """Where a day's deal is played: today's at /daily/, any other day at its date."""
-    return reverse("daily") if day == daily.today_utc() else _day_url(day)
+    return reverse("daily") if day == deals.today_utc() else _day_url(day)
 
 
 def _day_game(session_key: str, number: int) -> Game | None:
     """This browser's game of the deal to show: the one under way, else the latest that ended
     with a result. A game left for another is over, so then the deal may be started afresh."""
     games = list(
-        Game.objects.filter(session_key=session_key, deal_number=number, rules=daily.DAILY_RULES)
+        Game.objects.filter(session_key=session_key, deal_number=number, rules=deals.DAILY_RULES)
         .exclude(status=Game.Status.ABANDONED)
         .order_by("-created_at", "-pk")
     )
@@ -62,7 +65,7 @@ def _day_game(session_key: str, number: int) -> Game | None:
 
 
 def _rollover_context() -> dict[str, Any]:
-    rollover = daily.next_rollover()
+    rollover = deals.next_rollover()
     return {
         "rollover_iso": rollover.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rollover_utc": f"{rollover:%H:%M} UTC on {rollover:%a} {rollover.day} {rollover:%b}",
@@ -71,27 +74,27 @@ def _rollover_context() -> dict[str, Any]:
 
 def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[str, Any]:
     """What the daily header and the result box need, beside the board."""
-    today = daily.today_utc()
+    today = deals.today_utc()
     key = request.session.session_key
     context: dict[str, Any] = {
         "day": day,
         "is_today": day == today,
-        "daily_number": daily.deal_number_for(day),
+        "daily_number": deals.deal_number_for(day),
         "month_url": _month_url(day),
         "day_url": _day_url(day),
         "result_url": reverse(
             "daily_result", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
         ),
-        "streaks": daily_stats.streaks(key, today),
+        "streaks": daily_figures.streaks(key, today),
         "daily_game": game,
         **_rollover_context(),
     }
     if game is not None:
-        mine = daily_stats.day_result(game)
+        mine = daily_figures.day_result(game)
         context["mine"] = mine
         if mine.finished:
             url = request.build_absolute_uri(_day_url(day))
-            context["share"] = daily_stats.share_text(game.deal_number, mine, url)
+            context["share"] = daily_figures.share_text(game.deal_number, mine, url)
     return context
 
 
@@ -101,23 +104,23 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
 @require_http_methods(["GET", "POST"])
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (UTC), under the default rules whatever the player chose for random games."""
-    return _play_day(request, daily.today_utc())
+    return _play_day(request, deals.today_utc())
 
 
 @require_http_methods(["GET", "POST"])
 def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
     """A given day's deal: today's, or a past day's (played late); days to come are refused."""
     try:
-        date = daily.parse_day(year, month, day)
-    except daily.DailyDateError as error:
+        date = deals.parse_day(year, month, day)
+    except deals.DailyDateError as error:
         return _not_offered(request, error)
     return _play_day(request, date)
 
 
 def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
     key = session_key(request)
-    number = daily.deal_number_for(date)
-    rules = engine.Rules.parse(daily.DAILY_RULES)
+    number = deals.deal_number_for(date)
+    rules = engine.Rules.parse(deals.DAILY_RULES)
     game = _day_game(key, number)
     if request.method == "POST":
         if game is None:
@@ -125,7 +128,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
         # The deal's page, not the game's: post/redirect/get, and a reload shows the same.
         return HttpResponseRedirect(_play_url(date), status=303)
     if game is None:
-        current = play.current_game(key)
+        current = store.current_game(key)
         under_way = current is not None and current.status == Game.Status.PLAYING
         if under_way and current is not None and current.started_at is not None:
             context = {
@@ -134,7 +137,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
                 "deal_number": number,
                 "rules": rules,
                 "action": _play_url(date),
-                "is_today": date == daily.today_utc(),
+                "is_today": date == deals.today_utc(),
             }
             return render(request, "daily/confirm.html", context)
         game = start_game(request, key, number, rules, daily=True)
@@ -143,7 +146,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
 
 def _render_day(request: HttpRequest, date: dt.date, game: Game) -> HttpResponse:
     context = SITE.context(request, game, game.resume())
-    context["today"] = daily.todays_deal_number()
+    context["today"] = deals.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
     context.update(_day_context(request, date, game))
     response = render(request, "daily/play.html", context)
@@ -155,11 +158,11 @@ def _render_day(request: HttpRequest, date: dt.date, game: Game) -> HttpResponse
 def result(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
     """The result box of a day's game (daily.js fetches it when the board's game ends)."""
     try:
-        date = daily.parse_day(year, month, day)
-    except daily.DailyDateError as error:
+        date = deals.parse_day(year, month, day)
+    except deals.DailyDateError as error:
         return _not_offered(request, error)
     key = request.session.session_key
-    game = _day_game(key, daily.deal_number_for(date)) if key else None
+    game = _day_game(key, deals.deal_number_for(date)) if key else None
     return render(request, "daily/_result.html", _day_context(request, date, game))
 
 
@@ -170,15 +173,15 @@ def result(request: HttpRequest, year: str, month: str, day: str) -> HttpRespons
 def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     """The month as a calendar: this player's result and everyone's figures for each day."""
     try:
-        first = daily.parse_month(year, month)
-    except daily.DailyDateError as error:
+        first = deals.parse_month(year, month)
+    except deals.DailyDateError as error:
         return _not_offered(request, error)
     if (f"{first.year:04}", f"{first.month:02}") != (year, month):
         return HttpResponseRedirect(_month_url(first))
-    today = daily.today_utc()
+    today = deals.today_utc()
     key = request.session.session_key
-    mine = daily_stats.player_month(key, first)
-    everyone = daily_stats.month_figures(first)
+    mine = daily_figures.player_month(key, first)
+    everyone = daily_figures.month_figures(first)
 
     weeks: list[dict[str, Any]] = []
     days: list[dict[str, Any]] = []
@@ -188,7 +191,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
             if date.month != first.month:
                 cells.append(None)
                 continue
-            number = daily.deal_number_for(date)
+            number = deals.deal_number_for(date)
             cell = {
                 "date": date,
                 "number": number,
@@ -196,7 +199,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
                 "future": date > today,
                 "url": _play_url(date),
                 "mine": mine.get(number),
-                "everyone": everyone.get(number, daily_stats.DayFigures(number)),
+                "everyone": everyone.get(number, daily_figures.DayFigures(number)),
             }
             cells.append(cell)
             if date <= today:
@@ -205,9 +208,9 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         first_day = next(cell["date"] for cell in cells if cell is not None)
         weeks.append({"label": f"Week of {first_day.day} {first_day:%B}", "cells": cells})
 
-    previous = daily.add_months(first, -1)
-    following = daily.add_months(first, 1)
-    todays = mine.get(daily.deal_number_for(today)) if first == today.replace(day=1) else None
+    previous = deals.add_months(first, -1)
+    following = deals.add_months(first, 1)
+    todays = mine.get(deals.deal_number_for(today)) if first == today.replace(day=1) else None
     context: dict[str, Any] = {
         "first": first,
         "weeks": weeks,
@@ -217,16 +220,16 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         "today_url": reverse("daily"),
         "this_month_url": _month_url(today),
         "is_this_month": first == today.replace(day=1),
-        "previous_url": _month_url(previous) if previous >= daily.site_start() else "",
+        "previous_url": _month_url(previous) if previous >= deals.site_start() else "",
         "previous": previous,
         "next_url": _month_url(following) if following <= today.replace(day=1) else "",
         "next": following,
-        "streaks": daily_stats.streaks(key, today),
+        "streaks": daily_figures.streaks(key, today),
         "won_this_month": sum(1 for r in mine.values() if r.state == "won"),
         "played_this_month": len(mine),
         **_rollover_context(),
     }
     if todays is not None and todays.finished:
         url = request.build_absolute_uri(_day_url(today))
-        context["share"] = daily_stats.share_text(daily.deal_number_for(today), todays, url)
+        context["share"] = daily_figures.share_text(deals.deal_number_for(today), todays, url)
     return render(request, "daily/month.html", context)

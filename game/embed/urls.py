@@ -3,7 +3,7 @@ that offers the snippet. Included at the root by game/urls.py."""
 
 from django.urls import path, register_converter
 
-from game import embed
+from game.embed import views as embed
 
 
 class TokenConverter:

@@ -34,9 +34,11 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from game import board, daily, engine, limits, pipeline, play
+from game import engine, limits
+from game.board import display, pipeline, store
+from game.board.played_game import Played
+from game.daily import deals
 from game.models import Game
-from game.played import Played
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.
@@ -150,7 +152,7 @@ class EmbedBoard:
         previous: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole frame page otherwise."""
-        context = board.board_context(
+        context = display.board_context(
             game,
             played or game.resume(),
             selected=selected,
@@ -209,7 +211,7 @@ def _selected(request: HttpRequest) -> str:
 @require_safe
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (the UTC date as YYYYMMDD), from its start."""
-    game = _unstarted(daily.todays_deal_number(), _rules(request))
+    game = _unstarted(deals.todays_deal_number(), _rules(request))
     return EMBED.board(request, game, selected=_selected(request))
 
 
@@ -231,7 +233,7 @@ def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
 @require_safe
 def another(request: HttpRequest) -> HttpResponse:
     """Another deal: a fresh random one under the same rules, from its start."""
-    url = reverse("embed:deal", args=[play.random_deal_number()]) + _query(_rules(request))
+    url = reverse("embed:deal", args=[store.random_deal_number()]) + _query(_rules(request))
     return HttpResponseRedirect(url)
 
 
@@ -249,8 +251,8 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
         pipeline.seen_moves(request)
         limits.check(request, limits.START, session=False)
         with transaction.atomic():
-            game = play.start_unattached(deal_number, rules)
-            games = play.token_games(game.token)
+            game = store.start_unattached(deal_number, rules)
+            games = store.token_games(game.token)
             played = pipeline.apply(
                 request, games, action, pipeline.ACTIONS[action], session_auto=False
             )
@@ -266,7 +268,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
 @require_safe
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
-    game = play.found(play.token_games(token))
+    game = store.found(store.token_games(token))
     played = game.resume()
     pipeline.said_before(request, played)
     return EMBED.board(request, game, played, selected=_selected(request))
@@ -275,7 +277,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 @embed_page
 @require_safe
 def game_hint(request: HttpRequest, token: str) -> HttpResponse:
-    return pipeline.hint(request, play.found(play.token_games(token)), EMBED)
+    return pipeline.hint(request, store.found(store.token_games(token)), EMBED)
 
 
 @embed_page
@@ -286,7 +288,7 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     The engine's errors become a 400 and a stale board a 409, each with the game as it stands;
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
-    games = play.token_games(token)
+    games = store.token_games(token)
     return pipeline.change(request, games, action, EMBED, session_auto=False)
 
 
@@ -299,7 +301,7 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return _error(request, "That did not work", pipeline.sentence(str(error)), status=400)
-    return pipeline.clock_response(play.set_clock(play.token_games(token), running))
+    return pipeline.clock_response(store.set_clock(store.token_games(token), running))
 
 
 @embed_page

@@ -1,9 +1,11 @@
-"""The main site's views: its board's front end for the pipeline (game.pipeline), the pages that
+"""The main site's views: its board's front end for the pipeline (game.board.pipeline), the pages
+that
 start and show games, "Show a win", statistics and the rules page.
 
 Each screen is one template; htmx requests get its partial (`play.html#board`), a plain form post
 gets a 303 redirect to the full page (post/redirect/get), so every control works without
-JavaScript. Every change to a game goes through game.pipeline, which maps refusals to 400 / 409.
+JavaScript. Every change to a game goes through game.board.pipeline, which maps refusals to 400 /
+409.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from game import board, charts, daily, engine, limits, peek, pipeline, play, stats
-from game.forms import NewGameForm
+from game import engine, limits
+from game.board import display, pipeline, store, winning_line
+from game.board.played_game import Played
+from game.daily import deals
 from game.models import Game
-from game.played import Played
+from game.play.forms import NewGameForm
+from game.stats import charts
+from game.stats import figures as stats
 
 logger = logging.getLogger(__name__)
 
@@ -51,9 +57,9 @@ def session_key(request: HttpRequest) -> str:
 def start_game(
     request: HttpRequest, key: str, deal_number: int, rules: engine.Rules, *, daily: bool = False
 ) -> Game:
-    """play.start, counted against the rate limit on new games."""
+    """store.start, counted against the rate limit on new games."""
     limits.check(request, limits.START)
-    return play.start(key, deal_number, rules, daily=daily)
+    return store.start(key, deal_number, rules, daily=daily)
 
 
 def _remembered_rules(request: HtmxHttpRequest) -> engine.Rules:
@@ -67,7 +73,7 @@ def _page_context(request: HttpRequest) -> dict[str, Any]:
     """What every full game page carries besides the board: the menu's dialogs."""
     return {
         "new_form": NewGameForm(initial=request.session.get("new_game", {})),
-        "today": daily.todays_deal_number(),
+        "today": deals.todays_deal_number(),
     }
 
 
@@ -120,13 +126,13 @@ class SiteBoard:
     ) -> dict[str, Any]:
         """What _board.html needs for this game on the site: the board, its URLs and the line
         of "Show a win" on show."""
-        context = board.board_context(
+        context = display.board_context(
             game,
             played,
             selected=selected,
             hint=hint,
             message=message,
-            line=peek.shown(request.session, game),
+            line=winning_line.shown(request.session, game),
             previous=previous,
         )
         context["urls"] = {
@@ -177,9 +183,9 @@ def _bad_request(request: HtmxHttpRequest, message: str, status: int = 400) -> H
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """Resume this browser's game in progress, or deal a new random one."""
     key = session_key(request)
-    game = play.current_game(key)
+    game = store.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
-        game = start_game(request, key, play.random_deal_number(), _remembered_rules(request))
+        game = start_game(request, key, store.random_deal_number(), _remembered_rules(request))
     return SITE.board(request, game)
 
 
@@ -211,7 +217,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     except engine.InvalidRulesError as error:
         return _bad_request(request, pipeline.sentence(str(error)))
     key = session_key(request)
-    current = play.current_game(key)
+    current = store.current_game(key)
     if request.method == "GET" and current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
             return SITE.board(request, current)
@@ -227,7 +233,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
-    game = play.get_game(game_id, request.session.session_key)
+    game = store.get_game(game_id, request.session.session_key)
     selected = request.GET.get("sel", "").strip().upper()[:3]
     played = game.resume()
     pipeline.said_before(request, played)
@@ -236,11 +242,11 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return pipeline.hint(request, play.get_game(game_id, request.session.session_key), SITE)
+    return pipeline.hint(request, store.get_game(game_id, request.session.session_key), SITE)
 
 
 def _change(request: HtmxHttpRequest, game_id: int, name: str) -> HttpResponse:
-    games = play.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, request.session.session_key)
     return pipeline.change(request, games, name, SITE)
 
 
@@ -278,14 +284,14 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     assisted, asks the solver (bounded, cached per position) and shows its verdict."""
     if request.method == "POST":
         return _solve(request, game_id)
-    game = play.get_game(game_id, request.session.session_key)
+    game = store.get_game(game_id, request.session.session_key)
     response = render(request, "game/solve_confirm.html", {"game": game})
     patch_vary_headers(response, ["HX-Request"])
     return response
 
 
 def _solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    games = play.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, request.session.session_key)
     try:
         limits.check(request, limits.SOLVE)
         # The slot is taken before the game is marked: a busy site refuses the peek untouched.
@@ -294,37 +300,38 @@ def _solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             game = played.row
             assert game is not None
             # The search runs after the row is written and unlocked: it may take two seconds,
-            # and a move made meanwhile only means the player has left the line (peek.shown).
-            found = peek.answer(game.record, played.position)
+            # and a move made meanwhile only means the player has left the line
+            # (winning_line.shown).
+            found = winning_line.answer(game.record, played.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused(request, games, error, SITE)
-    peek.remember(request.session, game, found)
+    winning_line.remember(request.session, game, found)
     return SITE.after_change(request, played)
 
 
 def _mark_assisted(played: Played, request: HttpRequest) -> None:
-    peek.mark_assisted(played)
+    winning_line.mark_assisted(played)
 
 
 def _next_on_line(played: Played, request: HttpRequest) -> None:
-    peek.play_next(played, request.session)
+    winning_line.play_next(played, request.session)
 
 
 def _rest_of_line(played: Played, request: HttpRequest) -> None:
-    peek.play_out(played, request.session)
+    winning_line.play_out(played, request.session)
 
 
 @require_POST
 def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
-    games = play.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, request.session.session_key)
     return pipeline.change(request, games, "line", SITE, action=_next_on_line)
 
 
 @require_POST
 def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
-    games = play.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, request.session.session_key)
     return pipeline.change(request, games, "line", SITE, action=_rest_of_line)
 
 
@@ -339,7 +346,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return HttpResponse(pipeline.sentence(str(error)), status=400, content_type="text/plain")
-    game = play.set_clock(play.session_games(game_id, request.session.session_key), running)
+    game = store.set_clock(store.session_games(game_id, request.session.session_key), running)
     return pipeline.clock_response(game)
 
 
@@ -347,7 +354,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
     key = session_key(request)
-    current = play.current_game(key)
+    current = store.current_game(key)
     in_progress = current if current and current.status == Game.Status.PLAYING else None
     if request.method == "POST":
         form = NewGameForm(request.POST)
@@ -355,7 +362,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             rules: engine.Rules = form.cleaned_data["rules"]
             request.session["new_game"] = form.remembered()
             request.session["rules"] = rules.name
-            number = form.cleaned_data["deal"] or play.random_deal_number()
+            number = form.cleaned_data["deal"] or store.random_deal_number()
             game = start_game(request, key, number, rules)
             return _started(request, game)
         status = 400
@@ -419,4 +426,4 @@ def stats_reset(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "game/rules.html", board.rules_example())
+    return render(request, "game/rules.html", display.rules_example())

@@ -22,9 +22,10 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game import announce, board, engine, limits, pipeline, play
+from game import engine, limits
+from game.board import announce, display, pipeline, store
 from game.models import Game
-from game.views import HtmxHttpRequest, session_key
+from game.play.views import HtmxHttpRequest, session_key
 
 MAX_RECORD_BYTES = 64 * 1024
 
@@ -104,9 +105,9 @@ def import_page(request: HtmxHttpRequest) -> HttpResponse:
         context["error"] = str(error)
         return render(request, "game/import.html", context, status=400)
     if request.POST.get("then") == "play":
-        game = play.start_from_record(session_key(request), record)
+        game = store.start_from_record(session_key(request), record)
         return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
-    watched = play.store_import(record)
+    watched = store.store_import(record)
     return HttpResponseRedirect(reverse("replay", args=[watched.replay_token]), status=303)
 
 
@@ -124,13 +125,13 @@ def _record_download(game: Game) -> HttpResponse:
 @require_GET
 def record_txt(request: HttpRequest, game_id: int) -> HttpResponse:
     """This browser's game `game_id` as its text record, to download."""
-    return _record_download(play.get_game(game_id, request.session.session_key))
+    return _record_download(store.get_game(game_id, request.session.session_key))
 
 
 @require_GET
 def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """This browser's game's record to copy or download, and its replay link once it is over."""
-    game = play.get_game(game_id, request.session.session_key)
+    game = store.get_game(game_id, request.session.session_key)
     context = {
         "game": game,
         "record": game.record.text,
@@ -142,7 +143,7 @@ def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def replay_record_txt(request: HttpRequest, replay_token: str) -> HttpResponse:
-    return _record_download(play.found(play.replay_games(replay_token)))
+    return _record_download(store.found(store.replay_games(replay_token)))
 
 
 def _step(text: str, last: int) -> int:
@@ -154,7 +155,7 @@ def _step(text: str, last: int) -> int:
 @require_GET
 def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     """One game, move by move, for whoever has its link; a game in progress has none (404)."""
-    game = play.found(play.replay_games(replay_token))
+    game = store.found(store.replay_games(replay_token))
     played = game.replay()
     positions = played.positions()
     moves = played.moves
@@ -181,8 +182,8 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "position": position,
         "record": game.record.text,
         "download": reverse("replay_record_txt", args=[game.replay_token]),
-        "time": board.format_ms(game.elapsed_ms),
-        **board.still_table(position, moves[step - 1].card if step else None),
+        "time": display.format_ms(game.elapsed_ms),
+        **display.still_table(position, moves[step - 1].card if step else None),
     }
     template = "game/replay.html#replay" if request.htmx else "game/replay.html"
     response = render(request, template, context)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.board import format_ms
-from game.stats import Stats
+from game.board.display import format_ms
+from game.stats.figures import Stats
 
 WIDTH = 600
 HEIGHT = 220

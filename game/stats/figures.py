@@ -23,7 +23,7 @@ from django.db.models import Avg, Case, Count, F, IntegerField, Max, Min, Q, Que
 from django.db.models.expressions import Window
 
 from game import engine
-from game.board import format_ms
+from game.board.display import format_ms
 from game.models import Game
 from game.templatetags.rulesets import rules_label
 

@@ -11,7 +11,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from game.board import CardView
+from game.board.display import CardView
 
 register = template.Library()
 

@@ -50,7 +50,7 @@
     return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${last} ${items[items.length - 1]}`;
   }
 
-  // Where a move takes its card, in the words of game/announce.py: "onto the Seven of Clubs on
+  // Where a move takes its card, in the words of game/board/announce.py: "onto the Seven of Clubs on
   // fan 9", "to its foundation", "into empty fan 3".
   function goes(moveText) {
     const target = moveText.replace("*", "").split(">")[1];
@@ -725,7 +725,7 @@
   });
 
   // ---------------------------------------------------------------- timer
-  // The server keeps the time (game/clock.py): the sum of the stretches while the page is visible.
+  // The server keeps the time (game/board/clock.py): the sum of the stretches while the page is visible.
   // The display ticks from the server's reading while the page is visible and freezes while it is
   // hidden; hiding sends `pause` (a beacon, which survives the page going away) and showing sends
   // `resume`, whose answer resets the display to the server's figure. A move marks the game

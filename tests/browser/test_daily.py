@@ -1,7 +1,8 @@
 """Today's deal in real Chromium: a move shows on the month's calendar, a win shows with its time,
 the share text is copied to the clipboard, and the rollover is written in the player's own time.
 
-The browser's clock cannot be frozen, so today is what game.daily.today_utc() says in the test.
+The browser's clock cannot be frozen, so today is what game.daily.deals.today_utc() says in the
+test.
 Winning needs a line that wins today's deal: the test asks the engine's solver (the one behind
 "Show a win"). Should it find none in time, the server's clock (in this process) is moved back
 to the nearest recent day whose deal it wins.
@@ -23,7 +24,9 @@ from playwright.sync_api import Browser, expect
 from pytest_django.fixtures import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from game import daily, engine, play
+from game import engine
+from game.board import store
+from game.daily import deals
 from game.engine.solver import solve
 from game.models import Game
 from tests.browser.test_play import board, moves_shown, tap
@@ -44,10 +47,10 @@ def winning_line(number: int, seconds: float = 10.0) -> tuple[engine.Move, ...] 
 def winnable_day(settings: Settings) -> Iterator[tuple[dt.date, tuple[engine.Move, ...]]]:
     """Today (UTC) and a line that wins its deal; see the module's docstring for the fallback."""
     settings.SITE_START_MONTH = "2000-01"
-    today = daily.today_utc()
+    today = deals.today_utc()
     for back in range(10):
         day = today - dt.timedelta(days=back)
-        line = winning_line(daily.deal_number_for(day))
+        line = winning_line(deals.deal_number_for(day))
         if line is not None:
             break
     else:
@@ -56,7 +59,7 @@ def winnable_day(settings: Settings) -> Iterator[tuple[dt.date, tuple[engine.Mov
         yield day, line
         return
     # Short of real time (a session cookie must outlive the jump), travel the server back.
-    moment = dt.datetime.combine(day, daily.now_utc().time(), tzinfo=dt.UTC)
+    moment = dt.datetime.combine(day, deals.now_utc().time(), tzinfo=dt.UTC)
     with time_machine.travel(moment, tick=True):
         yield day, line
 
@@ -74,7 +77,7 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     winnable_day: tuple[dt.date, tuple[engine.Move, ...]],
 ) -> None:
     day, line = winnable_day
-    number = daily.deal_number_for(day)
+    number = deals.deal_number_for(day)
     context = browser.new_context(
         viewport={"width": 1280, "height": 800},
         permissions=["clipboard-read", "clipboard-write"],
@@ -98,7 +101,7 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     # Most of the win through the pipeline and the test client, in the browser's own session.
     session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
     game = Game.objects.get(session_key=session, deal_number=number)
-    play.save(game, engine.Game(number, engine.DEFAULT_RULES, list(line[:-2])))
+    store.save(game, engine.Game(number, engine.DEFAULT_RULES, list(line[:-2])))
     client = Client()
     client.cookies["sessionid"] = session
     game.refresh_from_db()
@@ -139,7 +142,7 @@ def test_the_rollover_is_shown_in_the_players_own_time(
 ) -> None:
     context = browser.new_context(timezone_id="Pacific/Kiritimati", locale="en-GB")
     page = context.new_page()
-    rollover = daily.next_rollover()
+    rollover = deals.next_rollover()
     local = rollover.astimezone(ZoneInfo("Pacific/Kiritimati"))
 
     page.goto(f"{live_server.url}/daily/")
@@ -161,7 +164,7 @@ def test_without_javascript_the_share_text_is_there_to_copy_by_hand(
     page.goto(f"{live_server.url}/daily/")
     session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
     Game.objects.filter(session_key=session).update(
-        status=Game.Status.LOST, started_at=daily.now_utc(), cards_home=17
+        status=Game.Status.LOST, started_at=deals.now_utc(), cards_home=17
     )
 
     page.goto(f"{live_server.url}/daily/")
@@ -180,7 +183,7 @@ def test_the_month_page_has_no_serious_accessibility_violations(
 ) -> None:
     context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 844})
     page = context.new_page()
-    today = daily.today_utc()
+    today = deals.today_utc()
     page.goto(f"{live_server.url}/daily/")
     page.goto(month_url(live_server, today))
 

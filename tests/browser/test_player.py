@@ -14,11 +14,12 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from game import engine, play
+from game import engine
+from game.board import store
 from game.models import Game
 from tests.browser.test_play import moves_shown, tap
-from tests.web.test_play import greedy_record
-from tests.web.test_preferences import auto_case
+from tests.web.play.test_play import greedy_record
+from tests.web.play.test_preferences import auto_case
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +42,7 @@ def style(page: Page, selector: str, prop: str) -> str:
 def lost_game(session_key: str = "someone") -> Game:
     number, moves = greedy_record(engine.Status.LOST)
     game = Game.objects.create(session_key=session_key, deal_number=number)
-    play.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
+    store.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     game.refresh_from_db()
     assert game.status == Game.Status.LOST
     return game
@@ -238,7 +239,7 @@ def test_the_replay_link_on_the_lost_screen_opens_for_another_browser(
     page = owner.new_page()
     page.goto(f"{live_server.url}/deal/{number}/")
     game = Game.objects.get(deal_number=number)
-    play.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
+    store.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     page.goto(f"{live_server.url}/game/{game.pk}/")
     href = page.get_by_role("link", name="Watch the replay").get_attribute("href")
     assert href is not None
@@ -260,10 +261,10 @@ def seed_stats(page: Page, live_server: LiveServer) -> str:
     lost_game(key)
     number, moves = greedy_record(engine.Status.WON)
     won = Game.objects.create(session_key=key, deal_number=number)
-    play.save(won, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
+    store.save(won, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     abandoned = Game.objects.create(session_key=key, deal_number=3)
-    play.save(abandoned, engine.Game(3, moves=[engine.card_moves(engine.Game(3).position)[0]]))
-    play._finish(abandoned, Game.Status.ABANDONED, abandoned.updated_at)
+    store.save(abandoned, engine.Game(3, moves=[engine.card_moves(engine.Game(3).position)[0]]))
+    store._finish(abandoned, Game.Status.ABANDONED, abandoned.updated_at)
     abandoned.save()
     return key
 

@@ -16,11 +16,12 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from game import engine, play
+from game import engine
+from game.board import store
+from game.board.played_game import Played
 from game.engine import solver
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from game.models import Game
-from game.played import Played
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -223,7 +224,7 @@ def test_the_loss_is_announced_and_focus_goes_to_the_end_panel(
     number, moves = greedy_loss()
     page.goto(f"{live_server.url}/deal/{number}/?rules=nomerci-r0")
     game = Game.objects.latest("pk")
-    play.save(game, Played(number, game.engine_rules, list(moves[:-1]), redo=[]))
+    store.save(game, Played(number, game.engine_rules, list(moves[:-1]), redo=[]))
     page.reload()
     player = Player(page)
     last = moves[-1]

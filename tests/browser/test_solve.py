@@ -196,7 +196,7 @@ def test_the_panel_at_phone_and_desktop_sizes(
 def test_a_deal_that_cannot_be_won_says_so(
     browser: Browser, live_server: LiveServer, artifact_dir: Path
 ) -> None:
-    # Deal 1 under "no merci, no redeals" cannot be won (tests/web/test_solve.py checks why).
+    # Deal 1 under "no merci, no redeals" cannot be won (tests/web/play/test_solve.py checks why).
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/1/?rules=nomerci-r0")

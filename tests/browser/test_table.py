@@ -12,7 +12,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from game import engine, play
+from game import engine
+from game.board import store
 from game.models import Game
 from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
 
@@ -36,7 +37,8 @@ def test_the_hint_ring_shows_on_the_first_card_of_a_fan(
     first = '[data-fan="0"] .card:first-child'
     single = '[data-fan="17"] .card:first-child'  # the one-card fan: first and top at once
     assert box_shadow(page, first) == "none"
-    # The server marks the hinted card and its place with data-hint (game/board.py); a merci hint
+    # The server marks the hinted card and its place with data-hint (game/board/display.py); a
+    # merci hint
     # or a one-card fan puts it on a fan's first card.
     page.eval_on_selector(first, "el => el.setAttribute('data-hint', 'card')")
     page.eval_on_selector(single, "el => el.setAttribute('data-hint', 'target')")
@@ -175,7 +177,7 @@ def show_long_fans(page: Page, live_server: LiveServer) -> None:
     played = engine.Game(
         number, engine.Rules.parse(rules), [engine.Move.parse(m) for m in moves.split()]
     )
-    play.save(game, played)
+    store.save(game, played)
     page.reload()
     moves_shown(page, len(played.moves))
 
@@ -369,7 +371,7 @@ def test_screenshots_of_the_table(
         page = fresh()
         page.goto(f"{live_server.url}/deal/{number}/")
         game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
-        play.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
+        store.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
         page.reload()
         last = moves[-1]
         assert last.card is not None

@@ -3,7 +3,7 @@
 Hypothesis builds the requests; the endpoints come from the URL patterns themselves, so a view
 added later is fuzzed too. Path parameters get this session's real game, another session's game
 and junk. Nothing may answer 500, and the other session's game must never change. Below, the
-authorization checks that tests/web/test_play.py does not already make.
+authorization checks that tests/web/play/test_play.py does not already make.
 """
 
 from __future__ import annotations

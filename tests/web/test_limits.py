@@ -23,11 +23,12 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import clear_url_caches
 from django.utils import timezone
 
-from game import engine, limits, play
+from game import engine, limits
+from game.board import store
 from game.engine import solver
 from game.models import Game
-from tests.web import test_embed
-from tests.web.test_play import a_card_move, post, snapshot, start
+from tests.web.embed import test_embed
+from tests.web.play.test_play import a_card_move, post, snapshot, start
 
 pytestmark = pytest.mark.django_db
 
@@ -204,7 +205,7 @@ def test_play_keeps_the_cap_for_a_game_played_move_by_move(client: Client) -> No
     played = game.replay()
     for _ in range(limits.MAX_GAME_MOVES):
         played.play(engine.REDEAL)
-    play.save(game, played)
+    store.save(game, played)
 
     assert post(client, game, "redeal").status_code == 400
     game.refresh_from_db()

@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pytest_django.fixtures import Settings
 
 from tests.web.live_gunicorn import running_gunicorn
-from tests.web.test_play import a_card_move, post, start
+from tests.web.play.test_play import a_card_move, post, start
 
 
 def figures(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:

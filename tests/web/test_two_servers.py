@@ -29,6 +29,7 @@ from django_ratelimit.core import get_usage
 
 from game import engine, limits
 from game.engine.solver import solve
+from tests.web.board.test_race import Fetch, Send, check, play_the_race
 from tests.web.live_gunicorn import (
     Player,
     Server,
@@ -40,7 +41,6 @@ from tests.web.live_gunicorn import (
     stored_game,
 )
 from tests.web.test_metrics import figures, value
-from tests.web.test_race import Fetch, Send, check, play_the_race
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("CACHE_URL"),

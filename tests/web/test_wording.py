@@ -14,8 +14,8 @@ from pytest_django.fixtures import Settings
 
 from game import engine
 from game.models import Game
-from tests.web.test_daily import NOON, cell, finished_daily, open_daily
-from tests.web.test_play import post, start
+from tests.web.daily.test_daily import NOON, cell, finished_daily, open_daily
+from tests.web.play.test_play import post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -144,8 +144,9 @@ def test_a_day_won_with_help_is_not_marked_as_a_win(
 
 
 def test_rule_set_labels_come_from_the_engine() -> None:
-    from game import forms, stats
+    from game.play import forms
+    from game.stats import figures as game_stats
 
     assert dict(forms.RULE_SET_CHOICES)["nomerci"].startswith(engine.PRESETS["nomerci"].label)
-    tabs = stats.rule_set_tabs(None, "lucie")
+    tabs = game_stats.rule_set_tabs(None, "lucie")
     assert [tab.label for tab in tabs][:4] == [rules.label for rules in engine.PRESETS.values()]

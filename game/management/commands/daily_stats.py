@@ -11,7 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game import daily, daily_stats
+from game.daily import deals
+from game.daily import figures as daily_figures
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -34,11 +35,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         text = options.get("date")
-        day = _date(text) if text is not None else daily.today_utc()
-        breakdown = daily_stats.day_breakdown(day)
+        day = _date(text) if text is not None else deals.today_utc()
+        breakdown = daily_figures.day_breakdown(day)
         figures = breakdown.figures
         lines = [
-            f"Daily deal #{figures.deal_number} ({day:%A %d %B %Y}, rules {daily.DAILY_RULES})",
+            f"Daily deal #{figures.deal_number} ({day:%A %d %B %Y}, rules {deals.DAILY_RULES})",
             f"players:      {figures.players}",
             f"winners:      {figures.winners}",
             f"win rate:     {figures.win_rate}",

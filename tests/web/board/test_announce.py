@@ -13,10 +13,11 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from game import announce, engine, limits, play
+from game import engine, limits
+from game.board import announce, store
+from game.board.played_game import Played
 from game.models import Game
-from game.played import Played
-from tests.web.test_play import DEAL, legal, post, start
+from tests.web.play.test_play import DEAL, legal, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def fan_of(game: Game, card: engine.Card) -> int:
 
 def set_moves(game: Game, moves: tuple[engine.Move, ...] | list[engine.Move]) -> None:
     """Bring a stored game to the position after `moves` (as if they had been played here)."""
-    play.save(game, Played(game.deal_number, game.engine_rules, list(moves), redo=[]))
+    store.save(game, Played(game.deal_number, game.engine_rules, list(moves), redo=[]))
 
 
 @cache

@@ -1,4 +1,4 @@
-"""The fair timer: the visible time, kept on the server (game/clock.py), with time frozen by
+"""The fair timer: the visible time, kept on the server (game/board/clock.py), with time frozen by
 time-machine. Pauses, resumes, reloads, two tabs, a long idle stretch, the end of a game."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import pytest
 import time_machine
 from django.test import Client
 
-from game import clock, engine
+from game import engine
+from game.board import clock
 from game.models import Game
-from tests.web.test_play import a_card_move, greedy_record, post, start
+from tests.web.play.test_play import a_card_move, greedy_record, post, start
 
 pytestmark = pytest.mark.django_db
 

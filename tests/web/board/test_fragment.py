@@ -17,7 +17,7 @@ from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.web.test_play import post, start
+from tests.web.play.test_play import post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,10 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from game import engine, hints, limits
+from game import engine, limits
+from game.board import hints
 from game.engine.fair import FairMove
-from tests.web.test_play import start
+from tests.web.play.test_play import start
 
 pytestmark = pytest.mark.django_db
 

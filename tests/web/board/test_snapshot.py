@@ -13,9 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from game import engine
+from game.board.played_game import Played, snapshot_position, snapshot_text
 from game.models import Game
-from game.played import Played, snapshot_position, snapshot_text
-from tests.web.test_play import post, start
+from tests.web.play.test_play import post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -102,9 +102,9 @@ def test_a_move_loads_the_snapshot_and_does_not_replay(
     played = engine.Game(5, engine.Rules.parse("lucie-ru"))
     for _ in range(40):
         played.play(next(m for m in engine.legal_moves(played.position) if not m.is_redeal))
-    from game import play
+    from game.board import store
 
-    play.save(game, played)
+    store.save(game, played)
     replays = []
     original = engine.Game.__init__
 

@@ -19,7 +19,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from game.models import Game
-from tests.web.test_play import a_card_move, post
+from tests.web.play.test_play import a_card_move, post
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
-from game import daily, daily_stats
-from game.daily_stats import DayResult
+from game.daily import deals
+from game.daily import figures as daily_figures
+from game.daily.figures import DayResult
 from game.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +77,7 @@ def test_day_figures_count_each_started_game_once() -> None:
     game("h", 20261127)  # another day
     game("", 20261128, elapsed_ms=200_000)  # an embedded game, with no session: not counted
 
-    figures = daily_stats.day_figures(dt.date(2026, 11, 28))
+    figures = daily_figures.day_figures(dt.date(2026, 11, 28))
 
     assert (figures.players, figures.winners) == (5, 2)
     assert figures.win_rate == "40%"
@@ -84,7 +85,7 @@ def test_day_figures_count_each_started_game_once() -> None:
 
 
 def test_a_day_nobody_played_has_empty_figures() -> None:
-    figures = daily_stats.day_figures(dt.date(2026, 11, 2))
+    figures = daily_figures.day_figures(dt.date(2026, 11, 2))
 
     assert (figures.players, figures.winners, figures.best_time_ms) == (0, 0, None)
     assert figures.win_rate == figures.best_time == "\N{EN DASH}"
@@ -97,7 +98,7 @@ def test_month_figures_cover_only_that_month() -> None:
     game("a", 20261031, started=at(31, month=10))
     game("a", 202611290)  # a random deal number that merely starts like the month
 
-    figures = daily_stats.month_figures(dt.date(2026, 11, 1))
+    figures = daily_figures.month_figures(dt.date(2026, 11, 1))
 
     assert sorted(figures) == [20261101, 20261130]
 
@@ -107,12 +108,12 @@ def test_month_figures_are_cached_briefly(settings: Settings) -> None:
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     first = dt.date(2026, 11, 1)
     game("a", 20261128)
-    daily_stats.month_figures(first)
+    daily_figures.month_figures(first)
     game("b", 20261128)
 
-    cached = daily_stats.month_figures(first)
-    with time_machine.travel(NOON + dt.timedelta(seconds=daily_stats.CURRENT_MONTH_TTL + 1)):
-        fresh = daily_stats.month_figures(first)
+    cached = daily_figures.month_figures(first)
+    with time_machine.travel(NOON + dt.timedelta(seconds=daily_figures.CURRENT_MONTH_TTL + 1)):
+        fresh = daily_figures.month_figures(first)
 
     assert cached[20261128].players == 1
     assert fresh[20261128].players == 2
@@ -124,7 +125,7 @@ def test_the_breakdown_tells_on_the_day_from_late() -> None:
     game("c", 20261128, Game.Status.ABANDONED, started=at(28, hour=23))
     game("d", 20261128, Game.Status.PLAYING, started=at(28, hour=0))
 
-    breakdown = daily_stats.day_breakdown(dt.date(2026, 11, 28))
+    breakdown = daily_figures.day_breakdown(dt.date(2026, 11, 28))
 
     assert breakdown.figures.players == 4
     assert (breakdown.on_the_day, breakdown.late) == (3, 1)
@@ -151,7 +152,7 @@ def test_daily_streak_and_best(won_days: list[int], current: int, best: int) -> 
     for day in won_days:
         game("me", 20261100 + day, started=at(day) if day <= 29 else at(29))
 
-    streaks = daily_stats.streaks("me")
+    streaks = daily_figures.streaks("me")
 
     assert (streaks.current, streaks.best) == (current, best)
 
@@ -162,7 +163,7 @@ def test_a_streak_runs_across_months_and_years(settings: Settings) -> None:
         number = day.year * 10_000 + day.month * 100 + day.day
         game("me", number, started=dt.datetime.combine(day, dt.time(8), tzinfo=dt.UTC))
 
-    assert daily_stats.streaks("me", dt.date(2026, 1, 1)).current == 3
+    assert daily_figures.streaks("me", dt.date(2026, 1, 1)).current == 3
 
 
 def test_only_wins_on_the_day_count_for_the_streak() -> None:
@@ -173,7 +174,7 @@ def test_only_wins_on_the_day_count_for_the_streak() -> None:
     game("me", 20261125, rules="lucie-r0")
     game("other", 20261128)
 
-    streaks = daily_stats.streaks("me")
+    streaks = daily_figures.streaks("me")
 
     assert (streaks.current, streaks.best) == (1, 1)
 
@@ -183,12 +184,12 @@ def test_a_win_begun_at_one_second_before_midnight_is_on_the_day() -> None:
     game("me", 20261129, started=dt.datetime(2026, 11, 29, 0, 0, 0, tzinfo=dt.UTC))
     game("me", 20261127, started=dt.datetime(2026, 11, 28, 0, 0, 0, tzinfo=dt.UTC))
 
-    assert daily_stats.streaks("me").current == 2
+    assert daily_figures.streaks("me").current == 2
 
 
 def test_a_browser_with_no_session_has_no_streak() -> None:
-    assert daily_stats.streaks(None) == daily_stats.Streaks(0, 0)
-    assert daily_stats.player_month(None, dt.date(2026, 11, 1)) == {}
+    assert daily_figures.streaks(None) == daily_figures.Streaks(0, 0)
+    assert daily_figures.player_month(None, dt.date(2026, 11, 1)) == {}
 
 
 # ---------------------------------------------------------------- this player's month
@@ -201,7 +202,7 @@ def test_the_day_is_told_by_its_best_game() -> None:
     game("me", 20261127, Game.Status.ABANDONED)
     playing = game("me", 20261127, Game.Status.PLAYING)
 
-    month = daily_stats.player_month("me", dt.date(2026, 11, 1))
+    month = daily_figures.player_month("me", dt.date(2026, 11, 1))
 
     assert month[20261128].game_id == won.pk
     assert month[20261128].on_the_day
@@ -249,7 +250,7 @@ URL = "https://lucie.example/daily/2026/11/29/"
     ],
 )
 def test_share_text(fields: dict[str, object], line: str) -> None:
-    text = daily_stats.share_text(20261129, result(**fields), URL)
+    text = daily_figures.share_text(20261129, result(**fields), URL)
 
     assert text == f"La Belle Lucie #20261129 \N{EM DASH} {line}\n{URL}"
 
@@ -361,34 +362,34 @@ NOVEMBER = dt.date(2026, 11, 1)
 
 
 def cached_month() -> object:
-    return cache.get(daily_stats.month_key(NOVEMBER))
+    return cache.get(daily_figures.month_key(NOVEMBER))
 
 
 def test_a_game_begun_drops_its_months_cached_figures(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     game("a", 20261128)
-    daily_stats.month_figures(NOVEMBER)
+    daily_figures.month_figures(NOVEMBER)
 
     with django_capture_on_commit_callbacks(execute=True):
         game("b", 20261128, Game.Status.PLAYING)
 
     assert cached_month() is None
-    assert daily_stats.month_figures(NOVEMBER)[20261128].players == 2
+    assert daily_figures.month_figures(NOVEMBER)[20261128].players == 2
 
 
 def test_a_daily_game_won_shows_at_once(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     playing = game("a", 20261128, Game.Status.PLAYING)
-    assert daily_stats.month_figures(NOVEMBER)[20261128].winners == 0
+    assert daily_figures.month_figures(NOVEMBER)[20261128].winners == 0
 
     playing = Game.objects.get(pk=playing.pk)
     playing.status = Game.Status.WON
     with django_capture_on_commit_callbacks(execute=True):
         playing.save()
 
-    figures = daily_stats.month_figures(NOVEMBER)[20261128]
+    figures = daily_figures.month_figures(NOVEMBER)[20261128]
     assert (figures.players, figures.winners, figures.best_time) == (1, 1, "5:00")
 
 
@@ -398,20 +399,20 @@ def test_figures_computed_before_a_change_committed_are_never_read_after_it(
     """Another server computed the figures just before the change committed and stored them
     after it was dropped: they are kept under a generation no one reads any more."""
     game("a", 20261128)
-    stale_key = daily_stats.month_key(NOVEMBER)
-    stale = daily_stats._figures(*daily.month_bounds(NOVEMBER))
+    stale_key = daily_figures.month_key(NOVEMBER)
+    stale = daily_figures._figures(*deals.month_bounds(NOVEMBER))
 
     with django_capture_on_commit_callbacks(execute=True):
         game("b", 20261128)
-    cache.set(stale_key, stale, daily_stats.CURRENT_MONTH_TTL)  # the late write
+    cache.set(stale_key, stale, daily_figures.CURRENT_MONTH_TTL)  # the late write
 
-    assert daily_stats.month_figures(NOVEMBER)[20261128].players == 2
+    assert daily_figures.month_figures(NOVEMBER)[20261128].players == 2
 
 
 def test_the_figures_are_dropped_only_once_the_change_is_committed(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
-    daily_stats.month_figures(NOVEMBER)
+    daily_figures.month_figures(NOVEMBER)
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         game("a", 20261128)
@@ -431,7 +432,7 @@ def test_a_change_the_figures_do_not_read_keeps_them_cached(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks, change: dict[str, object]
 ) -> None:
     playing = game("a", 20261128, Game.Status.PLAYING)
-    daily_stats.month_figures(NOVEMBER)
+    daily_figures.month_figures(NOVEMBER)
 
     playing = Game.objects.get(pk=playing.pk)
     for name, value in change.items():
@@ -446,7 +447,7 @@ def test_a_change_the_figures_do_not_read_keeps_them_cached(
 def test_games_of_other_rules_or_random_deals_leave_the_figures_alone(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
-    daily_stats.month_figures(NOVEMBER)
+    daily_figures.month_figures(NOVEMBER)
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         game("a", 20261128, rules="trefoil")
@@ -465,7 +466,7 @@ def test_an_unreachable_cache_does_not_fail_the_saved_game(
         def set(self, key: str, value: object, timeout: int) -> None:
             raise ConnectionError("the cache went away")
 
-    monkeypatch.setattr(daily_stats, "cache", Down())
+    monkeypatch.setattr(daily_figures, "cache", Down())
 
     with django_capture_on_commit_callbacks(execute=True):
         kept = game("a", 20261128)

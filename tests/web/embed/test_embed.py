@@ -16,7 +16,8 @@ import pytest
 import time_machine
 from django.test import Client
 
-from game import engine, play
+from game import engine
+from game.board import store
 from game.models import Game
 
 if TYPE_CHECKING:
@@ -316,7 +317,7 @@ def test_another_deal_is_a_fresh_random_deal_under_the_same_rules(client: Client
     assert response.status_code == 302
     found = re.fullmatch(r"/embed/deal/(\d+)/\?rules=nomerci", response["Location"])
     assert found is not None
-    assert 1 <= int(found[1]) <= play.RANDOM_DEALS
+    assert 1 <= int(found[1]) <= store.RANDOM_DEALS
     assert Game.objects.count() == 0
 
 
@@ -439,7 +440,7 @@ def test_a_won_embed_game_shows_the_win_and_another_deal(client: Client) -> None
     number, moves = greedy_win()
     game = start(client, number)
     head = [engine.Move.parse(m) for m in moves[:-2]]
-    play.save(game, engine.Game(number, engine.DEFAULT_RULES, head))
+    store.save(game, engine.Game(number, engine.DEFAULT_RULES, head))
     for text in moves[-2:]:
         game.refresh_from_db()
         assert post(client, game, "move", move=text).status_code == 303

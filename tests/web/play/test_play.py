@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 
-from game import engine, play
+from game import engine
+from game.board import store
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -73,7 +74,7 @@ def greedy_record(wanted: engine.Status) -> tuple[int, tuple[str, ...]]:
 def play_through(client: Client, game: Game, moves: tuple[str, ...]) -> None:
     """Store all but the last few moves as play would, then make the last ones as requests."""
     head, tail = moves[:-3], moves[-3:]
-    play.save(
+    store.save(
         game, engine.Game(game.deal_number, game.engine_rules, [engine.Move.parse(m) for m in head])
     )
     for text in tail:

@@ -16,10 +16,15 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client
 
-from game import daily, daily_stats, engine, peek, play, stats
+from game import engine
+from game.board import store as game_store
+from game.board import winning_line
+from game.daily import deals
+from game.daily import figures as daily_figures
 from game.engine import solver
 from game.models import Game
-from tests.web.test_play import start
+from game.stats import figures as stats
+from tests.web.play.test_play import start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -76,7 +81,7 @@ def words(html: str) -> str:
 
 
 def shown_line(client: Client) -> list[str]:
-    kept = client.session[peek.SESSION_KEY]
+    kept = client.session[winning_line.SESSION_KEY]
     assert isinstance(kept["line"], list)
     return kept["line"]
 
@@ -93,7 +98,7 @@ def hinted_card(html: str) -> str | None:
 
 def store(game: Game, moves: list[engine.Move] | tuple[engine.Move, ...]) -> None:
     """Give `game` these moves as the pipeline would have saved them."""
-    play.save(game, engine.Game(game.deal_number, game.engine_rules, list(moves)))
+    game_store.save(game, engine.Game(game.deal_number, game.engine_rules, list(moves)))
 
 
 def follow(number: int, rules: engine.Rules, until: Callable[[engine.Hint], bool]) -> list[str]:
@@ -169,7 +174,7 @@ def test_a_post_without_the_board_it_came_from_is_refused(client: Client) -> Non
     assert response.status_code == 400
     game.refresh_from_db()
     assert not game.assisted
-    assert peek.SESSION_KEY not in client.session
+    assert winning_line.SESSION_KEY not in client.session
 
 
 def test_a_stale_board_is_refused_with_the_game_as_it_stands(
@@ -282,7 +287,7 @@ def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
 def test_past_its_budget_the_solver_could_not_decide(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(peek, "NODE_CAP", 10)
+    monkeypatch.setattr(winning_line, "NODE_CAP", 10)
     game = start(client)
 
     response = post(client, game, "solve")
@@ -307,8 +312,8 @@ def test_the_search_is_bounded_in_time_and_nodes(
 
     post(client, game, "solve")
 
-    assert asked == [{"max_nodes": peek.NODE_CAP, "time_limit": peek.TIME_LIMIT}]
-    assert 1.0 <= peek.TIME_LIMIT <= 2.5
+    assert asked == [{"max_nodes": winning_line.NODE_CAP, "time_limit": winning_line.TIME_LIMIT}]
+    assert 1.0 <= winning_line.TIME_LIMIT <= 2.5
 
 
 # ---------------------------------------------------------------- the cache
@@ -361,17 +366,19 @@ def test_the_cache_keeps_the_verdict_and_the_line_as_move_texts(client: Client) 
     post(client, game, "solve")
     game.refresh_from_db()
 
-    kept = cache.get(peek.cache_key(game.record))
+    kept = cache.get(winning_line.cache_key(game.record))
 
     assert kept == {"status": "won", "line": shown_line(client)}
-    assert peek.cache_key(game.record) == peek.cache_key(engine.Record.parse(f"lucie {DEAL}"))
+    assert winning_line.cache_key(game.record) == winning_line.cache_key(
+        engine.Record.parse(f"lucie {DEAL}")
+    )
 
 
 def _other_move(game: Game) -> str:
     """A card move that is not the line's first (the player leaves the line)."""
     game.refresh_from_db()
     position = game.replay().position
-    kept = cache.get(peek.cache_key(game.record))
+    kept = cache.get(winning_line.cache_key(game.record))
     line_first = kept["line"][0] if kept else ""
     return next(
         m.text for m in engine.legal_moves(position) if m.card is not None and m.text != line_first
@@ -461,13 +468,13 @@ def test_an_assisted_daily_win_is_played_not_won_in_the_daily_figures(client: Cl
         found = re.search(rb'data-game="(\d+)"', page.content)
         assert found is not None
         game = Game.objects.get(pk=int(found[1]))
-        assert game.deal_number == daily.todays_deal_number()
+        assert game.deal_number == deals.todays_deal_number()
         post(client, game, "solve")
         post(client, game, "solve/out")
         game.refresh_from_db()
 
-        figures = daily_stats.day_figures(daily.today_utc())
-        result = daily_stats.day_result(game)
+        figures = daily_figures.day_figures(deals.today_utc())
+        result = daily_figures.day_result(game)
 
     assert game.status == Game.Status.WON
     assert (figures.players, figures.winners) == (1, 0)
@@ -483,7 +490,7 @@ def test_playing_another_move_leaves_the_line(client: Client) -> None:
 
     assert WON not in html
     assert line_step(html) is None
-    assert peek.SESSION_KEY not in client.session
+    assert winning_line.SESSION_KEY not in client.session
     refused = post(client, game, "solve/next")
     assert refused.status_code == 400
     assert "Show a win" in text(refused)

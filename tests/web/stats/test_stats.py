@@ -7,9 +7,11 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from game import engine, play, stats
+from game import engine
+from game.board import store
 from game.models import Game
-from tests.web.test_play import a_card_move, greedy_record, play_through, post, start
+from game.stats import figures as stats
+from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,7 @@ def finished(
         assisted=assisted,
         cards_home=52 if status == Game.Status.WON else 20,
     )
-    play._finish(game, status, T0 + dt.timedelta(minutes=minutes))
+    store._finish(game, status, T0 + dt.timedelta(minutes=minutes))
     game.elapsed_ms = elapsed_s * 1000
     game.save()
     return game

@@ -12,8 +12,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from game import play, stats
+from game.board import store
 from game.models import Game
+from game.stats import figures as stats
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def finished(
         started_at=T0 + dt.timedelta(minutes=minutes),
         cards_home=52 if status == Game.Status.WON else cards, assisted=assisted,
     )  # fmt: skip
-    play._finish(game, status, T0 + dt.timedelta(minutes=minutes, seconds=30))
+    store._finish(game, status, T0 + dt.timedelta(minutes=minutes, seconds=30))
     game.elapsed_ms = elapsed_s * 1000
     game.save()
     return game
