@@ -631,7 +631,10 @@
     return after || controls.slice(0, at).reverse().find((el) => !el.disabled) || null;
   }
 
-  document.addEventListener("htmx:afterSettle", (event) => {
+  // On htmx:afterSwap, in the same task as the swap itself: waiting for the settle (20 ms later)
+  // left a window where a key typed at once ("8 c" to jump to a card) moved focus, and the
+  // restore then took it back.
+  document.addEventListener("htmx:afterSwap", (event) => {
     if (event.target && event.target.id === "board") afterSwap();
   });
   document.addEventListener("htmx:sendError", () => say("The server could not be reached. Please try again."));
