@@ -202,6 +202,9 @@ class Keep:
     """The parts of the board that the browser already has as they should be."""
 
     menu: bool = False
+    # The whole menu, its Redo, Auto-finish and Show a win buttons included (board.js sends the
+    # board's move count with each request, so a kept form's own count does not matter).
+    whole_menu: bool = False
     solve_dialog: bool = False
 
 
@@ -237,8 +240,21 @@ def _unchanged(
     for home, was in zip(foundations, foundation_views(before), strict=True):
         was.live = True
         home.kept = home == was
+    playing = game.status == Game.Status.PLAYING
+    legal_now = played.legal_moves() if playing else []
+    buttons_then = (
+        played.loaded_redo and status == Game.Status.PLAYING,
+        any(move.to_foundation and not move.merci for move in legal),
+        _can_peek(status),
+    )
+    buttons_now = (
+        played.can_redo and playing,
+        any(move.to_foundation and not move.merci for move in legal_now),
+        _can_peek(game.status),
+    )
     return Keep(
         menu=True,
+        whole_menu=buttons_then == buttons_now,
         solve_dialog=(_can_peek(status), assisted) == (_can_peek(game.status), game.assisted),
     )
 

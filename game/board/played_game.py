@@ -63,6 +63,7 @@ class Played:
         # they were: the position, and the row's status and "assisted" mark (set by the loader).
         self.loaded_position: engine.Position | None = self.position
         self.loaded_state: tuple[str, bool] | None = None
+        self.loaded_redo = bool(redo)
         self._legal: tuple[engine.Position, list[engine.Move]] | None = None
 
     @classmethod

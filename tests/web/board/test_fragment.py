@@ -1,10 +1,10 @@
 """What a change sends back: only what changed.
 
-After a change, the fans (and the menu's links, and the "Show a win" dialog) that are as they
-were on the board the request came from are sent as empty `hx-preserve` placeholders, which htmx
-fills with the elements already on the page. The server may only do so when the request names
-exactly the board the browser holds (its key, `v`, as board.js sends it); otherwise the whole
-board comes back.
+After a change, the fans and foundations (and the menu, and the "Show a win" dialog) that are as
+they were on the board the request came from are sent as empty `hx-preserve` placeholders, which
+htmx fills with the elements already on the page. The server may only do so when the request
+names exactly the board the browser holds (its key, `v`, as board.js sends it); otherwise the
+whole board comes back.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def test_a_move_sends_only_the_fans_it_changed(client: Client) -> None:
     # The fan the card left and the fan it joined (others may change too: their top card's
     # listed moves).
     assert 2 <= len(sent) < len(fans)
-    assert 'id="menu-links" hx-preserve' in html
+    # The menu's Redo, Auto-finish and Show a win are as they were: the whole menu is kept.
+    assert 'id="board-menu" hx-preserve' in html
     assert 'id="solve-dialog" hx-preserve' in html
 
 
