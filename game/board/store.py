@@ -13,8 +13,9 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -64,7 +65,11 @@ def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
     session (an embed game), is not told apart from none."""
     if not session_key:
         return Game.objects.none()
-    return Game.objects.filter(pk=game_id, session_key=session_key)
+    # The session must be alive, checked in this same query: a caller may pass the key the
+    # cookie claims (lucie.sessions' claimed_key) rather than read the session first.
+    now = timezone.now()
+    live = Session.objects.filter(session_key=OuterRef("session_key"), expire_date__gt=now)
+    return Game.objects.filter(Exists(live), pk=game_id, session_key=session_key)
 
 
 def token_games(token: str) -> QuerySet[Game]:

@@ -30,6 +30,7 @@ from game.models import Game
 from game.play.forms import NewGameForm
 from game.stats import charts
 from game.stats import figures as stats
+from lucie.sessions import claimed_key
 
 logger = logging.getLogger(__name__)
 
@@ -246,7 +247,7 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 def _change(request: HtmxHttpRequest, game_id: int, name: str) -> HttpResponse:
-    games = store.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, claimed_key(request.session))
     return pipeline.change(request, games, name, SITE)
 
 
@@ -324,14 +325,14 @@ def _rest_of_line(played: Played, request: HttpRequest) -> None:
 @require_POST
 def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
-    games = store.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, claimed_key(request.session))
     return pipeline.change(request, games, "line", SITE, action=_next_on_line)
 
 
 @require_POST
 def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
-    games = store.session_games(game_id, request.session.session_key)
+    games = store.session_games(game_id, claimed_key(request.session))
     return pipeline.change(request, games, "line", SITE, action=_rest_of_line)
 
 
@@ -346,7 +347,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return HttpResponse(pipeline.sentence(str(error)), status=400, content_type="text/plain")
-    game = store.set_clock(store.session_games(game_id, request.session.session_key), running)
+    game = store.set_clock(store.session_games(game_id, claimed_key(request.session)), running)
     return pipeline.clock_response(game)
 
 

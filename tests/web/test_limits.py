@@ -268,6 +268,9 @@ def test_an_expired_sessions_cookie_opens_nothing() -> None:
     )
 
     assert client.get(f"/game/{game.pk}/").status_code == 404
+    # A change checks the session in the query that locks the game: just as closed.
+    assert post(client, game, "move", move=a_card_move(game).text).status_code == 404
+    assert post(client, game, "clock", state="pause").status_code == 404
     response = client.get("/")
     assert response.status_code == 200
     assert _game_id(response) != game.pk
