@@ -1,0 +1,301 @@
+"""Attack benchmark: what an anonymous client can do to the site, under gunicorn.
+
+    .venv/bin/python bench/attack.py [--seconds 30] [--attackers 8]
+
+It starts gunicorn with gunicorn.conf.py and production settings (DEBUG off, collected static
+files, rate limits on) on a free loopback port against a fresh SQLite file, as bench/load.py does,
+and prints issue 11's lines, each followed by an indented line of detail:
+
+- `victim p99: quiet X ms, under attack Y ms, ratio R`: a plain page (`/rules/`) fetched one
+  request after another, alone and then while `--attackers` clients hammer the embed's hint on
+  fresh deals under every rule set the New game form offers (`lucie-r0-m2` included) and Show a
+  win on fresh games, for `--seconds` (goal: R at most 3). Printed twice: with the rate limits
+  (the attackers share one address, as a single machine would), and with them off
+  (`LUCIE_RATE_LIMITS=0`, as if every request came from a different address), which leaves the
+  compute slots and the hint's deadline alone in the way.
+- `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
+  server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
+  sets on a few deals).
+- `rows created by 1000 anonymous page views: N` (games and sessions; `/`, `/deal/N/`,
+  `/daily/`, `/embed/`, `/embed/deal/N/`, each from a fresh client with no cookie; goal 0), and
+  `rows created by a 20 s flood of embed moves: N` (cookieless first moves in the embed from 4
+  clients on one address), with the limit that bounds them beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lucie.settings")
+
+from game import engine, limits  # noqa: E402
+from tests.web.live_gunicorn import (  # noqa: E402
+    Player,
+    Server,
+    free_port,
+    server_environment,
+    stop,
+    wait_until_healthy,
+)
+
+VICTIM = "/rules/"
+
+
+@contextmanager
+def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
+    """gunicorn with production settings on a fresh SQLite file; yields its port and database."""
+    database = workdir / f"attack-{len(list(workdir.glob('attack-*.sqlite3')))}.sqlite3"
+    environ = server_environment(
+        f"sqlite:///{database}",
+        ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_STATIC_MANIFEST="1",
+        DJANGO_STATIC_ROOT=str(workdir / "static"),
+        **extra,
+    )
+    for step in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *step, "--noinput", "-v0"],
+            cwd=ROOT,
+            env=environ,
+            check=True,
+        )
+    port = free_port()
+    log_path = workdir / "gunicorn.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "lucie.wsgi",
+             "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
+            cwd=ROOT, env=environ, stdout=log, stderr=log,
+        )  # fmt: skip
+        try:
+            wait_until_healthy(Server(port, process, str(database), log_path))
+            yield port, database
+        finally:
+            stop(process)
+
+
+def p99(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+def timed_get(player: Player, path: str) -> tuple[float, int]:
+    began = time.perf_counter()
+    answer = player.get(path)
+    return (time.perf_counter() - began) * 1000, answer.status
+
+
+def victim(port: int, seconds: float) -> list[float]:
+    """A plain page, one request after another, for `seconds`."""
+    player = Player(port, timeout=120)
+    player.get(VICTIM)
+    samples = []
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        elapsed, status = timed_get(player, VICTIM)
+        assert status == 200, status
+        samples.append(elapsed)
+    return samples
+
+
+OFFERED = [rules.name for rules in engine.every_rule_set()]
+
+
+def attacker(port: int, until: float, seed: int, counts: dict[int, int]) -> None:
+    """Embed hints on fresh deals under every offered rule set, and now and then Show a win on a
+    fresh game of the site (a session of its own, its CSRF token, as a browser would)."""
+    rng = random.Random(seed)
+    player = Player(port, timeout=120)
+    site_player = Player(port, timeout=120)
+    turn = 0
+    while time.monotonic() < until:
+        turn += 1
+        try:
+            if turn % 4 == 0:
+                status = show_a_win(site_player, rng)
+            else:
+                name = "lucie-r0-m2" if turn % 3 == 0 else rng.choice(OFFERED)
+                number = rng.randrange(1, 10**9)
+                status = player.get(f"/embed/deal/{number}/hint/?rules={name}").status
+        except OSError:
+            status = 0
+        counts[status] = counts.get(status, 0) + 1
+
+
+def show_a_win(player: Player, rng: random.Random) -> int:
+    """Deal a fresh game with the page's own POST (as "start it anyway" does: it leaves the game
+    under way), then ask Show a win on it."""
+    if "csrftoken" not in player.cookies:
+        player.get(VICTIM)  # every page hands out the CSRF cookie that a form post needs
+    number = rng.randrange(1, 10**9)
+    name = rng.choice(["lucie", "lucie-r0-m2", "nomerci", "trefoil"])
+    dealt = player.post(f"/deal/{number}/?rules={name}", {}, htmx=False)
+    found = GAME_URL.fullmatch(dealt.headers.get("Location", ""))
+    if dealt.status != 303 or found is None:
+        return dealt.status
+    return player.post(f"/game/{found[1]}/solve/", {"n": 0}).status
+
+
+GAME_URL = re.compile(r"/game/(\d+)/")
+
+
+def attack(port: int, seconds: float, attackers: int) -> tuple[list[float], dict[int, int]]:
+    until = time.monotonic() + seconds
+    counts: dict[int, int] = {}
+    threads = [
+        threading.Thread(target=attacker, args=(port, until, seed, counts), daemon=True)
+        for seed in range(attackers)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(1)  # let the attack build up
+    samples = victim(port, seconds - 1)
+    for thread in threads:
+        thread.join(timeout=180)
+    return samples, counts
+
+
+def victim_line(port: int, seconds: float, attackers: int) -> tuple[str, dict[int, int]]:
+    quiet = victim(port, 10)
+    loud, counts = attack(port, seconds, attackers)
+    quiet_p99, loud_p99 = p99(quiet), p99(loud)
+    line = (
+        f"victim p99: quiet {quiet_p99:.1f} ms, under attack {loud_p99:.1f} ms, "
+        f"ratio {loud_p99 / quiet_p99:.2f}"
+    )
+    return line, counts
+
+
+def hint_line(port: int, per_rule_set: int, default_samples: int) -> str:
+    player = Player(port, timeout=120)
+    rng = random.Random(11)
+
+    def samples(name: str, count: int) -> list[float]:
+        found = []
+        for _ in range(count):
+            elapsed, status = timed_get(
+                player, f"/embed/deal/{rng.randrange(1, 10**9)}/hint/?rules={name}"
+            )
+            assert status == 200, (name, status)
+            found.append(elapsed)
+        return found
+
+    default = p99(samples("lucie", default_samples))
+    worst_name, worst = "lucie", default
+    for name in OFFERED:
+        figure = p99(samples(name, per_rule_set))
+        if figure > worst:
+            worst_name, worst = name, figure
+    return (
+        f"hint p99: {default:.1f} ms (default rules), {worst:.1f} ms (worst rule set)\n"
+        f"  worst rule set: {worst_name}; {default_samples} fresh deals under the default rules, "
+        f"{per_rule_set} under each of {len(OFFERED)} rule sets"
+    )
+
+
+def rows(database: Path) -> int:
+    with sqlite3.connect(database) as connection:
+        games = connection.execute("SELECT count(*) FROM game_game").fetchone()[0]
+        sessions = connection.execute("SELECT count(*) FROM django_session").fetchone()[0]
+    return int(games) + int(sessions)
+
+
+def page_views(port: int, database: Path, count: int) -> str:
+    before = rows(database)
+    paths = ["/", "/deal/{n}/", "/daily/", "/embed/", "/embed/deal/{n}/"]
+    statuses: dict[int, int] = {}
+    for index in range(count):
+        player = Player(port)  # no cookie: a fresh client each time
+        path = paths[index % len(paths)].format(n=index + 1)
+        status = player.get(path).status
+        statuses[status] = statuses.get(status, 0) + 1
+        player.close()
+    return (
+        f"rows created by {count} anonymous page views: {rows(database) - before}\n"
+        f"  games and sessions; answers: {format_counts(statuses)}"
+    )
+
+
+def embed_flood(port: int, database: Path, seconds: float, clients: int) -> str:
+    before = rows(database)
+    until = time.monotonic() + seconds
+    counts: dict[int, int] = {}
+
+    def flood() -> None:
+        player = Player(port)
+        while time.monotonic() < until:
+            number = random.randrange(1, 10**9)
+            status = player.post(f"/embed/deal/{number}/redeal/", {"n": 0}, htmx=False).status
+            counts[status] = counts.get(status, 0) + 1
+
+    threads = [threading.Thread(target=flood) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    workers = worker_count()
+    return (
+        f"rows created by a {seconds:.0f} s flood of embed moves: {rows(database) - before} "
+        f"(limit: {limits.START.per_address} new games per client address)\n"
+        f"  {clients} clients on one address; without a shared cache each of {workers} worker "
+        f"processes counts the limit on its own, in windows of a minute (a run may straddle "
+        f"two); answers: {format_counts(counts)}"
+    )
+
+
+def worker_count() -> int:
+    """The worker processes gunicorn.conf.py starts on this machine."""
+    cores = len(os.sched_getaffinity(0))
+    return int(os.environ.get("WEB_CONCURRENCY", min(2 * cores + 1, 12)))
+
+
+def format_counts(counts: dict[int, int]) -> str:
+    return ", ".join(f"{status}: {n}" for status, n in sorted(counts.items()))
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--attackers", type=int, default=8)
+    parser.add_argument("--per-rule-set", type=int, default=5)
+    parser.add_argument("--page-views", type=int, default=1000)
+    options = parser.parse_args()
+
+    print(f"load average before: {load_average()}; {os.cpu_count()} cores", flush=True)
+    with tempfile.TemporaryDirectory(prefix="lucie-attack-") as folder:
+        workdir = Path(folder)
+        with site(workdir) as (port, database):
+            line, counts = victim_line(port, options.seconds, options.attackers)
+            print(line)
+            print(f"  rate limits on; attackers' answers: {format_counts(counts)}", flush=True)
+            print(page_views(port, database, options.page_views), flush=True)
+        with site(workdir) as (port, database):
+            print(embed_flood(port, database, 20, 4), flush=True)
+        with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
+            line, counts = victim_line(port, options.seconds, options.attackers)
+            print(line)
+            print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
+            print(hint_line(port, options.per_rule_set, 100), flush=True)
+    print(f"load average after: {load_average()}")
+
+
+if __name__ == "__main__":
+    main()
