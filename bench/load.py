@@ -265,7 +265,7 @@ def seat_players(site: Site, count: int) -> list[Seat]:
     seats = []
     for _ in range(count):
         player = Player(site.port)
-        board = read_board(player.get(f"/deal/{DEAL}/?rules={RULES}").body)
+        board = read_board(player.open_deal(f"/deal/{DEAL}/?rules={RULES}").body)
         move = sorted(m for moves in board.moves.values() for m in moves)[0]
         seats.append(Seat(player, board.game_id, move))
     return seats
@@ -330,7 +330,7 @@ def long_and_short(site: Site, samples: int) -> tuple[list[float], list[float]]:
     games = []
     for length in (4, 149):
         player = Player(site.port)
-        board = read_board(player.get(f"/deal/{DEAL}/?rules={RULES}").body)
+        board = read_board(player.open_deal(f"/deal/{DEAL}/?rules={RULES}").body)
         for n, entry in enumerate(moves[:length]):
             change(player, board.game_id, entry, n)
         games.append((player, board.game_id, moves[length], length))
@@ -381,8 +381,9 @@ def start_in_process(client: object, moves: list[str]) -> int:
     from game.models import Game
 
     assert isinstance(client, Client)
-    response = client.get(f"/deal/{DEAL}/?rules={RULES}")
-    game_id = int(re.search(rb'data-game="(\d+)"', response.content)[1])  # type: ignore[index]
+    # A POST deals it for real (a GET with no session stores nothing): 303 to /game/<id>/.
+    response = client.post(f"/deal/{DEAL}/?rules={RULES}")
+    game_id = int(response["Location"].split("/")[2])
     game = Game.objects.get(pk=game_id)
     played = engine.Game(DEAL, engine.Rules.parse(RULES), [engine.Move.parse(m) for m in moves])
     store.save(game, played)

@@ -8,6 +8,11 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("deal/", views.deal_lookup, name="deal_lookup"),
     path("deal/<str:number>/", views.deal, name="deal"),
+    # A deal's first board, not stored yet: its hint, Show a win, and its first change (which
+    # stores the session and the game).
+    path("deal/<str:number>/hint/", views.deal_hint, name="deal_hint"),
+    path("deal/<str:number>/solve/", views.deal_solve, name="deal_solve"),
+    path("deal/<str:number>/<str:action>/", views.deal_start, name="deal_start"),
     path("new/", views.new_game, name="new"),
     path("game/<int:game_id>/", views.game_page, name="game"),
     path("game/<int:game_id>/move/", views.move, name="move"),

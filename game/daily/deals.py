@@ -51,6 +51,13 @@ def day_of_deal(number: int) -> dt.date | None:
         return None
 
 
+def is_offered(number: int) -> bool:
+    """Whether `number` is the deal of a day the daily pages offer: from the site's first month
+    to today."""
+    day = day_of_deal(number)
+    return day is not None and site_start() <= day <= today_utc()
+
+
 def next_rollover(now: dt.datetime | None = None) -> dt.datetime:
     """The next midnight UTC: when today's deal gives way to tomorrow's."""
     now = now or now_utc()

@@ -24,7 +24,7 @@ from game.daily import deals
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
-from game.play.views import SITE, session_key, start_game
+from game.play.views import SITE, first_board, selected_card, session_key, start_game
 
 WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
 
@@ -118,9 +118,14 @@ def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
 
 
 def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
-    key = session_key(request)
     number = deals.deal_number_for(date)
     rules = engine.Rules.parse(deals.DAILY_RULES)
+    if request.method == "GET" and request.session.session_key is None:
+        # A browser with no session: the deal's first board, stored (as this session's daily
+        # entry) only when the first move is made.
+        pending = first_board(number, rules, daily=True)
+        return _render_day(request, date, pending, selected=selected_card(request))
+    key = session_key(request)
     game = _day_game(key, number)
     if request.method == "POST":
         if game is None:
@@ -144,11 +149,13 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
     return _render_day(request, date, game)
 
 
-def _render_day(request: HttpRequest, date: dt.date, game: Game) -> HttpResponse:
-    context = SITE.context(request, game, game.resume())
+def _render_day(
+    request: HttpRequest, date: dt.date, game: Game, *, selected: str = ""
+) -> HttpResponse:
+    context = SITE.context(request, game, game.resume(), selected=selected)
     context["today"] = deals.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
-    context.update(_day_context(request, date, game))
+    context.update(_day_context(request, date, game if game.pk is not None else None))
     response = render(request, "daily/play.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response

@@ -1,11 +1,16 @@
 """The main site's views: its board's front end for the pipeline (game.board.pipeline), the pages
-that
-start and show games, "Show a win", statistics and the rules page.
+that start and show games, "Show a win", statistics and the rules page.
 
 Each screen is one template; htmx requests get its partial (`play.html#board`), a plain form post
 gets a 303 redirect to the full page (post/redirect/get), so every control works without
 JavaScript. Every change to a game goes through game.board.pipeline, which maps refusals to 400 /
 409.
+
+Nothing is stored until a player plays: a browser with no session is shown a deal's first board
+(`/`, `/deal/<n>/`, the daily pages) as a game that is not stored, whose controls post to
+`/deal/<n>/<action>/`. The first move there stores the session and the game, and applies the move,
+in one transaction; a refused one (stale, illegal, malformed, rate-limited) stores nothing. Page
+views by strangers and crawlers cost no row.
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ import datetime as dt
 import logging
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -136,14 +143,7 @@ class SiteBoard:
             line=winning_line.shown(request.session, game),
             previous=previous,
         )
-        context["urls"] = {
-            "new": reverse("new"),
-            "page": reverse("game", args=[game.pk]),
-            "hint": reverse("hint", args=[game.pk]),
-            "solve": reverse("solve", args=[game.pk]),
-            "clock": reverse("game_clock", args=[game.pk]),
-            **{name: reverse(name, args=[game.pk]) for name in pipeline.ACTIONS},
-        }
+        context["urls"] = site_urls(game)
         context["embed"] = False
         return context
 
@@ -164,6 +164,22 @@ class SiteBoard:
 SITE = SiteBoard()
 
 
+def site_urls(game: Game) -> dict[str, str]:
+    """Where the board's controls go: a stored game's own URLs, or for a deal's first board not
+    stored yet the deal's (`first_board_urls`)."""
+    if game.pk is None:
+        return first_board_urls(game)
+    return {
+        "new": reverse("new"),
+        "page": reverse("game", args=[game.pk]),
+        "hint": reverse("hint", args=[game.pk]),
+        "solve": reverse("solve", args=[game.pk]),
+        "clock": reverse("game_clock", args=[game.pk]),
+        "record": reverse("record", args=[game.pk]),
+        **{name: reverse(name, args=[game.pk]) for name in pipeline.ACTIONS},
+    }
+
+
 def _started(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """After a POST that dealt a game: its board (htmx) or a redirect to its page."""
     if request.htmx:
@@ -177,12 +193,204 @@ def _bad_request(request: HtmxHttpRequest, message: str, status: int = 400) -> H
     return render(request, "game/error.html", {"message": message}, status=status)
 
 
+def selected_card(request: HttpRequest) -> str:
+    """The card picked up without JavaScript (`?sel=6C`)."""
+    return request.GET.get("sel", "").strip().upper()[:3]
+
+
+# ---------------------------------------------------------------- a deal's first board, not stored
+
+# `?daily=1` on a first board's URLs: a daily page dealt it (see Game.dealt_by_daily).
+DAILY_FIELD = "daily"
+
+
+def first_board(deal_number: int, rules: engine.Rules, *, daily: bool = False) -> Game:
+    """Deal `deal_number`'s first board as a game that is not stored: nothing is written until
+    the first move. `daily`: a daily page dealt it (it then becomes the session's entry in the
+    daily figures), which only the deal of a day on offer under the daily rules can be."""
+    game = Game(deal_number=deal_number, rules=rules.name, token="", replay_token="")
+    game.dealt_by_daily = (
+        daily and rules.name == deals.DAILY_RULES and deals.is_offered(deal_number)
+    )
+    return game
+
+
+def first_board_urls(game: Game) -> dict[str, str]:
+    """A first board's controls: its changes post to `/deal/<n>/<action>/` (the first stores the
+    game), its hint and Show a win are the deal's, and a card picked up without JavaScript
+    reloads the deal's page (`page`). GET forms drop their action's query string, so they carry
+    the rule set and the daily flag as fields (`rules`, `daily`)."""
+    number = game.deal_number
+    query = {"rules": game.rules}
+    if game.dealt_by_daily:
+        query[DAILY_FIELD] = "1"
+    suffix = "?" + urlencode(query)
+    if game.dealt_by_daily:
+        day = deals.day_of_deal(number)
+        assert day is not None
+        page = (
+            reverse("daily")
+            if day == deals.today_utc()
+            else reverse("daily_day", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"])
+        )
+    else:
+        page = reverse("deal", args=[number])
+    return {
+        "new": reverse("new"),
+        "page": page,
+        "hint": reverse("deal_hint", args=[number]),
+        "solve": reverse("deal_solve", args=[number]) + suffix,
+        "rules": game.rules,
+        "daily": query.get(DAILY_FIELD, ""),
+        **{name: reverse("deal_start", args=[number, name]) + suffix for name in pipeline.ACTIONS},
+    }
+
+
+def _first_board_of(request: HtmxHttpRequest, number: str) -> Game:
+    """The first board a request under `/deal/<n>/` names: its deal, `?rules=` (or the
+    remembered rule set) and `?daily=1`. Raises InvalidDealError or InvalidRulesError."""
+    deal_number = engine.parse_deal_number(number)
+    name = request.GET.get("rules", "")
+    rules = engine.Rules.parse(name) if name else _remembered_rules(request)
+    return first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
+
+
+def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse | None:
+    """What a first board's change meets in this session: its own game of that deal and rules
+    under way (a double submit, or a second tab: the change goes to that game, where the move
+    count tells a stale board), or a begun game of another deal, which is never left without
+    asking (the answer goes to the deal's page, which asks). None: nothing in the way."""
+    current = store.current_game(request.session.session_key)
+    if current is None or current.status != Game.Status.PLAYING:
+        return None
+    if (current.deal_number, current.rules) == (pending.deal_number, pending.rules):
+        return current
+    if current.started_at is None:
+        return None
+    url = first_board_urls(pending)["page"]
+    if pending.rules != engine.DEFAULT_RULES.name and not pending.dealt_by_daily:
+        url += "?" + urlencode({"rules": pending.rules})
+    if getattr(request, "htmx", False):
+        response = HttpResponse()
+        response["HX-Redirect"] = url
+        return response
+    return HttpResponseRedirect(url, status=303)
+
+
+def _store_first(
+    request: HttpRequest, pending: Game, name: str, action: pipeline.Action, *, auto: bool
+) -> Played:
+    """Store the session (if new) and `pending` as this session's game, and apply its first
+    change (`action`, named `name`) through the pipeline, in one transaction: a refusal raised
+    inside stores nothing, not even the session. `auto`: the auto-move setting may follow."""
+    new_session = request.session.session_key is None
+    try:
+        with transaction.atomic():
+            key = session_key(request)
+            game = store.start(
+                key, pending.deal_number, pending.engine_rules, daily=pending.dealt_by_daily
+            )
+            games = store.session_games(game.pk, key)
+            return pipeline.apply(request, games, name, action, session_auto=auto)
+    except pipeline.REFUSALS:
+        if new_session:
+            # The session's row went with the transaction: forget it, so that no cookie names it.
+            request.session.flush()
+        raise
+
+
+def _check_first(
+    request: HttpRequest, pending: Game, name: str, action: pipeline.Action | None
+) -> None:
+    """Everything that may refuse a first board's change, checked before anything is stored: the
+    board's move count (a first board's is 0), the change (`action`) tried on the deal's opening,
+    and the limit on new games. Raises one of pipeline.REFUSALS."""
+    if pipeline.seen_moves(request) != 0:
+        raise store.StaleBoardError(pending)
+    if action is not None:
+        trial = pending.resume()
+        trial.action = name
+        action(trial, request)
+    limits.check(request, limits.START)
+
+
+@require_GET
+def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
+    """The hint on a deal's first board, with nothing stored."""
+    try:
+        pending = _first_board_of(request, number)
+    except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+        return _bad_request(request, pipeline.sentence(str(error)))
+    return pipeline.hint(request, pending, SITE)
+
+
+@require_POST
+def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
+    """The first change on a deal's first board (a move, a redeal...): store the session and the
+    game with it, then answer as any change does (the board, or a 303 to the game's page)."""
+    if action not in pipeline.ACTIONS:
+        raise Http404("no such action")
+    try:
+        pending = _first_board_of(request, number)
+    except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+        return _bad_request(request, pipeline.sentence(str(error)))
+    under_way = _game_under_way(request, pending)
+    if isinstance(under_way, HttpResponse):
+        return under_way
+    if under_way is not None:
+        games = store.session_games(under_way.pk, request.session.session_key)
+        return pipeline.change(request, games, action, SITE)
+    change = pipeline.ACTIONS[action]
+    try:
+        _check_first(request, pending, action, change)
+        played = _store_first(request, pending, action, change, auto=True)
+    except pipeline.REFUSALS as error:
+        return pipeline.refused_board(request, pending, error, SITE)
+    return SITE.after_change(request, played)
+
+
+@require_http_methods(["GET", "POST"])
+def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
+    """Show a win on a deal's first board. GET asks first (without JavaScript); POST stores the
+    session and the game, marked assisted, in one transaction once a compute slot is held (a busy
+    site stores nothing), then shows the solver's verdict."""
+    try:
+        pending = _first_board_of(request, number)
+    except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+        return _bad_request(request, pipeline.sentence(str(error)))
+    if request.method == "GET":
+        context = {"game": pending, "urls": first_board_urls(pending)}
+        response = render(request, "game/solve_confirm.html", context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    under_way = _game_under_way(request, pending)
+    if isinstance(under_way, HttpResponse):
+        return under_way
+    if under_way is not None:
+        return _solve(request, under_way.pk)
+    try:
+        _check_first(request, pending, "solve", None)
+        limits.check(request, limits.SOLVE)
+        with limits.computing():
+            played = _store_first(request, pending, "solve", _mark_assisted, auto=False)
+            found = winning_line.answer(played.record, played.position)
+    except pipeline.REFUSALS as error:
+        return pipeline.refused_board(request, pending, error, SITE)
+    assert played.row is not None
+    winning_line.remember(request.session, played.row, found)
+    return SITE.after_change(request, played)
+
+
 # ---------------------------------------------------------------- pages
 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    """Resume this browser's game in progress, or deal a new random one."""
+    """Resume this browser's game in progress, or deal a new random one (for a browser with no
+    session, a first board: nothing is stored until it plays)."""
+    if request.session.session_key is None:
+        pending = first_board(store.random_deal_number(), _remembered_rules(request))
+        return SITE.board(request, pending, selected=selected_card(request))
     key = session_key(request)
     game = store.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
@@ -206,7 +414,8 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """Play deal `number` (under `?rules=` or the remembered rule set).
 
     GET resumes it or starts it; if another game is under way it asks first, and the POST from
-    that question starts the deal, abandoning the other game.
+    that question starts the deal, abandoning the other game. A browser with no session is shown
+    the deal's first board, and nothing is stored until it plays.
     """
     try:
         deal_number = engine.parse_deal_number(number)
@@ -217,6 +426,8 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
         rules = engine.Rules.parse(rules_name) if rules_name else _remembered_rules(request)
     except engine.InvalidRulesError as error:
         return _bad_request(request, pipeline.sentence(str(error)))
+    if request.method == "GET" and request.session.session_key is None:
+        return SITE.board(request, first_board(deal_number, rules), selected=selected_card(request))
     key = session_key(request)
     current = store.current_game(key)
     if request.method == "GET" and current is not None and current.status == Game.Status.PLAYING:
@@ -235,7 +446,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = store.get_game(game_id, request.session.session_key)
-    selected = request.GET.get("sel", "").strip().upper()[:3]
+    selected = selected_card(request)
     played = game.resume()
     pipeline.said_before(request, played)
     return SITE.board(request, game, played, selected=selected)
@@ -286,7 +497,7 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         return _solve(request, game_id)
     game = store.get_game(game_id, request.session.session_key)
-    response = render(request, "game/solve_confirm.html", {"game": game})
+    response = render(request, "game/solve_confirm.html", {"game": game, "urls": site_urls(game)})
     patch_vary_headers(response, ["HX-Request"])
     return response
 
@@ -354,12 +565,12 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
-    key = session_key(request)
-    current = store.current_game(key)
+    current = store.current_game(request.session.session_key)
     in_progress = current if current and current.status == Game.Status.PLAYING else None
     if request.method == "POST":
         form = NewGameForm(request.POST)
         if form.is_valid():
+            key = session_key(request)
             rules: engine.Rules = form.cleaned_data["rules"]
             request.session["new_game"] = form.remembered()
             request.session["rules"] = rules.name

@@ -29,6 +29,7 @@ from game.board import store
 from game.daily import deals
 from game.engine.solver import solve
 from game.models import Game
+from tests.browser.conftest import open_dealt
 from tests.browser.test_play import board, moves_shown, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -161,7 +162,7 @@ def test_without_javascript_the_share_text_is_there_to_copy_by_hand(
 ) -> None:
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto(f"{live_server.url}/daily/")
+    open_dealt(page, f"{live_server.url}/daily/")
     session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
     Game.objects.filter(session_key=session).update(
         status=Game.Status.LOST, started_at=deals.now_utc(), cards_home=17

@@ -17,6 +17,7 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
+from tests.browser.conftest import open_dealt
 from tests.browser.test_play import moves_shown, tap
 from tests.web.play.test_play import greedy_record
 from tests.web.play.test_preferences import auto_case
@@ -237,7 +238,7 @@ def test_the_replay_link_on_the_lost_screen_opens_for_another_browser(
     number, moves = greedy_record(engine.Status.LOST)
     owner = browser.new_context()
     page = owner.new_page()
-    page.goto(f"{live_server.url}/deal/{number}/")
+    open_dealt(page, f"{live_server.url}/deal/{number}/")
     game = Game.objects.get(deal_number=number)
     store.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     page.goto(f"{live_server.url}/game/{game.pk}/")
@@ -256,7 +257,7 @@ def test_the_replay_link_on_the_lost_screen_opens_for_another_browser(
 
 
 def seed_stats(page: Page, live_server: LiveServer) -> str:
-    page.goto(f"{live_server.url}/")
+    open_dealt(page, f"{live_server.url}/deal/7/")
     key = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
     lost_game(key)
     number, moves = greedy_record(engine.Status.WON)

@@ -22,6 +22,7 @@ from game.board.played_game import Played
 from game.engine import solver
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from game.models import Game
+from tests.browser.conftest import open_dealt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -222,7 +223,7 @@ def test_the_loss_is_announced_and_focus_goes_to_the_end_panel(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
     number, moves = greedy_loss()
-    page.goto(f"{live_server.url}/deal/{number}/?rules=nomerci-r0")
+    open_dealt(page, f"{live_server.url}/deal/{number}/?rules=nomerci-r0")
     game = Game.objects.latest("pk")
     store.save(game, Played(number, game.engine_rules, list(moves[:-1]), redo=[]))
     page.reload()

@@ -15,6 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
+from tests.browser.conftest import open_dealt
 from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -172,7 +173,7 @@ def show_long_fans(page: Page, live_server: LiveServer) -> None:
     """This browser's game of deal 23, stored as the move pipeline would leave it after the
     record's moves, then shown."""
     rules, number, moves = LONG_FANS
-    page.goto(f"{live_server.url}/deal/{number}/?rules={rules}")
+    open_dealt(page, f"{live_server.url}/deal/{number}/?rules={rules}")
     game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
     played = engine.Game(
         number, engine.Rules.parse(rules), [engine.Move.parse(m) for m in moves.split()]
@@ -369,7 +370,7 @@ def test_screenshots_of_the_table(
         page.context.close()
 
         page = fresh()
-        page.goto(f"{live_server.url}/deal/{number}/")
+        open_dealt(page, f"{live_server.url}/deal/{number}/")
         game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
         store.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
         page.reload()

@@ -301,6 +301,16 @@ class Player:
     def get(self, path: str, htmx: bool = False) -> Answer:
         return self.request("GET", path, htmx=htmx)
 
+    def open_deal(self, path: str) -> Answer:
+        """A deal's page with its game stored: a browser with no session is shown the deal's
+        first board with nothing stored, so this deals it for real (the page's own POST, as
+        "start it anyway" does) and opens it."""
+        page = self.get(path)
+        if page.status == 200 and re.search(r'data-game="\d+"', page.body) is None:
+            self.post(path, {}, htmx=False)
+            page = self.get(path)
+        return page
+
     def post(self, path: str, data: dict[str, object], htmx: bool = True) -> Answer:
         return self.request("POST", path, data, htmx=htmx)
 

@@ -55,7 +55,7 @@ def test_a_killed_worker_loses_no_acknowledged_move(tmp_path: Path) -> None:
 
     with running_gunicorn(tmp_path, workers=2) as server:
         player = server.player()
-        page = player.get(f"/deal/{DEAL}/?rules={RULES}")
+        page = player.open_deal(f"/deal/{DEAL}/?rules={RULES}")
         assert page.status == 200
         board = read_board(page.body)
         stop = threading.Event()

@@ -178,7 +178,12 @@ def test_production_settings_under_gunicorn(tmp_path: Path) -> None:
         browser.close()
         https = Player(server.port, headers={"X-Forwarded-Proto": "https"})
         page = https.get("/")
-        cookies = page.headers.get_all("Set-Cookie") or []
+        # A first view stores nothing (no session); the page's POST deals a game and stores one.
+        https.headers["Referer"] = f"https://127.0.0.1:{server.port}/"  # CSRF over HTTPS
+        dealt = https.post("/deal/5/", {}, htmx=False)
+        cookies = (page.headers.get_all("Set-Cookie") or []) + (
+            dealt.headers.get_all("Set-Cookie") or []
+        )
         assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.body)
         served = {path: https.request("GET", path, accept_gzip=True) for path in assets}
         https.close()

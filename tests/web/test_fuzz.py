@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.models import Game, new_token
+from tests.web.play.test_play import start as start_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,8 @@ METHODS = ["GET", "POST", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"]
 # The field names the views read, and a few they do not.
 FIELDS = [
     "move", "n", "rules", "number", "sel", "deal", "rule_set", "redeals", "mercis",
-    "free_merci", "kings", "confirm", "csrfmiddlewaretoken", "token",
+    "free_merci", "kings", "confirm", "csrfmiddlewaretoken", "token", "record", "then", "state",
+    "daily", "step",
 ]  # fmt: skip
 # What a browser could put in a cookie value (a NUL never gets through the HTTP server).
 COOKIE_CHARS = string.ascii_letters + string.digits + string.punctuation.replace(";", "") + " "
@@ -60,6 +62,11 @@ nasty_text = st.one_of(
     st.sampled_from(["AS>F", "6C>7C", "*KD>F", "R", "lucie-ru", "0", "-1", "99999999999999999999"]),
     st.text(alphabet="AKQJT98765432CDHS>F*R ", max_size=12),
     st.just("x" * 5000),
+    # Numbers longer than int() reads: a move count, a fan, a deal, a year.
+    st.just("9" * 5000),
+    st.just("KS>@" + "9" * 5000),
+    st.just("lucie 5 KS>@" + "9" * 5000),
+    st.sampled_from(["0000", "00", "0"]),
     st.just("\x00"),
     st.just("<script>alert(1)</script>"),
 )
@@ -90,8 +97,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
 
 
 def start(client: Client) -> Game:
-    assert client.get("/deal/5/").status_code == 200
-    return Game.objects.filter(session_key=client.session.session_key).get()
+    return start_deal(client, 5)
 
 
 def test_the_url_patterns_name_the_game_endpoints() -> None:

@@ -229,9 +229,14 @@ def test_a_chosen_cookie_never_owns_a_game(cookie: str) -> None:
     client.cookies["sessionid"] = cookie
 
     response = client.get("/")
-
     assert response.status_code == 200
+    number = int(re.search(r'data-deal="(\d+)"', response.content.decode())[1])  # type: ignore[index]
+    move = engine.card_moves(engine.Game(number).position)[0]
+    started = client.post(f"/deal/{number}/move/?rules=lucie", {"n": "0", "move": move.text})
+
+    assert started.status_code == 303
     assert not Game.objects.filter(session_key=cookie).exists()
+    assert Game.objects.get().session_key != cookie
     # The browser was handed a fresh session of its own instead.
     fresh = client.cookies["sessionid"].value
     assert fresh != cookie
@@ -273,7 +278,7 @@ def test_an_expired_sessions_cookie_opens_nothing() -> None:
     assert post(client, game, "clock", state="pause").status_code == 404
     response = client.get("/")
     assert response.status_code == 200
-    assert _game_id(response) != game.pk
+    assert f'data-game="{game.pk}"' not in response.content.decode()
 
 
 def test_a_real_session_keeps_its_game() -> None:
@@ -378,15 +383,15 @@ def test_hints_are_limited_per_session_then_per_address(client: Client) -> None:
 @pytest.mark.usefixtures("rate_limits")
 def test_new_sessions_are_limited_per_address() -> None:
     allowed = int(limits.SESSION.per_address.split("/")[0])
-    answers = [Client().get("/deal/7/").status_code for _ in range(allowed + 5)]
-    assert answers[:allowed] == [200] * allowed
+    answers = [Client().post("/deal/7/").status_code for _ in range(allowed + 5)]
+    assert answers[:allowed] == [303] * allowed
     assert set(answers[allowed:]) == {429}
 
 
 @pytest.mark.usefixtures("rate_limits")
 def test_imports_are_limited(client: Client) -> None:
     per_session = int(limits.IMPORT.per_session.split("/")[0])  # type: ignore[union-attr]
-    client.get("/deal/5/")
+    client.post("/deal/5/")
     answers = [
         client.post("/import/", {"record": "lucie 5", "then": "replay"}).status_code
         for _ in range(per_session + 2)
@@ -463,6 +468,7 @@ def test_pausing_between_moves_on_the_daily_page_does_not_shrink_the_time() -> N
     line = winning_line()
     player = Client()
     with time_machine.travel(CHEAT_DAY, tick=False) as traveller:
+        player.post("/daily/")
         game_id = _game_id(player.get("/daily/"))
         for count, text in enumerate(line):
             if count:
@@ -486,10 +492,12 @@ def test_one_game_per_session_counts_and_only_from_the_daily_page() -> None:
     line = winning_line()
     player = Client()
     with time_machine.travel(CHEAT_DAY, tick=False):
+        player.post("/daily/")
         first = _game_id(player.get("/daily/"))
         player.post(f"/game/{first}/move/", {"n": "0", "move": line[0]})
         for number in range(3):  # leave it for another deal, and take the daily deal again
             assert player.post(f"/deal/{number + 1}/").status_code == 303
+            player.post("/daily/")
             again = _game_id(player.get("/daily/"))
             assert again != first
             player.post(f"/game/{again}/move/", {"n": "0", "move": line[0]})

@@ -88,7 +88,7 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
 
 def test_one_game_played_through_both_servers_in_turn(pair: Pair) -> None:
     a, b = pair.browser()
-    page = a.get(f"/deal/{DEAL}/?rules={RULES}")
+    page = a.open_deal(f"/deal/{DEAL}/?rules={RULES}")
     assert page.status == 200
     board = read_board(page.body)
     rng = random.Random(7)
@@ -117,7 +117,7 @@ def test_one_game_played_through_both_servers_in_turn(pair: Pair) -> None:
 def test_moves_raced_on_both_servers_are_neither_lost_nor_doubled(pair: Pair) -> None:
     """test_race's twenty tabs, half of them on each server."""
     owner, _ = pair.browser()
-    page = owner.get(f"/deal/{DEAL + 1}/?rules={RULES}")
+    page = owner.open_deal(f"/deal/{DEAL + 1}/?rules={RULES}")
     assert page.status == 200
     game_id = read_board(page.body).game_id
     # A generous socket timeout: twenty clients on two servers share a small machine's cores.
@@ -182,7 +182,7 @@ def test_a_daily_game_won_on_one_server_shows_at_once_on_the_other(pair: Pair) -
     watcher = pair.b.player()  # another browser, reading the figures on the other server
     before = day_figures(watcher, day)  # now cached, in the shared cache
 
-    page = a.get(f"/daily/{day:%Y}/{day:%m}/{day:%d}/")
+    page = a.open_deal(f"/daily/{day:%Y}/{day:%m}/{day:%d}/")
     assert page.status == 200
     board = read_board(page.body)
     for move in line:
@@ -204,7 +204,7 @@ def test_a_daily_game_won_on_one_server_shows_at_once_on_the_other(pair: Pair) -
 
 def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> None:
     a, b = pair.browser()
-    page = a.get(f"/deal/{DEAL + 2}/")
+    page = a.open_deal(f"/deal/{DEAL + 2}/")
     game_id = read_board(page.body).game_id
     session = a.cookies[settings.SESSION_COOKIE_NAME]
     per_session = limits.HINT.per_session
@@ -254,7 +254,7 @@ def hint_lookups(server: Server) -> dict[str, float]:
 
 def test_a_hint_found_on_one_server_is_the_one_the_other_gives(pair: Pair) -> None:
     a, b = pair.browser()
-    game_id = read_board(a.get(f"/deal/{DEAL + 3}/").body).game_id
+    game_id = read_board(a.open_deal(f"/deal/{DEAL + 3}/").body).game_id
     before = hint_lookups(pair.b)
 
     on_a = a.get(f"/game/{game_id}/hint/", htmx=True)

@@ -27,7 +27,6 @@ from django.db import connection
 from django.test import Client
 
 from game import engine
-from game.models import Game
 from tests.web.live_gunicorn import (
     Board,
     Player,
@@ -36,6 +35,7 @@ from tests.web.live_gunicorn import (
     running_gunicorn,
     stored_game,
 )
+from tests.web.play.test_play import start
 
 CLIENTS = 20
 ROUNDS = 4
@@ -123,8 +123,7 @@ def check(outcome: Outcome, deal_number: int, rules: str, moves: list[str], coun
 @pytest.mark.django_db(transaction=True)
 def test_twenty_clients_on_one_game_are_serialized_by_the_row_lock() -> None:
     owner = Client()
-    assert owner.get(f"/deal/{DEAL}/?rules={RULES}").status_code == 200
-    game = Game.objects.get()
+    game = start(owner, DEAL, RULES)
     session = owner.cookies[settings.SESSION_COOKIE_NAME].value
 
     def a_tab() -> Client:
@@ -158,7 +157,7 @@ def test_twenty_clients_on_one_game_are_serialized_by_the_row_lock() -> None:
 def test_twenty_clients_on_one_game_through_gunicorn(tmp_path: Path) -> None:
     with running_gunicorn(tmp_path, workers=2, threads=4) as server:
         owner = server.player()
-        page = owner.get(f"/deal/{DEAL}/?rules={RULES}")
+        page = owner.open_deal(f"/deal/{DEAL}/?rules={RULES}")
         assert page.status == 200
         game_id = read_board(page.body).game_id
         tabs = [Player(server.port, cookies=dict(owner.cookies)) for _ in range(CLIENTS)]

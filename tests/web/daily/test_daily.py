@@ -19,7 +19,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from game.models import Game
-from tests.web.play.test_play import a_card_move, post
+from tests.web.play.test_play import a_card_move, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -48,8 +48,13 @@ def game_on_page(html: bytes) -> Game:
 
 
 def open_daily(client: Client, url: str = "/daily/") -> Game:
+    """This client's game of the day: resumed, or dealt for real with the page's own POST (a
+    browser with no session is shown the first board, and nothing is stored until it plays)."""
     response = client.get(url)
     assert response.status_code == 200
+    if re.search(rb'data-game="\d+"', response.content) is None:
+        assert client.post(url).status_code == 303
+        response = client.get(url)
     return game_on_page(response.content)
 
 
@@ -149,7 +154,7 @@ def test_a_player_far_from_utc_gets_the_utc_day_and_the_utc_instant(client: Clie
 def test_a_game_in_progress_is_asked_about_before_the_daily_starts(
     client: Client, clock: time_machine.Traveller
 ) -> None:
-    other = game_on_page(client.get("/deal/5/").content)
+    other = start(client, 5)
     make_a_move(client, other)
 
     asked = client.get("/daily/")
@@ -179,7 +184,7 @@ def test_a_double_post_starts_the_daily_once(client: Client, clock: time_machine
 def test_an_unstarted_game_is_not_asked_about(
     client: Client, clock: time_machine.Traveller
 ) -> None:
-    client.get("/deal/5/")
+    client.post("/deal/5/")  # dealt, and not begun
 
     game = open_daily(client)
 
@@ -190,7 +195,7 @@ def test_a_finished_daily_shows_its_result_and_starts_nothing(
     client: Client, clock: time_machine.Traveller
 ) -> None:
     won = finished_daily(client, 20261129, Game.Status.WON, NOON - dt.timedelta(hours=1))
-    other = game_on_page(client.get("/deal/5/").content)
+    other = start(client, 5)
     make_a_move(client, other)
 
     response = client.get("/daily/")
@@ -228,7 +233,7 @@ def test_a_left_daily_may_be_started_again(client: Client, clock: time_machine.T
     first = open_daily(client)
     make_a_move(client, first)
     client.post("/deal/5/", {"rules": "lucie"})  # leaves the daily: a loss
-    make_a_move(client, game_on_page(client.get("/deal/5/").content))
+    make_a_move(client, start(client, 5))
 
     client.post("/daily/")
     again = open_daily(client)

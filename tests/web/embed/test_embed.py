@@ -19,6 +19,7 @@ from django.test import Client
 from game import engine
 from game.board import store
 from game.models import Game
+from tests.web.play.test_play import start as site_start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
@@ -370,8 +371,7 @@ def test_a_wrong_or_missing_token_is_refused_and_changes_nothing(client: Client)
 
 def test_a_main_site_game_cannot_be_played_through_the_embed(client: Client) -> None:
     site = Client()
-    assert site.get(f"/deal/{DEAL}/").status_code == 200
-    game = Game.objects.get()
+    game = site_start(site, DEAL)
     assert game.session_key
     before = snapshot(game)
 

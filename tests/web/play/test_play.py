@@ -29,10 +29,18 @@ DEAL = 5
 
 
 def start(client: Client, number: int = DEAL, rules: str = "") -> Game:
+    """This client's game of deal `number`: resumed, or dealt for real with the deal page's own
+    POST (a browser with no session is shown a first board, and nothing is stored until it
+    plays)."""
     url = f"/deal/{number}/" + (f"?rules={rules}" if rules else "")
     response = client.get(url)
     assert response.status_code == 200
     found = re.search(rb'data-game="(\d+)"', response.content)
+    if found is None:
+        token = client.cookies["csrftoken"].value if "csrftoken" in client.cookies else ""
+        dealt = client.post(url, headers={"X-CSRFToken": token})
+        assert dealt.status_code == 303, dealt.content
+        found = re.fullmatch(rb"/game/(\d+)/", dealt["Location"].encode())
     assert found is not None
     return Game.objects.get(pk=int(found[1]))
 
@@ -88,13 +96,19 @@ def play_through(client: Client, game: Game, moves: tuple[str, ...]) -> None:
 
 def test_home_deals_a_game_for_this_browser_and_resumes_it(client: Client) -> None:
     first = client.get("/")
+    assert first.status_code == 200
+    assert Game.objects.count() == 0  # nothing is stored until the first move
+    number = int(re.search(rb'data-deal="(\d+)"', first.content)[1])  # type: ignore[index]
+    assert 1 <= number <= 10**9
+    move = engine.card_moves(engine.Game(number).position)[0]
+    client.post(f"/deal/{number}/move/?rules=lucie", {"n": 0, "move": move.text})
+
     again = client.get("/")
 
-    assert first.status_code == again.status_code == 200
-    assert Game.objects.count() == 1
+    assert again.status_code == 200
     game = Game.objects.get()
     assert game.session_key == client.session.session_key
-    assert 1 <= game.deal_number <= 10**9
+    assert (game.deal_number, game.move_count) == (number, 1)
     assert f'data-game="{game.pk}"'.encode() in again.content
 
 

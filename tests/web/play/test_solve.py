@@ -463,6 +463,7 @@ def test_play_it_out_without_javascript_redirects_to_the_won_game(client: Client
 
 def test_an_assisted_daily_win_is_played_not_won_in_the_daily_figures(client: Client) -> None:
     with time_machine.travel("2026-11-29 12:00Z", tick=False):
+        client.post("/daily/")  # dealt for real (a first view stores nothing)
         page = client.get("/daily/")
         assert page.status_code == 200
         found = re.search(rb'data-game="(\d+)"', page.content)
