@@ -3,7 +3,9 @@
 `/daily/` and `/daily/<yyyy>/<mm>/<dd>/` play that date's deal under the default rules, resuming
 this browser's game of it when there is one. Starting it while another game is under way asks
 first, as `/deal/<n>/` does: the GET asks, the POST from the question starts it. Every move is then
-made through the play views (game/play/views.py) like any other game's.
+made through the play views (game/play/views.py) like any other game's. A browser with no session
+is shown the day's first board with nothing stored; its first move (`/deal/<n>/<action>/?daily=1`)
+stores the session and the game, as the session's entry in the daily figures.
 """
 
 from __future__ import annotations
