@@ -174,4 +174,4 @@ def test_a_move_is_four_queries(client: Client) -> None:
     assert response.status_code == 200
     sql = [q["sql"] for q in captured.captured_queries]
     assert len(sql) <= 4, sql
-    assert not any("django_session" in q and not q.startswith("SELECT \"game_game\"") for q in sql)
+    assert not any("django_session" in q and not q.startswith('SELECT "game_game"') for q in sql)
