@@ -87,9 +87,9 @@ def verdict(
             first = f"the {next_move.card.name} {_goes(position, next_move)}"
         return f"This game can still be won from here, in {moves}. Next: {first}."
     if status == "lost":
-        if position.is_last_deal:
-            return "No win is possible from here."
-        return "No win found from here."
+        # The solver's "lost" is a proof before the last deal too (it also tries holding cards
+        # back from the foundations, which changes the next shuffle).
+        return "No win is possible from here."
     return "Could not decide in time whether this game can still be won."
 
 

@@ -392,3 +392,12 @@ def test_the_rules_page_explains_playing_with_a_screen_reader(client: Client) ->
     page = client.get("/rules/").content.decode()
 
     assert '<h2 id="screen-reader">Playing with a screen reader</h2>' in page
+
+
+def test_a_lost_verdict_says_no_win_is_possible_before_the_last_deal_too() -> None:
+    # The solver's "lost" is a proof in every deal (it also holds cards back from the
+    # foundations to change the next shuffle), so the words do not hedge before the last deal.
+    start = engine.Position.start(1)
+    assert not start.is_last_deal
+    assert announce.verdict("lost", 0, None, start) == "No win is possible from here."
+    assert announce.verdict("undecided", 0, None, start).startswith("Could not decide")
