@@ -9,7 +9,9 @@
 - Concurrency: at most `COMPUTE_SLOTS` hint or solver searches run at once in a process. A
   request that finds them all taken is told at once that the site is busy (a 503 with
   `Retry-After`), instead of waiting in a queue that could grow without end while the threads
-  that serve pages sit in it.
+  that serve pages sit in it. The searches themselves run in compute processes of the worker's
+  own, at a lower priority (`search`): a search in one of the worker's threads would hold the
+  interpreter lock against the thread serving a page beside it.
 
 The views turn `Limited` and `Busy` into a board with a message where they can (so the player
 sees it where they pressed); anything else gets lucie.middleware.LimitsMiddleware's short page.
@@ -17,13 +19,18 @@ sees it where they pressed); anything else gets lucie.middleware.LimitsMiddlewar
 
 from __future__ import annotations
 
+import atexit
+import concurrent.futures
 import functools
 import ipaddress
+import multiprocessing
+import os
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -64,6 +71,7 @@ class Busy(Exception):
         self.status = 503
 
 
+T = TypeVar("T")
 Refused = Limited | Busy
 REFUSED = (Limited, Busy)
 View = Callable[..., HttpResponseBase]
@@ -165,3 +173,55 @@ def computing() -> Iterator[None]:
         yield
     finally:
         _slots.release()
+
+
+# ---------------------------------------------------------------- compute processes
+
+
+class _Computer:
+    """Where the searches run: a small pool of processes of this worker's own (one per slot,
+    started on first use, niced). A search in a thread of the worker would hold its interpreter
+    lock and stall the thread serving pages beside it; in a process of its own it holds nothing
+    of the worker's, and its lower priority lets page requests go first where workers outnumber
+    cores. The engine is plain Python with no Django, so a position and the search function
+    travel to it by pickling, and a fresh interpreter ("spawn") imports only the engine, not a
+    copy of the worker with its database connections. `LUCIE_COMPUTE_PROCESSES=0` runs the
+    searches in the request's own thread instead (the tests do, to watch the engine's calls)."""
+
+    def __init__(self) -> None:
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=settings.COMPUTE_SLOTS,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    # Raising one's own niceness needs no privilege.
+                    initializer=os.nice,
+                    initargs=(settings.COMPUTE_NICENESS,),
+                )
+                atexit.register(self._pool.shutdown, wait=False, cancel_futures=True)
+            return self._pool
+
+    def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if not settings.COMPUTE_PROCESSES:
+            return function(*args, **kwargs)
+        try:
+            return self._executor().submit(function, *args, **kwargs).result()
+        except BrokenProcessPool:
+            # The process died (killed, out of memory): the next search starts another, and
+            # this request is told to try again.
+            with self._lock:
+                self._pool = None
+            raise Busy() from None
+
+
+_computer = _Computer()
+
+
+def search(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run `function` (an engine search, with arguments that pickle) in a compute process and
+    return its answer. Call it while holding a slot (`computing`)."""
+    return _computer.run(function, *args, **kwargs)

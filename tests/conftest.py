@@ -32,6 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
         WHITENOISE_USE_FINDERS=True,
         WHITENOISE_AUTOREFRESH=True,
         RATELIMIT_ENABLE=False,
+        # Searches in the test's own thread, where monkeypatches see them (test_limits.py runs
+        # one through a compute process).
+        COMPUTE_PROCESSES=False,
     ).enable()
     # SQLite's test database is a file, not memory: an in-memory database is one connection that
     # the live server's threads would share, and two requests at once (a move and the timer's

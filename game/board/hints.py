@@ -39,7 +39,7 @@ def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | 
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
     with limits.computing(), metrics.timed(metrics.HINT_SECONDS):
-        found = fair_hint(position)
+        found = limits.search(fair_hint, position)
     if found is None:
         return None
     cache.set(key, found.move.text, CUT_SECONDS if found.cut else COMPLETE_SECONDS)

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 
-from game import engine
+from game import engine, limits
 from game.board.played_game import Played
 from game.engine import solver
 from game.models import Game
@@ -90,7 +90,8 @@ def answer(record: engine.Record, position: engine.Position) -> Answer:
     if hit:
         return Answer(kept["status"], tuple(kept.get("line", ())))
     with metrics.timed(metrics.SOLVER_SECONDS):
-        found = solver.solve(position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
+        # In a compute process (the caller holds a compute slot: limits.computing).
+        found = limits.search(solver.solve, position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
     result = Answer(found.status, tuple(move.text for move in found.moves))
     cache.set(
         key, {"status": result.status, "line": list(result.line)}, CACHE_SECONDS[found.status]

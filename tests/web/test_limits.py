@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import importlib
 import io
+import os
 import re
 from collections.abc import Iterator
 
@@ -345,6 +346,28 @@ def test_a_slot_is_given_back_after_each_search(client: Client) -> None:
     game = start(client)
     for _ in range(limits.settings.COMPUTE_SLOTS + 2):
         assert client.get(f"/game/{game.pk}/hint/").status_code == 200
+
+
+def test_a_search_runs_in_a_lower_priority_process_of_its_own() -> None:
+    """What production does (the suite runs searches in the test's thread): an engine search in
+    a separate, niced process gives the very answer the engine gives here (the greedy hint: it
+    has no deadline, so its answer does not depend on the machine's load)."""
+    position = engine.Game(5).position
+    with override_settings(COMPUTE_PROCESSES=True), limits.computing():
+        found = limits.search(engine.greedy_hint, position)
+        pid = limits.search(os.getpid)
+        niceness = limits.search(os.nice, 0)
+    assert found == engine.greedy_hint(position)
+    assert pid != os.getpid()
+    assert niceness == min(19, os.nice(0) + limits.settings.COMPUTE_NICENESS)
+
+
+def test_a_site_hint_is_searched_in_a_compute_process(client: Client) -> None:
+    game = start(client)
+    with override_settings(COMPUTE_PROCESSES=True):
+        response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "Hint:" in response.content.decode()
 
 
 # ---------------------------------------------------------------- rate limits
