@@ -219,6 +219,32 @@ def greedy_loss() -> tuple[int, tuple[engine.Move, ...]]:
     raise AssertionError("no greedy loss ending in a build under 300")
 
 
+def test_a_pick_made_before_the_swap_settles_still_plays(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    # On a loaded machine htmx's settle (20 ms after a swap) can come late, after the player's
+    # next keys: focus must already be back, and the lit places of a card picked up meanwhile
+    # must stay lit (htmx used to reset the swapped foundation's class at the settle).
+    page.goto(f"{live_server.url}/deal/3/")
+    player = Player(page)
+    page.evaluate("htmx.config.defaultSettleDelay = 1500")
+    ace, two = engine.Card.parse("AC"), engine.Card.parse("2C")
+
+    for count, card in enumerate((ace, two), start=1):
+        player.type_card(card, spaced=False)
+        expect(player.card(card)).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(player.region).to_contain_text(f"{card.name} from fan ")
+        player.walk_to(player.foundation("C"), "ArrowLeft")
+        page.wait_for_timeout(1800)  # the swap's settle, if it were to touch the lit place
+        page.keyboard.press("Enter")
+        player.moves_shown(count)
+        # Focus is back on the foundation at once, not at the settle.
+        expect(player.foundation("C")).to_be_focused(timeout=1000)
+    expect(page.get_by_role("button", name="Clubs foundation: Two of Clubs")).to_have_count(1)
+    assert errors == []
+
+
 def test_the_loss_is_announced_and_focus_goes_to_the_end_panel(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
