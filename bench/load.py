@@ -19,8 +19,9 @@ compressed static files) on a free loopback port, against a fresh SQLite file, a
 
 The move load: every wrk connection has a game of its own (its own session cookie and CSRF
 token, made through the site's own URLs before the run) and alternates two requests, both
-through the full move pipeline (row lock, stale-board check, replay, apply, save, render the
-board fragment): play a legal move with the right `n`, then undo it with the next `n`. So every
+through the full move pipeline (row lock, stale-board check, load from the snapshot, apply,
+save, render the board fragment): play a legal move with the right `n`, then undo it with the
+next `n`. So every
 request changes and saves its game, none is refused as stale, and the game stays 1 or 2 moves
 long, which keeps the figure about the request rather than the game's length (measured apart).
 """
