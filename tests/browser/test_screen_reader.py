@@ -227,6 +227,13 @@ def test_a_pick_made_before_the_swap_settles_still_plays(
     # must stay lit (htmx used to reset the swapped foundation's class at the settle).
     page.goto(f"{live_server.url}/deal/3/")
     player = Player(page)
+    # The site settles a swap at once, with no attribute reset: htmx binds a new board's forms
+    # at the settle, so a move sent before it would go as a plain post and reload the page.
+    assert page.evaluate("[htmx.config.defaultSettleDelay, htmx.config.attributesToSettle]") == [
+        0,
+        [],
+    ]
+    # Even when a settle comes late, a pick made before it must hold.
     page.evaluate("htmx.config.defaultSettleDelay = 1500")
     ace, two = engine.Card.parse("AC"), engine.Card.parse("2C")
 
