@@ -48,12 +48,15 @@ from tests.web.live_gunicorn import (  # noqa: E402
     Player,
     Server,
     free_port,
+    prepare,
     server_environment,
     stop,
     wait_until_healthy,
 )
 
 VICTIM = "/rules/"
+# What migrate and collectstatic need from the server's environment.
+PREPARED = ("ALLOWED_HOSTS", "DJANGO_STATIC_MANIFEST", "DJANGO_STATIC_ROOT")
 Counts = dict[int, int]
 
 
@@ -68,13 +71,7 @@ def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
         DJANGO_STATIC_ROOT=str(workdir / "static"),
         **extra,
     )
-    for step in (["migrate"], ["collectstatic"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *step, "--noinput", "-v0"],
-            cwd=ROOT,
-            env=environ,
-            check=True,
-        )
+    prepare(environ["DATABASE_URL"], collectstatic=True, **{k: environ[k] for k in PREPARED})
     port = free_port()
     log_path = workdir / "gunicorn.log"
     with log_path.open("wb") as log:

@@ -57,6 +57,7 @@ from tests.web.live_gunicorn import (  # noqa: E402
     Player,
     Server,
     free_port,
+    prepare,
     read_board,
     server_environment,
     stop,
@@ -197,13 +198,13 @@ def start_site(workdir: Path, database_url: str | None) -> Site:
         LUCIE_RATE_LIMITS="0",
     )
     # gunicorn sizes itself from this machine's cores (gunicorn.conf.py), as in production.
-    for step in (["migrate"], ["collectstatic"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *step, "--noinput", "-v0"],
-            cwd=ROOT,
-            env=environ,
-            check=True,
-        )
+    prepare(
+        database_url,
+        collectstatic=True,
+        **{
+            k: environ[k] for k in ("ALLOWED_HOSTS", "DJANGO_STATIC_MANIFEST", "DJANGO_STATIC_ROOT")
+        },
+    )
     port = free_port()
     log = (workdir / "gunicorn.log").open("wb")
     process = subprocess.Popen(
