@@ -404,6 +404,21 @@ def test_hints_are_limited_per_session_then_per_address(client: Client) -> None:
 
 
 @pytest.mark.usefixtures("rate_limits")
+def test_a_strangers_first_board_hint_is_limited_per_address_and_stores_nothing() -> None:
+    # /deal/<n>/hint/ needs no cookie: a script sending it at will meets the address limit, and
+    # no answer stores a game or a session.
+    allowed = int(limits.HINT.per_address.split("/")[0])
+    answers = [
+        Client().get("/deal/5/hint/?rules=lucie", headers={"HX-Request": "true"}).status_code
+        for _ in range(allowed + 3)
+    ]
+    assert answers[:allowed] == [200] * allowed
+    assert set(answers[allowed:]) == {429}
+    assert not Game.objects.exists()
+    assert not Session.objects.exists()
+
+
+@pytest.mark.usefixtures("rate_limits")
 def test_new_sessions_are_limited_per_address() -> None:
     allowed = int(limits.SESSION.per_address.split("/")[0])
     answers = [Client().post("/deal/7/").status_code for _ in range(allowed + 5)]
