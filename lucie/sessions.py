@@ -42,22 +42,14 @@ class SessionStore(db.SessionStore):
 
     session_key = property(_live_session_key)
 
-    @property
-    def claimed_key(self) -> str | None:
-        """The key the cookie names, of the form we issue, without reading the session: only for
-        a query that checks the session is alive itself (store.session_games does), which saves
-        the request a query. Once the session has been read, its checked key."""
-        key: str | None = self._get_session_key()
-        return key
-
     def load_once(self) -> None:
         """Read the session's data now, as the first access to it would."""
         self.get("")
 
 
 def claimed_key(session: SessionBase) -> str | None:
-    """SessionStore.claimed_key, for any session store (another engine's key is read plainly)."""
-    if isinstance(session, SessionStore):
-        return session.claimed_key
-    key: str | None = session.session_key
+    """The key the cookie names, of the form we issue, without reading the session (once it has
+    been read, its checked key): only for a query that checks itself that the session is alive
+    (store.session_games does), which saves the request a query."""
+    key: str | None = session._get_session_key()
     return key
