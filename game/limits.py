@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import concurrent.futures
 import functools
+import hmac
 import ipaddress
 import multiprocessing
 import os
@@ -121,8 +122,28 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "0.0.0.0")
 
 
+def client_network(request: HttpRequest) -> str:
+    """The client's network: its IPv4 address, or the /64 its IPv6 address is in (one household
+    or host is handed a whole /64, so counting each address apart would give it 2^64 limits)."""
+    address = ipaddress.ip_address(client_address(request))
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def network_tag(request: HttpRequest) -> str:
+    """A short keyed hash of the client's network, to tell one network's daily entries apart
+    without keeping any address (Game.network)."""
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), b"network:" + client_network(request).encode(), "sha256"
+    )
+    return digest.hexdigest()[:16]
+
+
 def _address(group: str, request: HttpRequest) -> str:
-    return client_address(request)
+    return client_network(request)
 
 
 def _session(group: str, request: HttpRequest) -> str:

@@ -82,6 +82,17 @@ class Game(models.Model):
     # that everyone's daily figures count (game/daily/figures.py). Not an embed game, an imported
     # record played on, or a later try at the same deal.
     daily_entry = models.BooleanField(default=False)
+    # Begun from a daily page: the day's game of its own, beside the player's other game (opening
+    # a daily deal never abandons the random game in progress, nor the other way round).
+    daily = models.BooleanField(default=False)
+    # The client network (an IPv4 address, an IPv6 /64) the daily entry came from, as a keyed hash
+    # (game.limits.network_tag), never the address itself: one network adds at most one player a
+    # day to everyone's figures, however many sessions it makes. Empty on every other game.
+    network = models.CharField(max_length=16, blank=True, default="")
+    # The server's own clock from the first move to the win or loss (null until the game ends):
+    # the public best time reads it, not the player's fair timer (elapsed_ms), which the page's
+    # own pause and resume drive.
+    wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     # Not a column: the row as read from the database (see save_changes).
@@ -94,11 +105,13 @@ class Game(models.Model):
         indexes = [  # noqa: RUF012 (Django reads it once)
             models.Index(fields=["session_key", "-created_at"], name="game_session_recent"),
             models.Index(fields=["deal_number", "rules"], name="game_deal_rules"),
+            # prune: games of sessions that are gone, in the order they were left.
+            models.Index(fields=["status", "updated_at"], name="game_status_updated"),
             # Everyone's daily figures (game.daily.figures) group the started games of a range of
             # deals by deal number: this index holds every column they read, so the database
             # answers from the index alone instead of visiting each game's row.
             models.Index(
-                fields=["rules", "deal_number", "status", "assisted", "elapsed_ms", "move_count"],
+                fields=["rules", "deal_number", "status", "assisted", "wall_ms", "move_count"],
                 condition=models.Q(started_at__isnull=False, daily_entry=True),
                 name="game_daily_entries",
             ),
@@ -109,6 +122,12 @@ class Game(models.Model):
                 fields=["session_key", "deal_number"],
                 condition=models.Q(daily_entry=True),
                 name="game_one_daily_entry",
+            ),
+            # One entry in the daily figures per client network and deal.
+            models.UniqueConstraint(
+                fields=["network", "deal_number"],
+                condition=models.Q(daily_entry=True) & ~models.Q(network=""),
+                name="game_one_daily_entry_per_network",
             ),
         ]
 
@@ -168,3 +187,22 @@ class Game(models.Model):
         """The engine game from the row's snapshot of its position when that matches the log,
         else replayed (see game/board/played_game.py)."""
         return Played.from_row(self)
+
+
+class Transfer(models.Model):
+    """A one-time code that moves one browser's games into another's (game/stats/transfer.py).
+
+    Only a hash of the code is kept, so the table alone opens nothing. A session has at most one
+    code at a time (asking again replaces it), a code lives TRANSFER_MINUTES, and it is spent by
+    its first use; `manage.py prune` removes spent and expired ones.
+    """
+
+    code_hash = models.CharField(max_length=64, unique=True)
+    # The browser whose games the code moves: the one that showed it.
+    session_key = models.CharField(max_length=40, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"transfer from {self.session_key[:6]}… until {self.expires_at:%H:%M}"

@@ -1,15 +1,22 @@
 """What `manage.py prune` removes: rows nobody can reach or use any more.
 
-- Expired sessions (as Django's `clearsessions` does): their cookies open nothing
-  (lucie/sessions.py), so they only take room.
+- Expired sessions (as Django's `clearsessions` does): a session expires SESSION_COOKIE_AGE
+  (400 days) after the player's last visit, since every visit renews it (lucie/sessions.py), so
+  only a browser idle that long is forgotten. Its cookie would open nothing, so it only takes room.
+- The games of sessions that are gone, where nothing else needs them: a game still in progress
+  (nobody can reach it: a game in progress has no replay link) that is not a daily entry.
+  A finished game stays (its replay link may have been shared), and so does every daily entry
+  (everyone's figures count it).
 - Games never moved in, once they are `unplayed_hours` old: a board dealt and left. They count
   nowhere (the figures and statistics count a game from its first move) and have no replay.
+- Transfer codes that are spent or expired (game/stats/transfer.py).
 - Embed games untouched for `embed_days`: an embed game is reached only by the token in its frame's
   address; it counts in no figures (they count games begun from the daily page) and no page
   links its replay.
 
-Never removed: any game of the main site that was begun (statistics, replay links, the daily
-figures), and imported records (their replay link is the only way to them, and may be shared).
+Never removed: a game of a live session (statistics, the daily calendar), a finished game
+(replay links), a daily entry (the daily figures), and imported records (their replay link is
+the only way to them, and may be shared).
 """
 
 from __future__ import annotations
@@ -19,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.sessions.models import Session
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from game.models import Game
+from game.models import Game, Transfer
 
 UNPLAYED_HOURS = 24
 EMBED_DAYS = 30
@@ -34,6 +41,8 @@ class Pruned:
     sessions: int
     unplayed_games: int
     embed_games: int
+    orphan_games: int = 0
+    transfers: int = 0
 
 
 def prune(
@@ -50,10 +59,20 @@ def prune(
         created_at__lt=now - dt.timedelta(hours=unplayed_hours),
     )
     embed = Q(session_key="", imported=False, updated_at__lt=now - dt.timedelta(days=embed_days))
+    alive = Session.objects.filter(session_key=OuterRef("session_key"), expire_date__gt=now)
+    orphans = (
+        Game.objects.filter(status=Game.Status.PLAYING, daily_entry=False, imported=False)
+        .filter(started_at__isnull=False)
+        .exclude(session_key="")
+        .filter(~Exists(alive))
+    )
+    spent = Q(used_at__isnull=False) | Q(expires_at__lt=now)
     return Pruned(
         sessions=sessions,
         unplayed_games=_delete(Game.objects.filter(unplayed), "pk"),
         embed_games=_delete(Game.objects.filter(embed), "pk"),
+        orphan_games=_delete(orphans, "pk"),
+        transfers=_delete(Transfer.objects.filter(spent), "pk"),
     )
 
 

@@ -94,6 +94,24 @@ class HealthCheckMiddleware:
         return response
 
 
+class SessionRenewalMiddleware:
+    """Push a live session's expiry back to the full SESSION_COOKIE_AGE when the request read it
+    and its last renewal is more than a day old (lucie.sessions): Django's SessionMiddleware,
+    just outside this one, then writes the new expiry and sends the cookie again. A request that
+    never read its session (a move checks the session inside its own query) renews nothing."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        session = getattr(request, "session", None)
+        due = getattr(session, "due_for_renewal", None)
+        if session is not None and due is not None and response.status_code < 500 and due():
+            session.modified = True
+        return response
+
+
 class LimitsMiddleware:
     """A request refused by a rate limit (429) or for want of a compute slot (503), wherever the
     view did not show it on a board itself: a short page that says when to try again."""

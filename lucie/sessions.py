@@ -9,21 +9,36 @@ fresh session when it stores something (as Django's `cycle_key` would give it).
 
 A key that is not of the form Django issues (lowercase letters and digits, 32 of them; up to 40
 fit the table) is unknown from the start: never looked up, never a 500.
+
+
+A session lives SESSION_COOKIE_AGE (400 days, the longest a browser keeps a cookie) past the
+player's last visit: a page that reads a session whose expiry was last pushed back more than
+RENEW_EVERY ago marks it changed, so Django's SessionMiddleware writes its new expiry and sends
+the cookie again with the full age (lucie.middleware.SessionRenewalMiddleware). That is one write
+a day at most per player, never one per request.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
+from django.conf import settings
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.models import Session
+from django.utils import timezone
+
+RENEW_EVERY = dt.timedelta(days=1)
 
 KEY_FORM = re.compile(r"[a-z0-9]{8,40}")
 
 
 class SessionStore(db.SessionStore):
     _checking = False
+    # When the row read for this request expires (None: not read, or no live row).
+    loaded_expiry: dt.datetime | None = None
 
     def _validate_session_key(self, key: Any) -> bool:
         return isinstance(key, str) and KEY_FORM.fullmatch(key) is not None
@@ -45,6 +60,20 @@ class SessionStore(db.SessionStore):
     def load_once(self) -> None:
         """Read the session's data now, as the first access to it would."""
         self.get("")
+
+    def _get_session_from_db(self) -> Session | None:
+        row: Session | None = super()._get_session_from_db()
+        self.loaded_expiry = row.expire_date if row is not None else None
+        return row
+
+    def due_for_renewal(self, now: dt.datetime | None = None) -> bool:
+        """Whether this request read a live session whose expiry was last pushed back more than
+        RENEW_EVERY ago (its expiry is nearer than the full age less a day)."""
+        if self.loaded_expiry is None:
+            return False
+        now = now or timezone.now()
+        age = dt.timedelta(seconds=settings.SESSION_COOKIE_AGE)
+        return self.loaded_expiry < now + age - RENEW_EVERY
 
 
 def claimed_key(session: SessionBase) -> str | None:

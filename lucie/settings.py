@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # would otherwise see a tiny script gzipped into something larger).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Inside the session middleware, so that a renewal it asks for is saved on the way out.
+    "lucie.middleware.SessionRenewalMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -137,6 +139,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Database sessions whose key is checked before it is trusted (see lucie/sessions.py).
 SESSION_ENGINE = "lucie.sessions"
+# A player is remembered this long after their last visit, and each visit renews it (at most once
+# a day: lucie.sessions). 400 days is the longest a browser keeps a cookie (Chromium caps a
+# cookie's lifetime there), and more than a year, so a regular never loses a streak.
+SESSION_COOKIE_AGE = 400 * 86400
 
 # ---------------------------------------------------------------- cache
 

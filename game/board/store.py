@@ -54,10 +54,35 @@ def random_deal_number() -> int:
 
 
 def current_game(session_key: str | None) -> Game | None:
-    """The session's latest game: the one `/` resumes while it is in progress."""
+    """The session's latest game that is not a daily one: the game `/` resumes while it is in
+    progress. A daily deal's game lives beside it (see `day_game`) and never replaces it."""
     if not session_key:
         return None
-    return Game.objects.filter(session_key=session_key).order_by("-created_at", "-pk").first()
+    games = Game.objects.filter(session_key=session_key, daily=False)
+    return games.order_by("-created_at", "-pk").first()
+
+
+def day_game(session_key: str | None, deal_number: int) -> Game | None:
+    """The session's game of a day's deal begun from a daily page: the one under way, else the
+    latest that ended with a result. A game left for another is over, so then the deal may be
+    started afresh."""
+    if not session_key:
+        return None
+    games = list(
+        Game.objects.filter(session_key=session_key, deal_number=deal_number, daily=True)
+        .exclude(status=Game.Status.ABANDONED)
+        .order_by("-created_at", "-pk")
+    )
+    playing = [game for game in games if game.status == Game.Status.PLAYING]
+    found = playing or games
+    return found[0] if found else None
+
+
+def _same_kind(game: Game) -> QuerySet[Game]:
+    """The session's games that `game` would replace as the one in progress: its other daily
+    games of the same deal, or its other games that are not daily."""
+    games = Game.objects.filter(session_key=game.session_key, daily=game.daily)
+    return games.filter(deal_number=game.deal_number) if game.daily else games
 
 
 def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
@@ -106,39 +131,52 @@ def found(games: QuerySet[Game]) -> Game:
     return game
 
 
-def start(session_key: str, deal_number: int, rules: engine.Rules, *, daily: bool = False) -> Game:
-    """A new game for the session; a game left in progress is abandoned (a loss, once begun).
+def start(
+    session_key: str,
+    deal_number: int,
+    rules: engine.Rules,
+    *,
+    daily: bool = False,
+    network: str = "",
+) -> Game:
+    """A new game for the session; a game of the same kind left in progress is abandoned (a loss,
+    once begun). A daily game and the other game are of different kinds: starting one never
+    touches the other.
 
-    `daily`: begun from the daily page. The session's first such game of the deal is its entry
-    in everyone's daily figures (Game.daily_entry); a later try at the deal is not.
+    `daily`: begun from a daily page. The session's first such game of the deal is its entry
+    in everyone's daily figures (Game.daily_entry), unless its client network (`network`, a
+    game.limits.network_tag) has made one for the deal already; a later try is not.
     """
     engine.check_deal_number(deal_number)
     now = timezone.now()
     with transaction.atomic():
-        for game in Game.objects.select_for_update().filter(
-            session_key=session_key, status=Game.Status.PLAYING
-        ):
-            _finish(game, Game.Status.ABANDONED, now)
-            game.save_changes()
         game = Game(
             session_key=session_key,
             deal_number=deal_number,
             rules=rules.name,
             created_at=now,
             snapshot=opening_snapshot(deal_number, rules),
+            daily=daily and bool(session_key),
         )
-        if daily and session_key:
-            game.daily_entry = not Game.objects.filter(
-                session_key=session_key, deal_number=deal_number, daily_entry=True
-            ).exists()
+        for left in _same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
+            _finish(left, Game.Status.ABANDONED, now)
+            left.save_changes()
+        if game.daily:
+            entries = Game.objects.filter(deal_number=deal_number, daily_entry=True)
+            mine = entries.filter(session_key=session_key)
+            theirs = entries.filter(network=network) if network else Game.objects.none()
+            game.daily_entry = not mine.exists() and not theirs.exists()
+            game.network = network if game.daily_entry else ""
         try:
             with transaction.atomic():
                 game.save()
         except IntegrityError:
-            # Another request of this session made its entry meanwhile (the unique constraint
-            # game_one_daily_entry): this game is a later try.
+            # Another request of this session or network made its entry meanwhile (the unique
+            # constraints game_one_daily_entry and game_one_daily_entry_per_network): this game
+            # is a later try.
             game.pk = None
             game.daily_entry = False
+            game.network = ""
             game.save()
         return game
 
@@ -231,8 +269,7 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
 def _has_newer_game(game: Game) -> bool:
     if not game.session_key:
         return False
-    later = Game.objects.filter(session_key=game.session_key, created_at__gt=game.created_at)
-    return later.exists()
+    return _same_kind(game).filter(created_at__gt=game.created_at).exists()
 
 
 def save(game: Game, played: engine.Game | Played) -> None:
@@ -271,12 +308,15 @@ def save(game: Game, played: engine.Game | Played) -> None:
         # stopped (clock.run above).
         game.status = Game.Status.PLAYING
         game.finished_at = None
+        game.wall_ms = None
     game.save_changes()
 
 
 def _finish(game: Game, status: str, now: dt.datetime) -> None:
     game.status = status
     game.finished_at = now
+    if game.started_at is not None:
+        game.wall_ms = max(0, int((now - game.started_at).total_seconds() * 1000))
     clock.stop(game, now)
 
 

@@ -1,8 +1,8 @@
 """The daily pages: today's deal, any past day's deal, the month as a calendar, the result to share.
 
 `/daily/` and `/daily/<yyyy>/<mm>/<dd>/` play that date's deal under the default rules, resuming
-this browser's game of it when there is one. Starting it while another game is under way asks
-first, as `/deal/<n>/` does: the GET asks, the POST from the question starts it. Every move is then
+this browser's game of it when there is one. A day's game is a game of its own (Game.daily): it
+lives beside the random game in progress, which opening a daily deal never ends. Every move is then
 made through the play views (game/play/views.py) like any other game's. A browser with no session
 is shown the day's first board with nothing stored; its first move (`/deal/<n>/<action>/?daily=1`)
 stores the session and the game, as the session's entry in the daily figures.
@@ -51,19 +51,6 @@ def _day_url(day: dt.date) -> str:
 def _play_url(day: dt.date) -> str:
     """Where a day's deal is played: today's at /daily/, any other day at its date."""
     return reverse("daily") if day == deals.today_utc() else _day_url(day)
-
-
-def _day_game(session_key: str, number: int) -> Game | None:
-    """This browser's game of the deal to show: the one under way, else the latest that ended
-    with a result. A game left for another is over, so then the deal may be started afresh."""
-    games = list(
-        Game.objects.filter(session_key=session_key, deal_number=number, rules=deals.DAILY_RULES)
-        .exclude(status=Game.Status.ABANDONED)
-        .order_by("-created_at", "-pk")
-    )
-    playing = [game for game in games if game.status == Game.Status.PLAYING]
-    found = playing or games
-    return found[0] if found else None
 
 
 def _rollover_context() -> dict[str, Any]:
@@ -128,25 +115,14 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
         pending = first_board(number, rules, daily=True)
         return _render_day(request, date, pending, selected=selected_card(request))
     key = session_key(request)
-    game = _day_game(key, number)
+    game = store.day_game(key, number)
     if request.method == "POST":
         if game is None:
             game = start_game(request, key, number, rules, daily=True)
         # The deal's page, not the game's: post/redirect/get, and a reload shows the same.
         return HttpResponseRedirect(_play_url(date), status=303)
     if game is None:
-        current = store.current_game(key)
-        under_way = current is not None and current.status == Game.Status.PLAYING
-        if under_way and current is not None and current.started_at is not None:
-            context = {
-                "current": current,
-                "day": date,
-                "deal_number": number,
-                "rules": rules,
-                "action": _play_url(date),
-                "is_today": date == deals.today_utc(),
-            }
-            return render(request, "daily/confirm.html", context)
+        # The day's game lives beside the other game in progress, which it never ends.
         game = start_game(request, key, number, rules, daily=True)
     return _render_day(request, date, game)
 
@@ -171,7 +147,7 @@ def result(request: HttpRequest, year: str, month: str, day: str) -> HttpRespons
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     key = request.session.session_key
-    game = _day_game(key, deals.deal_number_for(date)) if key else None
+    game = store.day_game(key, deals.deal_number_for(date)) if key else None
     return render(request, "daily/_result.html", _day_context(request, date, game))
 
 

@@ -67,7 +67,8 @@ def start_game(
 ) -> Game:
     """store.start, counted against the rate limit on new games."""
     limits.check(request, limits.START)
-    return store.start(key, deal_number, rules, daily=daily)
+    network = limits.network_tag(request) if daily else ""
+    return store.start(key, deal_number, rules, daily=daily, network=network)
 
 
 def _remembered_rules(request: HtmxHttpRequest) -> engine.Rules:
@@ -259,8 +260,15 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
     """What a first board's change meets in this session: its own game of that deal and rules
     under way (a double submit, or a second tab: the change goes to that game, where the move
     count tells a stale board), or a begun game of another deal, which is never left without
-    asking (the answer goes to the deal's page, which asks). None: nothing in the way."""
-    current = store.current_game(request.session.session_key)
+    asking (the answer goes to the deal's page, which asks). None: nothing in the way. A daily
+    deal's board meets only the session's game of that day: it lives beside the other game."""
+    key = request.session.session_key
+    if pending.dealt_by_daily:
+        day_game = store.day_game(key, pending.deal_number)
+        if day_game is not None and day_game.status == Game.Status.PLAYING:
+            return day_game
+        return None
+    current = store.current_game(key)
     if current is None or current.status != Game.Status.PLAYING:
         return None
     if (current.deal_number, current.rules) == (pending.deal_number, pending.rules):
@@ -287,8 +295,13 @@ def _store_first(
     try:
         with transaction.atomic():
             key = session_key(request)
+            daily = pending.dealt_by_daily
             game = store.start(
-                key, pending.deal_number, pending.engine_rules, daily=pending.dealt_by_daily
+                key,
+                pending.deal_number,
+                pending.engine_rules,
+                daily=daily,
+                network=limits.network_tag(request) if daily else "",
             )
             games = store.session_games(game.pk, key)
             return pipeline.apply(request, games, name, action, session_auto=auto)

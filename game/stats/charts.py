@@ -105,9 +105,15 @@ def cards_home(stats: Stats) -> Chart:
             c,
             b.label,
             str(b.count) if b.count else "",
-            "bar won" if b.low == 52 else "bar",
-            f"{b.label} cards home: {b.count} game{'s' if b.count != 1 else ''}",
-            short=str(b.low),
+            "bar won" if b.won else "bar helped" if b.helped else "bar",
+            (
+                f"All 52 home with help (Show a win, or a record played on): {b.count} "
+                f"game{'s' if b.count != 1 else ''}, not counted as won"
+                if b.helped
+                else f"{b.label} cards home: {b.count} game{'s' if b.count != 1 else ''}"
+                + (", each a win" if b.won else "")
+            ),
+            short="H" if b.helped else str(b.low),
         )
         for (x, y, w, h, c), b in zip(_bars(counts, top), stats.bins, strict=True)
     )

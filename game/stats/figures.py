@@ -1,8 +1,11 @@
 """Statistics for one browser's session, as ORM aggregates, and the pictures drawn from them.
 
-A game counts once its first move is made. Abandoning a game in progress is a loss; a game in
-which the solver was peeked at (or that went on from an imported record) counts as played, never
-won. Figures are per rule set, since a win under "no merci" is not a win under the default rules;
+A game counts as played once it is over: won, lost, or abandoned (left in progress for another
+game, which is a loss). A game begun and still under way is counted apart ("in progress") and is
+in no rate. A game in which the solver was peeked at (or that went on from an imported record) is
+a win with help: played, never won, and counted apart as such. Every figure that says "won" (Won,
+the rate, the streaks, best and average times, the cards-home chart's last bar) counts clean
+wins alone: the chart's wins with help have a bar of their own. Figures are per rule set, since a win under "no merci" is not a win under the default rules;
 `rules=None` takes every rule set together.
 
 Reset: the session keeps `stats_since` (an ISO time). Games begun before it no longer count here;
@@ -33,6 +36,8 @@ BINS: tuple[tuple[int, int], ...] = (
     (50, 51),
     (52, 52),
 )
+# The bin of the wins with help: all 52 home, but not a win (`Bin.helped`).
+HELPED_LOW = 53
 RECENT = 30
 
 
@@ -43,7 +48,17 @@ class Bin:
     count: int
 
     @property
+    def helped(self) -> bool:
+        return self.low == HELPED_LOW
+
+    @property
+    def won(self) -> bool:
+        return self.low == 52
+
+    @property
     def label(self) -> str:
+        if self.helped:
+            return "52, help"
         return str(self.low) if self.low == self.high else f"{self.low}\N{EN DASH}{self.high}"
 
 
@@ -105,6 +120,8 @@ class Stats:
     bins: tuple[Bin, ...] = ()
     recent: tuple[Recent, ...] = ()
     win_times: tuple[WinTime, ...] = field(default=())
+    in_progress: int = 0
+    helped: int = 0
 
     @property
     def win_rate(self) -> str:
@@ -149,17 +166,23 @@ def for_session(
     session_key: str | None, rules: str | None = None, since: dt.datetime | None = None
 ) -> Stats:
     games = counted_games(session_key, rules, since)
+    over = Q(finished_at__isnull=False)
+    helped_win = over & Q(cards_home=52) & ~_clean_win()
     bins = {
-        f"bin_{low}": Count("pk", filter=Q(cards_home__gte=low, cards_home__lte=high))
+        f"bin_{low}": Count(
+            "pk", filter=over & Q(cards_home__gte=low, cards_home__lte=high) & ~helped_win
+        )
         for low, high in BINS
     }
     totals = games.aggregate(
-        played=Count("pk"),
+        played=Count("pk", filter=over),
+        in_progress=Count("pk", filter=Q(finished_at__isnull=True)),
+        helped=Count("pk", filter=helped_win),
         won=Count("pk", filter=_clean_win()),
         best_time=Min("elapsed_ms", filter=_clean_win()),
         average_time=Avg("elapsed_ms", filter=_clean_win()),
-        best_home=Max("cards_home"),
-        average_home=Avg("cards_home"),
+        best_home=Max("cards_home", filter=over),
+        average_home=Avg("cards_home", filter=over),
         **bins,
     )
     current, best = _streaks(games)
@@ -173,7 +196,12 @@ def for_session(
         best_cards_home=totals["best_home"] or 0,
         average_cards_home=round(totals["average_home"] or 0, 1),
         average_time_ms=None if average_time is None else round(average_time),
-        bins=tuple(Bin(low, high, totals[f"bin_{low}"]) for low, high in BINS),
+        bins=(
+            *(Bin(low, high, totals[f"bin_{low}"]) for low, high in BINS),
+            Bin(HELPED_LOW, HELPED_LOW, totals["helped"]),
+        ),
+        in_progress=totals["in_progress"],
+        helped=totals["helped"],
         recent=_recent(games),
         win_times=_win_times(games, totals["best_time"]),
     )

@@ -533,8 +533,11 @@ def test_one_game_per_session_counts_and_only_from_the_daily_page() -> None:
         player.post("/daily/")
         first = _game_id(player.get("/daily/"))
         player.post(f"/game/{first}/move/", {"n": "0", "move": line[0]})
-        for number in range(3):  # leave it for another deal, and take the daily deal again
+        for number in range(3):  # another deal leaves the daily game alone; once it is over
             assert player.post(f"/deal/{number + 1}/").status_code == 303
+            Game.objects.filter(deal_number=CHEAT_DEAL, daily=True).update(
+                status=Game.Status.ABANDONED
+            )  # (as an old game left for another was), the daily deal may be taken again
             player.post("/daily/")
             again = _game_id(player.get("/daily/"))
             assert again != first
@@ -555,6 +558,7 @@ def test_a_win_faster_than_a_person_could_play_is_not_the_best_time() -> None:
             Game.objects.create(
                 session_key=key, deal_number=CHEAT_DEAL, rules="lucie", status=Game.Status.WON,
                 started_at=CHEAT_DAY, elapsed_ms=seconds * 1000, move_count=90, daily_entry=True,
+                wall_ms=seconds * 1000,
             )  # fmt: skip
 
         figures = everyone_on_the_cheat_day(Client())
@@ -595,6 +599,9 @@ def test_prune_removes_what_nobody_can_use_and_keeps_the_rest() -> None:
             status=Game.Status.WON,
             updated_at=old,
         ),
+        # Begun, and its session is gone (idle past its age): nobody can reach it, and a game in
+        # progress has no replay link.
+        made(session_key="v" * 32, created_at=old, started_at=old),
     ]
     kept = [
         made(session_key="s" * 32, created_at=recent),  # dealt an hour ago
@@ -613,7 +620,14 @@ def test_prune_removes_what_nobody_can_use_and_keeps_the_rest() -> None:
             deal_number=20261115,
             status=Game.Status.LOST,
         ),  # counted in the daily figures
-        made(session_key="v" * 32, created_at=old, started_at=old),  # begun, session since expired
+        made(session_key="y" * 32, created_at=old, started_at=old),  # begun, its session alive
+        made(
+            session_key="w" * 32,
+            created_at=old,
+            started_at=old,
+            daily_entry=True,
+            deal_number=20261116,
+        ),  # in progress, session gone, but counted in the daily figures
         made(session_key="", imported=True, created_at=old, updated_at=old),  # an imported record
     ]
     Session.objects.create(session_key="x" * 32, session_data="", expire_date=now - dt.timedelta(1))
@@ -623,6 +637,7 @@ def test_prune_removes_what_nobody_can_use_and_keeps_the_rest() -> None:
     call_command("prune", stdout=out)
 
     assert "removed 1 expired sessions, 1 games never moved in, 2 embed games" in out.getvalue()
+    assert "1 games in progress of sessions that are gone" in out.getvalue()
     assert not Game.objects.filter(pk__in=[game.pk for game in gone]).exists()
     assert set(Game.objects.values_list("pk", flat=True)) == {game.pk for game in kept}
     assert list(Session.objects.values_list("session_key", flat=True)) == ["y" * 32]

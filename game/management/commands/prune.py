@@ -1,5 +1,6 @@
-"""`manage.py prune [--unplayed-hours H] [--embed-days D]`: remove expired sessions, games never
-moved in and embed games left alone (see game/prune.py for what is kept). Run it daily."""
+"""`manage.py prune [--unplayed-hours H] [--embed-days D]`: remove expired sessions (idle 400
+days), games never moved in, embed games left alone, games in progress whose session is gone and
+spent transfer codes (see game/prune.py for what is kept). Run it daily."""
 
 from __future__ import annotations
 
@@ -33,5 +34,6 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"removed {done.sessions} expired sessions, {done.unplayed_games} games never "
-            f"moved in, {done.embed_games} embed games left alone"
+            f"moved in, {done.embed_games} embed games left alone, {done.orphan_games} games "
+            f"in progress of sessions that are gone, {done.transfers} spent transfer codes"
         )

@@ -85,6 +85,8 @@ def finished_daily(
         "redeals_used": 2,
         "mercis_used": 1,
         "cards_home": 52 if status == Game.Status.WON else 31,
+        "daily": True,
+        "wall_ms": 300_000,
     }
     defaults.update(fields)
     key = client.session.session_key
@@ -151,27 +153,27 @@ def test_a_player_far_from_utc_gets_the_utc_day_and_the_utc_instant(client: Clie
     assert 'datetime="2026-11-30T00:00:00Z"' in html
 
 
-def test_a_game_in_progress_is_asked_about_before_the_daily_starts(
+def test_the_daily_keeps_a_game_of_its_own_beside_the_game_in_progress(
     client: Client, clock: time_machine.Traveller
 ) -> None:
     other = start(client, 5)
     make_a_move(client, other)
 
-    asked = client.get("/daily/")
-
-    assert asked.status_code == 200
-    assert b"counts as a loss" in asked.content
-    assert b'action="/daily/"' in asked.content
-    assert not Game.objects.filter(deal_number=20261129).exists()
-
-    started = client.post("/daily/")
-
-    assert started.status_code == 303
-    assert started["Location"] == "/daily/"
-    other.refresh_from_db()
-    assert other.status == Game.Status.ABANDONED
     daily = open_daily(client)
-    assert (daily.deal_number, daily.rules) == (20261129, "lucie")
+    make_a_move(client, daily)
+
+    # Nothing asked, nothing ended: both games are under way, each where it was.
+    assert (daily.deal_number, daily.rules, daily.daily) == (20261129, "lucie", True)
+    other.refresh_from_db()
+    assert other.status == Game.Status.PLAYING
+    assert game_on_page(client.get("/").content).pk == other.pk
+    assert game_on_page(client.get("/daily/").content).pk == daily.pk
+    # And a new random game leaves the daily one alone.
+    client.post("/new/", {"rule_set": "lucie"})
+    daily.refresh_from_db()
+    other.refresh_from_db()
+    assert (daily.status, other.status) == (Game.Status.PLAYING, Game.Status.ABANDONED)
+    assert game_on_page(client.get("/daily/").content).pk == daily.pk
 
 
 def test_a_double_post_starts_the_daily_once(client: Client, clock: time_machine.Traveller) -> None:
@@ -232,14 +234,13 @@ def test_the_result_box_is_served_for_the_script(
 def test_a_left_daily_may_be_started_again(client: Client, clock: time_machine.Traveller) -> None:
     first = open_daily(client)
     make_a_move(client, first)
-    client.post("/deal/5/", {"rules": "lucie"})  # leaves the daily: a loss
+    Game.objects.filter(pk=first.pk).update(status=Game.Status.ABANDONED)
+    client.post("/deal/5/", {"rules": "lucie"})  # another game: the daily is not touched
     make_a_move(client, start(client, 5))
 
     client.post("/daily/")
     again = open_daily(client)
 
-    first.refresh_from_db()
-    assert first.status == Game.Status.ABANDONED
     assert again.pk != first.pk
     assert again.deal_number == 20261129
 
@@ -262,14 +263,14 @@ def test_the_deal_rolls_over_at_midnight_utc_and_yesterdays_game_stays_yesterday
         make_a_move(client, before)
 
     with time_machine.travel(dt.datetime(2026, 11, 30, 0, 0, 0, tzinfo=dt.UTC), tick=False):
-        asked = client.get("/daily/")
+        today = open_daily(client)
         yesterday = open_daily(client, "/daily/2026/11/29/")
         make_a_move(client, yesterday)
         month = client.get("/daily/2026/11/").content.decode()
         page = client.get("/daily/2026/11/29/").content.decode()
 
     assert before.deal_number == 20261129
-    assert b"Play today's deal (#20261130)?" in asked.content
+    assert today.deal_number == 20261130
     assert yesterday.pk == before.pk
     assert yesterday.deal_number == 20261129
     assert yesterday.move_count == 2
@@ -513,7 +514,8 @@ def test_the_month_page_shows_everyones_figures(
     ]:
         Game.objects.create(
             session_key=key, deal_number=20261127, rules="lucie", status=status,
-            started_at=start, elapsed_ms=seconds * 1000, daily_entry=True,
+            started_at=start, elapsed_ms=seconds * 1000, daily_entry=True, daily=True,
+            wall_ms=seconds * 1000 if status == Game.Status.WON else None,
         )  # fmt: skip
 
     html = client.get("/daily/2026/11/").content.decode()

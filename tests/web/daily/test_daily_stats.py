@@ -50,12 +50,15 @@ def game(
         started = at(number % 100)
     fields.setdefault("rules", "lucie")
     fields.setdefault("elapsed_ms", 300_000)
+    # The server's clock from the first move to the end: at least the player's own timer.
+    fields.setdefault("wall_ms", None if status == Game.Status.PLAYING else fields["elapsed_ms"])
     # Begun from the daily page: the session's first game of the deal is its entry in the figures.
     fields.setdefault(
         "daily_entry",
         bool(key)
         and not Game.objects.filter(session_key=key, deal_number=number, daily_entry=True).exists(),
     )
+    fields.setdefault("daily", bool(fields["daily_entry"]))
     return Game.objects.create(
         session_key=key, deal_number=number, status=status, started_at=started, **fields
     )
@@ -386,6 +389,7 @@ def test_a_daily_game_won_shows_at_once(
 
     playing = Game.objects.get(pk=playing.pk)
     playing.status = Game.Status.WON
+    playing.wall_ms = 300_000
     with django_capture_on_commit_callbacks(execute=True):
         playing.save()
 

@@ -66,14 +66,24 @@ def test_streaks_win_rate_and_best_time() -> None:
     assert result.best_cards_home == 52
 
 
-def test_a_game_counts_once_its_first_move_is_made(client: Client) -> None:
+def test_a_begun_game_is_in_progress_and_counts_as_played_once_over(client: Client) -> None:
     game = start(client)
     key = client.session.session_key
-    assert stats.for_session(key).played == 0
+    assert (stats.for_session(key).played, stats.for_session(key).in_progress) == (0, 0)
 
     post(client, game, "move", move=a_card_move(game).text)
 
-    assert stats.for_session(key).played == 1
+    result = stats.for_session(key)
+    # Under way: shown as such, and in no rate (not "Played 1, Won 0, 0 %").
+    assert (result.played, result.in_progress, result.win_rate) == (0, 1, "\N{EN DASH}")
+    page = client.get("/stats/").content
+    assert b'data-stat="played">0<' in page
+    assert b'data-stat="in-progress">1<' in page
+
+    client.post("/new/", {"rule_set": "lucie"})
+
+    result = stats.for_session(key)
+    assert (result.played, result.in_progress) == (1, 0)
 
 
 def test_starting_a_new_game_over_one_in_progress_counts_a_loss(client: Client) -> None:

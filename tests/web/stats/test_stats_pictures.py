@@ -107,16 +107,21 @@ def test_the_histogram_counts_games_by_cards_home() -> None:
     for minute, cards in enumerate([0, 4, 5, 23, 24, 50, 51]):
         finished(key, Game.Status.LOST, minute, cards=cards)
     finished(key, Game.Status.WON, 9)
+    finished(key, Game.Status.WON, 10, assisted=True)
+    finished(key, Game.Status.WON, 11, assisted=True)
 
-    bins = {b.label: b.count for b in stats.for_session(key).bins}
+    result = stats.for_session(key)
+    bins = {b.label: b.count for b in result.bins}
 
     assert bins["0\N{EN DASH}4"] == 2
     assert bins["5\N{EN DASH}9"] == 1
     assert bins["20\N{EN DASH}24"] == 2
     assert bins["50\N{EN DASH}51"] == 2
-    assert bins["52"] == 1
-    assert sum(bins.values()) == 8
-    assert len(bins) == 12
+    # The bar of wins agrees with Won; the wins with help have a bar of their own.
+    assert bins["52"] == result.won == 1
+    assert bins["52, help"] == result.helped == 2
+    assert sum(bins.values()) == 10
+    assert len(bins) == 13
 
 
 def test_the_charts_are_svg_with_text_for_screen_readers_and_no_style_attributes(
