@@ -99,8 +99,13 @@ START = Rate("start", per_address="60/m", per_session="20/m")
 # A new session (the first thing a browser stores): one per browser, and a few per address.
 SESSION = Rate("session", per_address="30/m")
 IMPORT = Rate("import", per_address="20/m", per_session="10/m")
+# Statistics moved to another device (game/stats/transfer.py): showing a code, and trying one. A
+# code has 31^10 values and lives 15 minutes, so 10 tries a minute per network find one in about
+# 10^11 years.
+TRANSFER_CODE = Rate("transfer-code", per_address="10/m", per_session="3/m")
+TRANSFER_REDEEM = Rate("transfer-redeem", per_address="10/m", per_session="5/m")
 ADMIN_LOGIN = Rate("admin-login", per_address="10/m")
-RATES = (HINT, SOLVE, START, SESSION, IMPORT, ADMIN_LOGIN)
+RATES = (HINT, SOLVE, START, SESSION, IMPORT, TRANSFER_CODE, TRANSFER_REDEEM, ADMIN_LOGIN)
 
 
 def client_address(request: HttpRequest) -> str:

@@ -3,6 +3,7 @@ from django.urls import include, path
 from game.daily import views as daily_views
 from game.play import prefs, views
 from game.records import views as records
+from game.stats import views as stats_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -37,6 +38,9 @@ urlpatterns = [
     path("settings/", prefs.settings_page, name="settings"),
     path("stats/", views.stats_page, name="stats"),
     path("stats/reset/", views.stats_reset, name="stats_reset"),
+    path("stats/transfer/", stats_views.transfer_page, name="transfer"),
+    path("stats/transfer/code/", stats_views.transfer_code, name="transfer_code"),
+    path("stats/transfer/use/", stats_views.transfer_redeem, name="transfer_redeem"),
     path("rules/", views.rules_page, name="rules"),
     # Today's deal and the daily calendar (game/daily/views.py).
     path("daily/", daily_views.today, name="daily"),

@@ -62,7 +62,7 @@ class SessionStore(db.SessionStore):
         self.get("")
 
     def _get_session_from_db(self) -> Session | None:
-        row: Session | None = super()._get_session_from_db()
+        row: Session | None = super()._get_session_from_db()  # type: ignore[misc]
         self.loaded_expiry = row.expire_date if row is not None else None
         return row
 

@@ -54,12 +54,14 @@ def random_deal_number() -> int:
 
 
 def current_game(session_key: str | None) -> Game | None:
-    """The session's latest game that is not a daily one: the game `/` resumes while it is in
-    progress. A daily deal's game lives beside it (see `day_game`) and never replaces it."""
+    """The session's game that is not a daily one: the one in progress (there is at most one, as
+    `start` leaves any other), else the latest. `/` resumes it while it is in progress. A daily
+    deal's game lives beside it (see `day_game`) and never replaces it."""
     if not session_key:
         return None
     games = Game.objects.filter(session_key=session_key, daily=False)
-    return games.order_by("-created_at", "-pk").first()
+    playing = games.filter(status=Game.Status.PLAYING).order_by("-created_at", "-pk").first()
+    return playing or games.order_by("-created_at", "-pk").first()
 
 
 def day_game(session_key: str | None, deal_number: int) -> Game | None:
@@ -159,7 +161,7 @@ def start(
             daily=daily and bool(session_key),
         )
         for left in _same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
-            _finish(left, Game.Status.ABANDONED, now)
+            finish(left, Game.Status.ABANDONED, now)
             left.save_changes()
         if game.daily:
             entries = Game.objects.filter(deal_number=deal_number, daily_entry=True)
@@ -299,10 +301,10 @@ def save(game: Game, played: engine.Game | Played) -> None:
         clock.run(game, now)
     outcome = position.outcome()
     if outcome.status is engine.Status.WON:
-        _finish(game, Game.Status.WON, now)
+        finish(game, Game.Status.WON, now)
     elif outcome.status is engine.Status.LOST:
         if game.status != Game.Status.LOST:
-            _finish(game, Game.Status.LOST, now)
+            finish(game, Game.Status.LOST, now)
     elif game.status == Game.Status.LOST:
         # Undo out of a dead end: the game is alive again, and its clock goes on from where it
         # stopped (clock.run above).
@@ -312,7 +314,7 @@ def save(game: Game, played: engine.Game | Played) -> None:
     game.save_changes()
 
 
-def _finish(game: Game, status: str, now: dt.datetime) -> None:
+def finish(game: Game, status: str, now: dt.datetime) -> None:
     game.status = status
     game.finished_at = now
     if game.started_at is not None:

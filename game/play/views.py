@@ -35,7 +35,7 @@ from game.board.played_game import Played
 from game.daily import deals
 from game.models import Game
 from game.play.forms import NewGameForm
-from game.stats import charts
+from game.stats import charts, transfer
 from game.stats import figures as stats
 from lucie.sessions import claimed_key
 
@@ -631,6 +631,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
         "tabs": stats.rule_set_tabs(key, rules, since),
         "since": since,
         "charts": charts.for_stats(figures),
+        "transfer_minutes": transfer.TRANSFER_MINUTES,
     }
     template = "game/stats.html#stats" if request.htmx else "game/stats.html"
     response = render(request, template, context)

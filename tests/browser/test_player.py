@@ -265,7 +265,7 @@ def seed_stats(page: Page, live_server: LiveServer) -> str:
     store.save(won, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     abandoned = Game.objects.create(session_key=key, deal_number=3)
     store.save(abandoned, engine.Game(3, moves=[engine.card_moves(engine.Game(3).position)[0]]))
-    store._finish(abandoned, Game.Status.ABANDONED, abandoned.updated_at)
+    store.finish(abandoned, Game.Status.ABANDONED, abandoned.updated_at)
     abandoned.save()
     return key
 

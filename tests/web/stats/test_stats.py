@@ -29,7 +29,7 @@ def finished(
         assisted=assisted,
         cards_home=52 if status == Game.Status.WON else 20,
     )
-    store._finish(game, status, T0 + dt.timedelta(minutes=minutes))
+    store.finish(game, status, T0 + dt.timedelta(minutes=minutes))
     game.elapsed_ms = elapsed_s * 1000
     game.save()
     return game

@@ -37,7 +37,7 @@ def finished(
         started_at=T0 + dt.timedelta(minutes=minutes),
         cards_home=52 if status == Game.Status.WON else cards, assisted=assisted,
     )  # fmt: skip
-    store._finish(game, status, T0 + dt.timedelta(minutes=minutes, seconds=30))
+    store.finish(game, status, T0 + dt.timedelta(minutes=minutes, seconds=30))
     game.elapsed_ms = elapsed_s * 1000
     game.save()
     return game

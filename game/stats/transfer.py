@@ -1,0 +1,160 @@
+"""Statistics moved to another device with a short one-time code, and no account.
+
+The device that has the history shows a code (`issue`); the other device enters it, or opens the
+link that carries it, and confirms (`redeem`): every game of the first browser's session moves
+into this browser's session, once. Statistics, streaks and the daily calendar are all computed
+from the games, so moving the games moves them all.
+
+- The code is ten letters and digits from an alphabet without look-alikes (31^10, about 8 * 10^14
+  values), made by `secrets`. Only its SHA-256 is stored (game.models.Transfer), so the table
+  alone opens nothing.
+- It lives TRANSFER_MINUTES, is spent by its first use, and a session has one at a time (asking
+  again replaces it). Showing and trying codes are rate-limited (game.limits.TRANSFER_CODE,
+  TRANSFER_REDEEM). A wrong, spent or expired code changes nothing.
+- Where the two browsers overlap, this browser's side wins: a day's deal that both count in
+  everyone's daily figures stays counted once (this browser's entry), and a game in progress on
+  the other device is closed as left unfinished if this one has a game of the same kind under
+  way (a random game, or that day's daily game). Games the other browser dealt and never moved in
+  are dropped.
+- Nothing leaves the site: the code travels only by the player's own hand between their devices.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from game.board import store
+from game.models import Game, Transfer
+
+TRANSFER_MINUTES = 15
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0, O, 1, I or L
+LENGTH = 10
+
+
+class TransferError(ValueError):
+    """A code that opens nothing: malformed, unknown, spent, expired, or this browser's own."""
+
+
+@dataclass(frozen=True)
+class Issued:
+    code: str  # as shown: two groups of five, "ABCDE-FGHJK"
+    expires_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Merged:
+    games: int
+    wins: int
+    daily_days: int
+    closed: int
+
+    @property
+    def summary(self) -> str:
+        if not self.games:
+            return "The other browser had no games to move: nothing changed here."
+        games = f"{self.games} game{'s' if self.games != 1 else ''}"
+        wins = f"{self.wins} won" if self.wins else "none won"
+        days = f"{self.daily_days} daily deal{'s' if self.daily_days != 1 else ''}"
+        text = f"Moved {games} ({wins}) here, with {days} for the calendar."
+        if self.closed:
+            text += (
+                f" {self.closed} game{'s' if self.closed != 1 else ''} in progress on the other "
+                "device met one under way here and now count as left unfinished."
+            )
+        return text
+
+
+def normalize(text: str) -> str:
+    """The code as typed (any case, spaces or dashes) in its bare form; TransferError if it cannot
+    be one of ours."""
+    bare = "".join(ch for ch in text.upper() if ch not in " -\t")[:64]
+    if len(bare) != LENGTH or any(ch not in ALPHABET for ch in bare):
+        raise TransferError(
+            f"A transfer code is {LENGTH} letters and digits, such as ABCDE-23456: "
+            "check it on the other device."
+        )
+    return bare
+
+
+def shown(bare: str) -> str:
+    return f"{bare[:5]}-{bare[5:]}"
+
+
+def _digest(bare: str) -> str:
+    return hashlib.sha256(bare.encode()).hexdigest()
+
+
+def issue(session_key: str, now: dt.datetime | None = None) -> Issued:
+    """A new code for this session's games, replacing any it had."""
+    now = now or timezone.now()
+    bare = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+    expires = now + dt.timedelta(minutes=TRANSFER_MINUTES)
+    with transaction.atomic():
+        Transfer.objects.filter(session_key=session_key, used_at__isnull=True).delete()
+        Transfer.objects.create(
+            code_hash=_digest(bare), session_key=session_key, created_at=now, expires_at=expires
+        )
+    return Issued(shown(bare), expires)
+
+
+INVALID = (
+    "That code opens nothing: it may be mistyped, already used, or older than "
+    f"{TRANSFER_MINUTES} minutes. Ask the other device for a new one."
+)
+
+
+def redeem(text: str, target: str, now: dt.datetime | None = None) -> Merged:
+    """Move the games of the session that issued code `text` into session `target`, once."""
+    bare = normalize(text)
+    now = now or timezone.now()
+    with transaction.atomic():
+        transfer = Transfer.objects.select_for_update().filter(code_hash=_digest(bare)).first()
+        if transfer is None or transfer.used_at is not None or transfer.expires_at <= now:
+            raise TransferError(INVALID)
+        if transfer.session_key == target:
+            raise TransferError(
+                "That is this browser's own code: enter it on the other device, the one that "
+                "should receive these statistics."
+            )
+        transfer.used_at = now
+        transfer.save(update_fields=["used_at"])
+        return _merge(transfer.session_key, target, now)
+
+
+def _merge(source: str, target: str, now: dt.datetime) -> Merged:
+    theirs = Game.objects.filter(session_key=source, imported=False)
+    theirs.filter(started_at__isnull=True).delete()
+    mine = Game.objects.filter(session_key=target)
+    # A day both browsers count in everyone's figures stays counted once: this browser's entry.
+    both = mine.filter(daily_entry=True).values("deal_number")
+    theirs.filter(daily_entry=True, deal_number__in=both).update(daily_entry=False, network="")
+    closed = 0
+    playing = Q(status=Game.Status.PLAYING)
+    if mine.filter(playing, daily=False).exists():
+        closed += _close(theirs.filter(playing, daily=False), now)
+    days_in_play = mine.filter(playing, daily=True).values("deal_number")
+    closed += _close(theirs.filter(playing, daily=True, deal_number__in=days_in_play), now)
+    moved = list(theirs.values_list("status", "assisted", "daily"))
+    theirs.update(session_key=target)
+    return Merged(
+        games=len(moved),
+        wins=sum(1 for status, assisted, _ in moved if status == Game.Status.WON and not assisted),
+        daily_days=sum(1 for _, _, daily in moved if daily),
+        closed=closed,
+    )
+
+
+def _close(games: QuerySet[Game], now: dt.datetime) -> int:
+    count = 0
+    for game in games.select_for_update():
+        store.finish(game, Game.Status.ABANDONED, now)
+        game.save_changes()
+        count += 1
+    return count

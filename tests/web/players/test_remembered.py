@@ -1,0 +1,109 @@
+"""A player is remembered for as long as they play: a session lives 400 days past the last visit,
+each visit renews it (at most once a day), and prune forgets only what nobody can reach."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from game import engine
+from game.models import Game
+from game.stats import figures as stats
+from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2026, 1, 5, 10, tzinfo=dt.UTC)
+AGE = dt.timedelta(seconds=settings.SESSION_COOKIE_AGE)
+
+
+def expiry(client: Client) -> dt.datetime:
+    return Session.objects.get(session_key=client.session.session_key).expire_date
+
+
+def test_a_session_lasts_at_least_a_year_and_the_cookie_says_so(client: Client) -> None:
+    assert dt.timedelta(days=366) <= AGE
+    with time_machine.travel(T0, tick=False):
+        game = start(client)
+        post(client, game, "move", move=a_card_move(game).text)
+    assert client.cookies["sessionid"]["max-age"] == settings.SESSION_COOKIE_AGE
+    assert expiry(client) == T0 + AGE
+
+
+def test_a_visit_renews_the_session_once_a_day_at_most(client: Client) -> None:
+    with time_machine.travel(T0, tick=False):
+        start(client)
+    with time_machine.travel(T0 + dt.timedelta(days=200), tick=False):
+        renewed = client.get("/")
+        again = client.get("/")
+        with CaptureQueriesContext(connection) as queries:
+            client.get("/stats/")
+    # The first visit of the day pushes the expiry back and sends the cookie again with its age.
+    assert renewed.cookies["sessionid"]["max-age"] == settings.SESSION_COOKIE_AGE
+    assert expiry(client) == T0 + dt.timedelta(days=200) + AGE
+    # Later requests that day write nothing and send no cookie.
+    assert "sessionid" not in again.cookies
+    assert not any("django_session" in q["sql"] and "UPDATE" in q["sql"] for q in queries)
+
+
+def test_without_a_visit_a_session_expires_and_prune_forgets_it(client: Client) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = start(client)
+        post(client, game, "move", move=a_card_move(game).text)
+    key = client.session.session_key
+    with time_machine.travel(T0 + AGE - dt.timedelta(days=1), tick=False):
+        call_command("prune", stdout=io.StringIO())
+        assert Session.objects.filter(session_key=key).exists()
+    with time_machine.travel(T0 + AGE + dt.timedelta(days=1), tick=False):
+        call_command("prune", stdout=io.StringIO())
+        assert not Session.objects.filter(session_key=key).exists()
+        # Its game in progress can be reached by nobody now: gone too.
+        assert not Game.objects.filter(pk=game.pk).exists()
+
+
+@pytest.mark.slow
+def test_a_player_who_plays_every_other_week_for_400_days_keeps_everything(
+    client: Client,
+) -> None:
+    number, moves = greedy_record(engine.Status.WON)
+    visits = range(0, 401, 14)
+    kept: list[int] = []
+    for day in visits:
+        when = T0 + dt.timedelta(days=day)
+        with time_machine.travel(when, tick=False):
+            # A regular's visit: the site's daily job prunes, the player opens the site and wins.
+            call_command("prune", stdout=io.StringIO())
+            assert client.get("/").status_code == 200
+            game = start(client, number)
+            play_through(client, game, moves)
+            game.refresh_from_db()
+            assert game.status == Game.Status.WON
+            kept.append(game.pk)
+            daily = client.get("/daily/")
+            assert daily.status_code == 200
+            found = re.search(rb'data-game="(\d+)"', daily.content)
+            assert found is not None
+            today = Game.objects.get(pk=int(found[1]))
+            post(client, today, "move", move=a_card_move(today).text)
+    with time_machine.travel(T0 + dt.timedelta(days=visits[-1] + 1), tick=False):
+        call_command("prune", stdout=io.StringIO())
+        page = client.get("/stats/?rules=all").content.decode()
+    key = client.session.session_key
+    result = stats.for_session(key)
+    assert (result.played, result.won) == (len(visits), len(visits))
+    assert result.current_streak == result.best_streak == len(visits)
+    assert set(kept) <= set(Game.objects.filter(session_key=key).values_list("pk", flat=True))
+    assert f'data-stat="current-streak">{len(visits)}<' in page
+    # The daily calendar still knows every daily game this player began.
+    assert Game.objects.filter(session_key=key, daily=True).count() == len(visits)
+    assert Game.objects.filter(session_key=key, daily=True, daily_entry=True).count() == len(visits)
