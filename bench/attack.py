@@ -1,6 +1,6 @@
 """Attack benchmark: what an anonymous client can do to the site, under gunicorn.
 
-    .venv/bin/python bench/attack.py [--seconds 30] [--attackers 8]
+    .venv/bin/python bench/attack.py [--seconds 30] [--attackers 8] [--only forged,...]
 
 It starts gunicorn with gunicorn.conf.py and production settings (DEBUG off, collected static
 files, rate limits on) on a free loopback port against a fresh SQLite file, as bench/load.py does,
@@ -20,6 +20,11 @@ and prints issue 11's lines, each followed by an indented line of detail:
   `/daily/`, `/embed/`, `/embed/deal/N/`, each from a fresh client with no cookie; goal 0), and
   `rows created by a 20 s flood of embed moves: N` (cookieless first moves in the embed from 4
   clients on one address), with the limit that bounds them beside it.
+- `forged daily: players +P, winners +W from one address, best time T s (real duration D s)`:
+  ten fresh cookieless clients on one address each open `/daily/` and play today's winning line
+  (found by the project's own solver) at 0.26 s a move, posting `pause` then `resume` to the
+  game's clock before each move, as the forgery in issue 19 did; P, W and T are read from the
+  month page as everyone sees it (goal: P and W at most 1, T no less than D).
 """
 
 from __future__ import annotations
@@ -265,6 +270,70 @@ def embed_flood(port: int, database: Path, seconds: float, clients: int) -> str:
     )
 
 
+FORGERS = 10
+FORGED_STEP = 0.26
+
+
+def daily_figures_now(player: Player, day: str) -> dict[str, str]:
+    """Today's row of everyone's figures on the month page, as any visitor reads it."""
+    page = player.get(f"/daily/{day[:4]}/{day[4:6]}/").body
+    row = re.search(rf'<tr[^>]*data-day="{day[:4]}-{day[4:6]}-{day[6:]}"[^>]*>.*?</tr>', page, re.S)
+    return dict(re.findall(r'data-figure="([\w-]+)">([^<]*)<', row[0])) if row else {}
+
+
+def forge(port: int, number: int, line: list[str], durations: list[float]) -> None:
+    player = Player(port)
+    player.get("/daily/")
+    started = time.monotonic()
+    first = player.post(
+        f"/deal/{number}/move/?rules=lucie&daily=1", {"n": 0, "move": line[0]}, htmx=False
+    )
+    assert first.status == 303, first.status
+    found = re.search(r'data-game="(\d+)"', player.get("/daily/").body)
+    assert found is not None
+    game = found[1]
+    for count, move in enumerate(line[1:], start=1):
+        player.post(f"/game/{game}/clock/", {"state": "pause"}, htmx=False)
+        time.sleep(FORGED_STEP)
+        player.post(f"/game/{game}/clock/", {"state": "resume"}, htmx=False)
+        player.post(f"/game/{game}/move/", {"n": count, "move": move}, htmx=False)
+    durations.append(time.monotonic() - started)
+    player.close()
+
+
+def forged_daily_line(port: int) -> str:
+    from game.engine import solver
+
+    day = time.strftime("%Y%m%d", time.gmtime())
+    number = int(day)
+    found = solver.solve(engine.Game(number).position, time_limit=60)
+    if found.status != "won":
+        return f"forged daily: today's deal #{number} has no winning line the solver found"
+    line = [move.text for move in found.moves]
+    reader = Player(port)
+    before = daily_figures_now(reader, day)
+    durations: list[float] = []
+    threads = [
+        threading.Thread(target=forge, args=(port, number, line, durations)) for _ in range(FORGERS)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = daily_figures_now(reader, day)
+    players = int(after.get("players", "0")) - int(before.get("players", "0") or 0)
+    winners = int(after.get("winners", "0")) - int(before.get("winners", "0") or 0)
+    best = after.get("best-time", "")
+    best_s = f"{int(best.split(':')[0]) * 60 + int(best.split(':')[1])}" if ":" in best else "none"
+    real = min(durations) if durations else float("nan")
+    return (
+        f"forged daily: players +{players}, winners +{winners} from one address, best time "
+        f"{best_s} s (real duration {real:.1f} s)\n"
+        f"  {FORGERS} fresh sessions, deal #{number}, a {len(line)}-move solver line at "
+        f"{FORGED_STEP} s a move with pause and resume before each; {len(durations)} finished"
+    )
+
+
 def worker_count() -> int:
     """The worker processes gunicorn.conf.py starts on this machine."""
     cores = len(os.sched_getaffinity(0))
@@ -285,23 +354,35 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=8)
     parser.add_argument("--per-rule-set", type=int, default=5)
     parser.add_argument("--page-views", type=int, default=1000)
+    parser.add_argument(
+        "--only",
+        default="victim,flood,forged,hints",
+        help="the parts to run, comma-separated: victim (with page views), flood, forged, hints",
+    )
     options = parser.parse_args()
+    parts = set(options.only.split(","))
 
     print(f"load average before: {load_average()}; {os.cpu_count()} cores", flush=True)
     with tempfile.TemporaryDirectory(prefix="lucie-attack-") as folder:
         workdir = Path(folder)
-        with site(workdir) as (port, database):
-            line, counts = victim_line(port, options.seconds, options.attackers)
-            print(line)
-            print(f"  rate limits on; attackers' answers: {format_counts(counts)}", flush=True)
-            print(page_views(port, database, options.page_views), flush=True)
-        with site(workdir) as (port, database):
-            print(embed_flood(port, database, 20, 4), flush=True)
-        with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
-            line, counts = victim_line(port, options.seconds, options.attackers)
-            print(line)
-            print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
-            print(hint_line(port, options.per_rule_set, 100), flush=True)
+        if "victim" in parts:
+            with site(workdir) as (port, database):
+                line, counts = victim_line(port, options.seconds, options.attackers)
+                print(line)
+                print(f"  rate limits on; attackers' answers: {format_counts(counts)}", flush=True)
+                print(page_views(port, database, options.page_views), flush=True)
+        if "flood" in parts:
+            with site(workdir) as (port, database):
+                print(embed_flood(port, database, 20, 4), flush=True)
+        if "forged" in parts:
+            with site(workdir) as (port, database):
+                print(forged_daily_line(port), flush=True)
+        if "hints" in parts:
+            with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
+                line, counts = victim_line(port, options.seconds, options.attackers)
+                print(line)
+                print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
+                print(hint_line(port, options.per_rule_set, 100), flush=True)
     print(f"load average after: {load_average()}")
 
 
