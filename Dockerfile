@@ -3,7 +3,7 @@
 #   docker run --rm -v lucie-data:/data lucie python manage.py migrate   # once per release
 #   docker run -d -p 8000:8000 -v lucie-data:/data \
 #       -e SECRET_KEY=... -e ALLOWED_HOSTS=lucie.example -e DJANGO_BEHIND_TLS_PROXY=1 lucie
-# README.md ("Running in production") lists every variable.
+# docs/operating.md ("Running in production") lists every variable.
 
 # ---------------------------------------------------------------- build: dependencies, static
 FROM python:3.11-slim AS build

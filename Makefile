@@ -37,7 +37,7 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(VENV)/bin/ruff format .
 
-# Not part of CI: needs `apt-get install -y wrk` and a quiet machine (see README, Benchmarks).
+# Not part of CI: needs `apt-get install -y wrk` and a quiet machine (see docs/benchmarks.md).
 bench-load: $(STAMP)
 	$(PY) bench/load.py
 

@@ -5,7 +5,7 @@
 - Rate: requests that compute (hint, Show a win) or create rows (games, sessions, imports) are
   counted per client address and per session in Django's cache, with django-ratelimit; past a
   limit the answer is a 429 with `Retry-After`. The limits are far above what a person playing
-  does (see README, "Limits"), so only a script meets them.
+  does (see docs/operating.md, "Limits"), so only a script meets them.
 - Concurrency: at most `COMPUTE_SLOTS` hint or solver searches run at once in a process. A
   request that finds them all taken is told at once that the site is busy (a 503 with
   `Retry-After`), instead of waiting in a queue that could grow without end while the threads

@@ -3,7 +3,7 @@
 Development needs nothing set: with no SECRET_KEY in the environment, DEBUG is
 on, a throwaway key is used and the database is db.sqlite3 in the repository.
 A deployment sets SECRET_KEY (which turns DEBUG off unless DJANGO_DEBUG says
-otherwise) and ALLOWED_HOSTS. README.md lists every variable read here.
+otherwise) and ALLOWED_HOSTS. docs/operating.md lists every variable read here.
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def test_play_in_a_frame_on_another_site(
 
     # Reloading the outer page: the frame starts again from its src. This Chromium denies
     # storage to cross-site frames (third-party cookies blocked), so nothing can be remembered
-    # and today's deal starts afresh, as README "Embedding" says.
+    # and today's deal starts afresh, as docs/playing.md "Embedding" says.
     page.reload()
     expect(board(page)).to_have_attribute("data-moves", "0")
     expect(board(page)).to_have_attribute("data-token", "")
