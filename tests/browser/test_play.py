@@ -138,12 +138,13 @@ def test_tap_undo_redo_redeal_and_reload(
     moves_shown(page, 3)
     assert fans(page) == redealt
 
-    # The statistics dialog opens from the menu and counts this game.
+    # The statistics dialog opens from the menu and shows this game as in progress, not played.
     page.get_by_label("Menu").click()
     page.get_by_role("link", name="Statistics").click()
     dialog = page.locator("#stats-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog.locator('[data-stat="played"]')).to_have_text("1")
+    expect(dialog.locator('[data-stat="in-progress"]')).to_have_text("1")
+    expect(dialog.locator('[data-stat="played"]')).to_have_text("0")
     assert errors == []
 
 

@@ -338,3 +338,29 @@ def test_screenshots_of_stats_settings_and_replay(
         open_settings(page)
         page.screenshot(path=artifact_dir / f"settings-{name}-{scheme}.png")
         context.close()
+
+
+def test_statistics_move_to_another_browser_with_a_code(
+    browser: Browser, live_server: LiveServer, artifact_dir: Path, errors: list[str]
+) -> None:
+    old = browser.new_context(viewport={"width": 390, "height": 844})
+    new = browser.new_context(viewport={"width": 390, "height": 844})
+    page, other = old.new_page(), new.new_page()
+    seed_stats(page, live_server)
+    page.goto(f"{live_server.url}/stats/")
+    page.get_by_role("link", name="Move statistics to or from another device").click()
+    page.get_by_role("button", name="Show a code").click()
+    code = page.locator('[data-transfer="code"]').inner_text()
+    assert no_serious_violations(page) == []
+    page.screenshot(path=artifact_dir / "transfer-code-phone.png", full_page=True)
+
+    other.goto(f"{live_server.url}/stats/transfer/")
+    other.get_by_label("Code from the other device").fill(code.lower())
+    other.get_by_role("button", name="Move that browser's games here").click()
+    expect(other.locator('[data-transfer="merged"]')).to_contain_text("Moved 3 games (1 won)")
+    assert no_serious_violations(other) == []
+    other.goto(f"{live_server.url}/stats/?rules=all")
+    expect(other.locator('[data-stat="played"]')).to_have_text("3")
+    old.close()
+    new.close()
+    assert errors == []
