@@ -2,8 +2,8 @@
 
 Start with `gunicorn -c gunicorn.conf.py lucie.wsgi` from the repository root (gunicorn also reads
 this file by itself when started there). Options given on the command line win over this file.
-Each value below can be changed from the environment; docs/operating.md ("Running in production") lists
-the variables.
+Each value below can be changed from the environment; docs/operating.md ("Running in
+production") lists the variables.
 """
 
 from __future__ import annotations
