@@ -206,3 +206,18 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"transfer from {self.session_key[:6]}… until {self.expires_at:%H:%M}"
+
+
+class DailyTally(models.Model):
+    """Everyone's figures for one day's deal, kept up to date as its daily entries change
+    (game/daily/tally.py), so that the month page reads a row a day instead of counting every
+    entry: players (entries begun), winners (clean wins) and the best plausible time of a win
+    (the server's clock, Game.wall_ms)."""
+
+    deal_number = models.BigIntegerField(primary_key=True)
+    players = models.PositiveIntegerField(default=0)
+    winners = models.PositiveIntegerField(default=0)
+    best_wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"#{self.deal_number}: {self.winners}/{self.players}"

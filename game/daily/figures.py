@@ -8,8 +8,8 @@ played, not won; a game in which the solver was peeked at (`assisted`) is never 
 for the daily streak; the others were "played late".
 
 Everything for a month page is a fixed number of queries, whatever the number of days or games:
-one aggregate grouped by deal number for everyone (cached briefly), one for this player's games of
-the month, one for this player's on-the-day wins (the streak).
+everyone's figures read from the tally's row a day (game/daily/tally.py; cached briefly), one
+query for this player's games of the month, one for this player's on-the-day wins (the streak).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
 from game.board.display import format_ms
-from game.daily import deals
+from game.daily import deals, tally
 from game.models import Game
 from lucie import metrics
 
@@ -98,21 +98,9 @@ STATE_LABELS = {
 _STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
 
 
-BEST_TIME_FLOOR_MS_PER_MOVE = 250
-"""A win faster than this per move is not shown as a best time: no person plays a card a quarter
-of a second after the last, move after move (auto-finish included, it is a small share of a game).
-A time under it can only come from a script, so it counts as a win but never as the record."""
-
-
-def _clean_win() -> Q:
-    return Q(status=Game.Status.WON, assisted=False)
-
-
-def _plausible_win() -> Q:
-    """A clean win whose time may stand as everyone's best: timed by the server's own clock from
-    the first move to the win (Game.wall_ms, which no pause or resume from the page shortens),
-    and not faster than a person plays."""
-    return _clean_win() & Q(wall_ms__gte=F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
+BEST_TIME_FLOOR_MS_PER_MOVE = tally.BEST_TIME_FLOOR_MS_PER_MOVE
+_clean_win = tally.clean_win
+_plausible_win = tally.plausible_win
 
 
 def _daily_games(low: int, high: int) -> QuerySet[Game]:
@@ -130,7 +118,7 @@ def _entries(low: int, high: int) -> QuerySet[Game]:
     """The games everyone's figures count: each session's first game of the deal begun from the
     daily page (Game.daily_entry), once its first move is made. Not embed games, records played
     on, replays or later tries."""
-    return _daily_games(low, high).filter(daily_entry=True)
+    return Game.objects.filter(tally.entries(low, high))
 
 
 def _started_day_number() -> CombinedExpression:
@@ -146,24 +134,15 @@ def _started_day_number() -> CombinedExpression:
 
 
 def _figures(low: int, high: int) -> dict[int, DayFigures]:
-    rows = (
-        _entries(low, high)
-        .values("deal_number")
-        .annotate(
-            players=Count("pk"),
-            winners=Count("pk", filter=_clean_win()),
-            best=Min("wall_ms", filter=_plausible_win()),
-        )
-        .order_by()
-    )
+    """Everyone's figures for the deals from `low` to `high`, from the tally's row a day."""
     return {
-        row["deal_number"]: DayFigures(
-            deal_number=row["deal_number"],
-            players=row["players"],
-            winners=row["winners"],
-            best_time_ms=row["best"],
+        row.deal_number: DayFigures(
+            deal_number=row.deal_number,
+            players=row.players,
+            winners=row.winners,
+            best_time_ms=row.best_wall_ms,
         )
-        for row in rows
+        for row in tally.read(low, high)
     }
 
 
@@ -235,6 +214,8 @@ def forget_after_save(
     before = NOT_COUNTED if created else getattr(instance, "_counted", NOT_COUNTED)
     now = counted(instance)
     instance._counted = now  # type: ignore[attr-defined]
+    if now != before and instance.rules == deals.DAILY_RULES:
+        tally.record_change(instance.deal_number, before, now)
     _forget_on_change(instance, before, now)
 
 

@@ -31,6 +31,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game.board import store
+from game.daily import tally
 from game.models import Game, Transfer
 
 TRANSFER_MINUTES = 15
@@ -133,8 +134,17 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
     theirs.filter(started_at__isnull=True).delete()
     mine = Game.objects.filter(session_key=target)
     # A day both browsers count in everyone's figures stays counted once: this browser's entry.
-    both = mine.filter(daily_entry=True).values("deal_number")
-    theirs.filter(daily_entry=True, deal_number__in=both).update(daily_entry=False, network="")
+    both = mine.filter(daily_entry=True).values_list("deal_number", flat=True)
+    demoted = sorted(
+        set(
+            theirs.filter(daily_entry=True, deal_number__in=both).values_list(
+                "deal_number", flat=True
+            )
+        )
+    )
+    theirs.filter(daily_entry=True, deal_number__in=demoted).update(daily_entry=False, network="")
+    for number in demoted:  # an update goes around the tally's signal (game/daily/tally.py)
+        tally.rebuild(number, number)
     closed = 0
     playing = Q(status=Game.Status.PLAYING)
     if mine.filter(playing, daily=False).exists():
