@@ -115,7 +115,7 @@ def main() -> None:
                 session_key=browser,
                 daily=entry,
                 daily_entry=entry,
-                wall_ms=elapsed + rnd.randint(0, 600_000) if status != Game.Status.PLAYING else None,
+                wall_ms=None if status == Game.Status.PLAYING else elapsed + rnd.randint(0, 9999),
                 deal_number=number,
                 rules="lucie" if index % 10 else "lucie-r0",
                 status=status,

@@ -16,9 +16,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
-from game.daily import deals
+from game.daily import deals, tally
 from game.daily import figures as daily_figures
-from game.daily import tally
 from game.daily.figures import DayResult
 from game.models import Game
 
