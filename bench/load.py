@@ -6,6 +6,14 @@
 It starts gunicorn with gunicorn.conf.py and production settings (DEBUG off, collected and
 compressed static files) on a free loopback port, against a fresh SQLite file, and prints:
 
+- first, the CPU time the server processes spend per request (utime + stime of gunicorn's
+  workers from /proc, and of PostgreSQL's processes where used, around a wrk run, divided by the
+  requests served; steadier on a shared machine than throughput): `CPU per request: move X ms,
+  ping Y ms, ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked
+  out into a temporary git worktree and served the same way in this run) and `CPU per move vs the
+  baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the same two lines
+  `(PostgreSQL)`; `--cpu-only` stops there;
+
 - throughput and p50/p99 latency at 1, 10 and 50 concurrent clients for a move request and for
   /ping, a bare view through the same stack, and their ratio (goal: a move costs at most 3x);
 - the 5th and the 150th move of a game (goal: within 1.3x) and the queries per move request;
@@ -44,6 +52,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -180,12 +190,15 @@ class Site:
     port: int
     process: subprocess.Popen[bytes]
     environ: dict[str, str]
+    server: Server
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
 
-def start_site(workdir: Path, database_url: str | None) -> Site:
+def start_site(workdir: Path, database_url: str | None, root: Path = ROOT) -> Site:
+    """gunicorn with production settings on `database_url` (a fresh SQLite file by default),
+    serving the code at `root`: this checkout, or the baseline commit's worktree."""
     database_url = database_url or f"sqlite:///{workdir / 'bench.sqlite3'}"
     environ = server_environment(
         database_url,
@@ -198,13 +211,22 @@ def start_site(workdir: Path, database_url: str | None) -> Site:
         LUCIE_RATE_LIMITS="0",
     )
     # gunicorn sizes itself from this machine's cores (gunicorn.conf.py), as in production.
-    prepare(
-        database_url,
-        collectstatic=True,
-        **{
-            k: environ[k] for k in ("ALLOWED_HOSTS", "DJANGO_STATIC_MANIFEST", "DJANGO_STATIC_ROOT")
-        },
-    )
+    if root == ROOT:
+        prepare(
+            database_url,
+            collectstatic=True,
+            **{
+                k: environ[k]
+                for k in ("ALLOWED_HOSTS", "DJANGO_STATIC_MANIFEST", "DJANGO_STATIC_ROOT")
+            },
+        )
+    else:
+        # The baseline's own code, migrations and static files: its folder first on the path.
+        environ["PYTHONPATH"] = str(root)
+        for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+            subprocess.run(
+                [sys.executable, "manage.py", *step, "-v0"], cwd=root, env=environ, check=True
+            )
     port = free_port()
     log = (workdir / "gunicorn.log").open("wb")
     process = subprocess.Popen(
@@ -220,17 +242,180 @@ def start_site(workdir: Path, database_url: str | None) -> Site:
             "--access-logfile",
             "/dev/null",
         ],
-        cwd=ROOT,
+        cwd=root,
         env=environ,
         stdout=log,
         stderr=log,
     )
+    server = Server(port, process, database_url, workdir / "gunicorn.log")
     try:
-        wait_until_healthy(Server(port, process, database_url, workdir / "gunicorn.log"))
+        wait_until_healthy(server)
     except RuntimeError:
         stop(process)
         raise
-    return Site(port, process, environ)
+    return Site(port, process, environ, server)
+
+
+# ---------------------------------------------------------------- CPU time
+
+BASELINE_COMMIT = "f046f53"
+"""Main before issue 21's work: the CPU figures of a move are quoted against it, measured in the
+same run (a temporary worktree of it serves the same load)."""
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, in seconds (0 for one that has gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children_of(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        if int(text[text.rindex(")") + 2 :].split()[1]) == parent:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def database_pids(database_url: str) -> list[int]:
+    """PostgreSQL's server processes (the postmaster and its children: backends, writer, WAL),
+    whose CPU a move costs too; none for SQLite, which runs inside the workers."""
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        return []
+    import psycopg
+
+    with psycopg.connect(database_url) as connection:
+        row = connection.execute("SELECT pg_backend_pid()").fetchone()
+    assert row is not None
+    text = Path(f"/proc/{row[0]}/stat").read_text()
+    postmaster = int(text[text.rindex(")") + 2 :].split()[1])
+    return [postmaster, *children_of(postmaster)]
+
+
+@dataclass
+class CpuRun:
+    requests: int
+    app_seconds: float
+    database_seconds: float
+
+    @property
+    def ms_per_request(self) -> float:
+        return 1000 * (self.app_seconds + self.database_seconds) / max(self.requests, 1)
+
+
+def measured_cpu(site: Site, run: Callable[[], Run]) -> CpuRun:
+    """`run` (a wrk run against `site`), with the CPU time its gunicorn workers (and PostgreSQL's
+    processes) spent meanwhile."""
+    workers = site.server.workers()
+    database = database_pids(site.environ["DATABASE_URL"])
+    app_before = sum(cpu_seconds(pid) for pid in workers)
+    db_before = {pid: cpu_seconds(pid) for pid in database}
+    result = run()
+    app = sum(cpu_seconds(pid) for pid in workers) - app_before
+    db_after = {pid: cpu_seconds(pid) for pid in {*database, *database_pids_or_none(site)}}
+    db = sum(max(0.0, db_after[pid] - db_before.get(pid, 0.0)) for pid in db_after)
+    return CpuRun(result.requests, app, db)
+
+
+def database_pids_or_none(site: Site) -> list[int]:
+    # Backends started during the run (new connections) count from zero.
+    try:
+        return database_pids(site.environ["DATABASE_URL"])
+    except Exception:
+        return []
+
+
+def cpu_table(
+    site: Site, workdir: Path, clients: int, seconds: int, label: str
+) -> tuple[CpuRun, CpuRun]:
+    """CPU per request of a move (and its undo) and of /ping, at `clients` connections."""
+    report_lua = workdir / "report.lua"
+    report_lua.write_text(REPORT_LUA)
+    move_lua = workdir / "move.lua"
+    move_lua.write_text(MOVE_LUA)
+    seats_file = workdir / "cpu-seats.tsv"
+    seats = seat_players(site, clients)
+    write_seats(seats, seats_file)
+    ping = measured_cpu(site, lambda: wrk(site, "/ping", clients, seconds, report_lua))
+    move = measured_cpu(site, lambda: wrk(site, "/", clients, seconds, move_lua, str(seats_file)))
+    print(
+        f"CPU per request: move {move.ms_per_request:.2f} ms, ping {ping.ms_per_request:.2f} ms, "
+        f"ratio {move.ms_per_request / ping.ms_per_request:.2f} ({label})"
+    )
+    print(
+        f"  {clients} clients, {seconds} s each; move: {move.requests} requests, app "
+        f"{move.app_seconds:.2f} s + database {move.database_seconds:.2f} s of CPU; ping: "
+        f"{ping.requests} requests, {ping.app_seconds + ping.database_seconds:.2f} s"
+    )
+    return move, ping
+
+
+@contextmanager
+def baseline_worktree(workdir: Path) -> Iterator[Path]:
+    """The baseline commit checked out into a temporary worktree (removed afterwards)."""
+    folder = workdir / "baseline"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(folder), BASELINE_COMMIT],
+        cwd=ROOT,
+        check=True,
+    )
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
+
+
+def cpu_against_baseline(
+    workdir: Path, database_url: str | None, label: str, options: argparse.Namespace
+) -> None:
+    """This checkout's move against the baseline commit's, on the same database server, one after
+    the other in this run: `CPU per move vs the baseline commit (...)`."""
+    clients, seconds = options.cpu_clients, options.duration
+    here_dir = workdir / f"cpu-{label}"
+    here_dir.mkdir()
+    url = scratch_url(database_url, "here")
+    site = start_site(here_dir, url)
+    try:
+        move, _ = cpu_table(site, here_dir, clients, seconds, label)
+    finally:
+        stop(site.process)
+    base_dir = workdir / f"cpu-{label}-baseline"
+    base_dir.mkdir()
+    with baseline_worktree(base_dir) as root:
+        site = start_site(base_dir, scratch_url(database_url, "baseline"), root=root)
+        try:
+            base, _ = cpu_table(site, base_dir, clients, seconds, f"{label}, baseline")
+        finally:
+            stop(site.process)
+    print(
+        f"CPU per move vs the baseline commit ({label}): {move.ms_per_request:.2f} ms vs "
+        f"{base.ms_per_request:.2f} ms, ratio {move.ms_per_request / base.ms_per_request:.2f}"
+    )
+    print(f"  baseline {BASELINE_COMMIT}; load average now {load_average()}")
+
+
+def scratch_url(database_url: str | None, name: str) -> str | None:
+    """A fresh database for each server on a PostgreSQL server (None: a fresh SQLite file)."""
+    if not database_url:
+        return None
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    database = f"lucie_bench_{name}_{os.getpid()}"
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{database}"')
+    return urlunsplit(urlsplit(database_url)._replace(path=f"/{database}"))
 
 
 # ---------------------------------------------------------------- wrk
@@ -570,6 +755,14 @@ def main() -> None:
         help="also run the move/ping table on this PostgreSQL database (postgres://...)",
     )
     parser.add_argument(
+        "--cpu-clients", type=int, default=4, help="connections for the CPU-time runs"
+    )
+    parser.add_argument(
+        "--cpu-only",
+        action="store_true",
+        help="print only the CPU-time lines (this checkout and the baseline commit)",
+    )
+    parser.add_argument(
         "--profile-only",
         action="store_true",
         help="print only where a move's server time goes (no server, no wrk)",
@@ -585,6 +778,14 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="lucie-bench-") as tmp:
         workdir = Path(tmp)
+        print(
+            f"\n== CPU time of the server processes per request (load average {load_average()}) =="
+        )
+        cpu_against_baseline(workdir, None, "SQLite", options)
+        if options.database_url:
+            cpu_against_baseline(workdir, options.database_url, "PostgreSQL", options)
+        if options.cpu_only:
+            return
         site = start_site(workdir, None)
         try:
             report(site, workdir, levels, options)
