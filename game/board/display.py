@@ -211,9 +211,8 @@ class Keep:
 def board_key(game: Game, position: engine.Position, status: str, assisted: bool) -> str:
     """A short name for a plain board (no hint, no selection) of `game` at `position`: equal
     keys, equal markup for every part that `Keep` and `FanView.kept` may leave out."""
-    fans = ",".join("".join(card.code for card in fan) for fan in position.fans)
-    text = f"{game.pk}:{game.token}:{fans}:{position.redeals_used}:{position.mercis_used}"
-    return format(zlib.crc32(f"{text}:{status}:{assisted}".encode()), "08x")
+    text = f"{game.pk}:{game.token}:{position.text}:{status}:{assisted}"
+    return format(zlib.crc32(text.encode()), "08x")
 
 
 def _can_peek(status: str) -> bool:

@@ -23,9 +23,8 @@ from game import engine
 if TYPE_CHECKING:
     from game.models import Game
 
-# snapshot text: "<crc32 of the move text, hex>;<redeals used>;<mercis used>;<fan>,<fan>,..."
-# where a fan is its cards' two-letter codes, bottom to top, run together (an empty fan is empty).
-SNAPSHOT_FIELDS = 4
+# snapshot text: "<crc32 of the move text, hex>;<the position's canonical text>" (see
+# engine.Position.text: "lucie 20260726 0/0 9DQH8H,4CJS3H,...").
 
 
 class Played:
@@ -200,45 +199,27 @@ def log_checksum(moves_text: str) -> str:
 
 
 def snapshot_text(position: engine.Position, moves_text: str) -> str:
-    """The position in a few dozen characters, bound to the log (`moves_text`) it came from."""
-    fans = ",".join("".join(card.code for card in fan) for fan in position.fans)
-    return f"{log_checksum(moves_text)};{position.redeals_used};{position.mercis_used};{fans}"
+    """The position's canonical text (engine.Position.text), bound to the log (`moves_text`) it
+    came from by the log's checksum."""
+    return f"{log_checksum(moves_text)};{position.text}"
 
 
 def snapshot_position(
     text: str, moves_text: str, rules: engine.Rules, deal_number: int
 ) -> engine.Position | None:
     """The position a snapshot holds, or None when it is missing, malformed, or was written for
-    another log than `moves_text` (the caller then replays the log)."""
-    parts = text.split(";")
-    if len(parts) != SNAPSHOT_FIELDS or parts[0] != log_checksum(moves_text):
+    another log than `moves_text` or another game (the caller then replays the log)."""
+    checksum, _, position_text = text.partition(";")
+    if checksum != log_checksum(moves_text):
         return None
     try:
-        redeals, mercis = int(parts[1]), int(parts[2])
-        fans = tuple(
-            tuple(engine.Card.parse(fan[i : i + 2]) for i in range(0, len(fan), 2))
-            for fan in parts[3].split(",")
-        )
-    except (ValueError, engine.InvalidCardError):
+        position = engine.Position.parse(position_text)
+    except engine.InvalidPositionError:
         return None
-    if redeals < 0 or mercis < 0:
-        return None
-    # Whatever is not in a fan is home, and a foundation is built from its Ace up without gaps.
-    out = {card for fan in fans for card in fan}
-    if len(out) != sum(len(fan) for fan in fans):
-        return None
-    foundations = []
-    for suit in range(4):
-        home = [card.rank for card in engine.DECK[suit * 13 : suit * 13 + 13] if card not in out]
-        if home != list(range(1, len(home) + 1)):
-            return None
-        foundations.append(len(home))
-    return engine.Position(
+    if (position.rules, position.deal_number, position.shuffle_seed) != (
         rules,
         deal_number,
-        fans,
-        (foundations[0], foundations[1], foundations[2], foundations[3]),
-        redeals_used=redeals,
-        mercis_used=mercis,
-        shuffle_seed=deal_number,
-    )
+        deal_number,
+    ):
+        return None
+    return position

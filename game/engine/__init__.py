@@ -16,13 +16,22 @@ from .game import Game
 from .hint import Hint, auto_finish, greedy_hint, hint
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
-from .position import Outcome, Position, Status, apply, card_moves, legal_moves
+from .position import (
+    InvalidPositionError,
+    Outcome,
+    Position,
+    Status,
+    apply,
+    card_moves,
+    legal_moves,
+)
 from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
 
 __all__ = [
     "DECK", "DEFAULT_RULES", "MAX_DEAL", "MIN_DEAL", "PRESETS", "REDEAL", "SHUFFLE_VERSION",
     "Card", "Game", "Hint", "IllegalMoveError", "InvalidCardError", "InvalidDealError",
-    "InvalidMoveError", "InvalidRecordError", "InvalidRulesError", "Layout", "Move", "Outcome",
+    "InvalidMoveError", "InvalidPositionError", "InvalidRecordError", "InvalidRulesError",
+    "Layout", "Move", "Outcome",
     "Position", "Record", "Rules", "Status", "apply", "auto_finish", "card_moves",
     "check_deal_number", "every_rule_set", "greedy_hint", "hint", "legal_moves",
     "parse_deal_number",

@@ -58,7 +58,13 @@ class Card:
 
     @classmethod
     def parse(cls, code: str) -> Card:
-        """`Card.parse("6C")`: rank letter then suit letter, case-insensitive."""
+        """`Card.parse("6C")`: rank letter then suit letter, case-insensitive.
+
+        >>> Card.parse("6c").name
+        'Six of Clubs'
+        >>> Card.parse("TH").code
+        'TH'
+        """
         card = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None
         if card is None:
             raise InvalidCardError(

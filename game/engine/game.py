@@ -14,6 +14,18 @@ from .rules import DEFAULT_RULES, Rules
 
 
 class Game:
+    """A deal number, a rule set and a move log; the position is the log replayed, and undo is
+    the log less its last move.
+
+    >>> game = Game(5)
+    >>> first = game.position
+    >>> after = game.play(Move.parse("R"))
+    >>> game.undo() == first, game.can_redo
+    (True, True)
+    >>> game.redo() == after
+    True
+    """
+
     def __init__(
         self,
         deal_number: int,

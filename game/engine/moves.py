@@ -61,7 +61,13 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read the text form, for example `Move.parse("6C>7C")`."""
+        """Read the text form, for example `Move.parse("6C>7C")`.
+
+        >>> Move.parse("6C>7C").text
+        '6C>7C'
+        >>> Move.parse("R") == REDEAL
+        True
+        """
         if not isinstance(text, str):
             raise InvalidMoveError(f"{text!r} is not a move")
         body = text.strip().upper()

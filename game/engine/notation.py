@@ -29,7 +29,12 @@ class Record:
 
     @classmethod
     def parse(cls, text: str) -> Record:
-        """Read a record; errors say which token is wrong (moves count from 1)."""
+        """Read a record; errors say which token is wrong (moves count from 1).
+
+        >>> record = Record.parse("lucie 5 R")
+        >>> (record.rules.name, record.deal_number, len(record.moves))
+        ('lucie', 5, 1)
+        """
         tokens = text.split() if isinstance(text, str) else []
         if len(tokens) < 2:
             raise InvalidRecordError(

@@ -36,12 +36,28 @@ class Outcome:
         return self.status is not Status.PLAYING
 
 
+class InvalidPositionError(ValueError):
+    """Text that is not a position's canonical form (see Position.text)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """Fans bottom-to-top, foundations as the top rank per suit (0 for none), and counters.
 
     `shuffle_seed` drives the redeals; it is the deal number unless a test or benchmark
     chooses another to keep the real shuffles from a player.
+
+    `text` is the position's one canonical form, which `Position.parse` reads back (as a chess
+    board's FEN): the rule set, the deal number, redeals and mercis used, and the fans, bottom
+    card first, with what is home left out (it follows from the fans):
+
+    >>> start = Position.start(1)
+    >>> start.text[:32]
+    'lucie 1 0/0 7D9C4D,8H8D5S,JD6D9S'
+    >>> Position.parse(start.text) == start
+    True
+    >>> Position.parse("lucie 7 2/1 KC,KDQD,,KS").foundations
+    (12, 11, 13, 12)
     """
 
     rules: Rules
@@ -111,12 +127,74 @@ class Position:
             return Outcome(Status.PLAYING, "")
         return Outcome(Status.LOST, "no move, redeal or merci is left")
 
+    @property
     def text(self) -> str:
-        """A readable picture, one fan a line, used in tests and debugging."""
+        """The canonical form: `lucie 20260726 0/0 9DQH8H,...` (see the class's doc). A shuffle
+        seed other than the deal number is written after it (`seed=7`)."""
+        fans = ",".join("".join(card.code for card in fan) for fan in self.fans)
+        seed = "" if self.shuffle_seed == self.deal_number else f" seed={self.shuffle_seed}"
+        used = f"{self.redeals_used}/{self.mercis_used}"
+        return f"{self.rules.name} {self.deal_number}{seed} {used} {fans}"
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """The position whose `text` is `text`; InvalidPositionError when it is not one."""
+        parts = text.split(" ") if isinstance(text, str) else []
+        seed_part = [part for part in parts[2:3] if part.startswith("seed=")]
+        if seed_part:
+            parts.pop(2)
+        if len(parts) != 4:
+            raise InvalidPositionError(
+                "a position reads `rules deal redeals/mercis fans`, like `lucie 7 0/0 9DQH8H,...`"
+            )
+        name, number, used, fan_text = parts
+        try:
+            rules = Rules.parse(name)
+            deal_number = int(number)
+            seed = int(seed_part[0].removeprefix("seed=")) if seed_part else deal_number
+            redeals, mercis = (int(part) for part in used.split("/"))
+            fans = tuple(
+                tuple(Card.parse(fan[i : i + 2]) for i in range(0, len(fan), 2))
+                for fan in fan_text.split(",")
+            )
+        except ValueError as error:
+            raise InvalidPositionError(f"not a position: {error}") from None
+        if redeals < 0 or mercis < 0:
+            raise InvalidPositionError("not a position: counts are never negative")
+        return cls(
+            rules,
+            deal_number,
+            fans,
+            _foundations_of(fans),
+            redeals_used=redeals,
+            mercis_used=mercis,
+            shuffle_seed=seed,
+        )
+
+    def __str__(self) -> str:
+        """A readable picture, one fan a line, for tests and debugging."""
         home = " ".join(f"{suit}{rank}" for suit, rank in zip(SUITS, self.foundations, strict=True))
         lines = [f"home {home}"]
         lines += [f"{i:2}: {' '.join(c.code for c in fan)}" for i, fan in enumerate(self.fans)]
         return "\n".join(lines)
+
+
+def _foundations_of(fans: Fans) -> Foundations:
+    """What is home, given the fans: every card not in a fan, each suit built from its Ace up
+    without a gap (else InvalidPositionError)."""
+    out = [card for fan in fans for card in fan]
+    if len(set(out)) != len(out):
+        raise InvalidPositionError("not a position: a card is in two places")
+    missing = set(out)
+    foundations = []
+    for suit in range(4):
+        ranks = [card.rank for card in DECK[suit * 13 : suit * 13 + 13] if card not in missing]
+        if ranks != list(range(1, len(ranks) + 1)):
+            raise InvalidPositionError(
+                f"not a position: the {SUITS[suit]} foundation would have a gap"
+            )
+        foundations.append(len(ranks))
+    return (foundations[0], foundations[1], foundations[2], foundations[3])
 
 
 def legal_moves(position: Position) -> list[Move]:

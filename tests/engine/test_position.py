@@ -509,4 +509,4 @@ def test_a_picture_is_the_position_it_draws(
         "rules trefoil-r3-m2-kings  redeals 3  mercis 1",
         "home 5C KD KH KS",
     ]
-    assert position.text().splitlines()[0] == "home C5 D13 H13 S13"
+    assert str(position).splitlines()[0] == "home C5 D13 H13 S13"
