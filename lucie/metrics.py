@@ -69,6 +69,19 @@ CACHE_LOOKUPS = Counter(
     ["cache", "result"],
 )
 
+# The cache failing (lucie/cache.py): each call Redis failed, and each call answered from the
+# process's own memory instead (while Redis is remembered as down, without trying it).
+CACHE_ERRORS = Counter(
+    "lucie_cache_errors",
+    "Calls to the shared cache (Redis) that failed, by operation (get, set, add, incr, probe...).",
+    ["operation"],
+)
+CACHE_FALLBACKS = Counter(
+    "lucie_cache_fallbacks",
+    "Cache calls answered from this process's own memory because Redis failed or was down.",
+    ["operation"],
+)
+
 
 def cache_lookup(name: str, hit: bool) -> None:
     CACHE_LOOKUPS.labels(cache=name, result="hit" if hit else "miss").inc()

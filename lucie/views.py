@@ -69,9 +69,14 @@ def _database() -> bool:
 
 def _cache() -> bool:
     # Any cache backend's own error (redis-py's ConnectionError, TimeoutError, ...) means down.
+    # The Redis cache answers from memory while Redis fails (lucie/cache.py): ask Redis itself.
+    probe = getattr(cache, "probe", None)
     try:
-        cache.set(HEALTH_KEY, "ok", 30)
-        answered = cache.get(HEALTH_KEY) is not None
+        if probe is not None:
+            answered = bool(probe())
+        else:
+            cache.set(HEALTH_KEY, "ok", 30)
+            answered = cache.get(HEALTH_KEY) is not None
     except Exception:
         logger.exception("health check: cache unreachable")
         return False
