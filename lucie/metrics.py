@@ -20,7 +20,7 @@ from time import perf_counter
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -116,7 +116,7 @@ def registry() -> CollectorRegistry:
     return collected
 
 
-@require_GET
+@require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
     if not allowed(str(request.META.get("REMOTE_ADDR", ""))):
         return HttpResponseNotFound(b"Not Found", content_type="text/plain")

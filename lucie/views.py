@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def _failed_checks() -> tuple[str, ...]:
     return last.failed
 
 
-@require_GET
+@require_safe
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
     """200 `ok` while the database and the cache answer; 503 naming the one that does not.
@@ -85,7 +85,7 @@ def _cache() -> bool:
     return answered
 
 
-@require_GET
+@require_safe
 def ping(request: HttpRequest) -> HttpResponse:
     """A few bytes through the whole middleware stack, touching neither database nor session.
 
