@@ -102,6 +102,7 @@ class SiteBoard:
         selected: str = "",
         hint: engine.Hint | None = None,
         previous: str = "",
+        spoken: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole page otherwise."""
         context = self.context(
@@ -112,6 +113,7 @@ class SiteBoard:
             hint=hint,
             message=message,
             previous=previous,
+            spoken=spoken,
         )
         if getattr(request, "htmx", False):
             response = render(request, "game/play.html#board", context, status=status)
@@ -131,6 +133,7 @@ class SiteBoard:
         selected: str = "",
         hint: engine.Hint | None = None,
         previous: str = "",
+        spoken: str = "",
     ) -> dict[str, Any]:
         """What _board.html needs for this game on the site: the board, its URLs and the line
         of "Show a win" on show."""
@@ -140,6 +143,7 @@ class SiteBoard:
             selected=selected,
             hint=hint,
             message=message,
+            spoken=spoken,
             line=winning_line.shown(request.session, game),
             previous=previous,
         )
