@@ -5,9 +5,10 @@ move is a pure function of the position; cut short, it is the best move found in
 machine had, which depends on the load. So that a player asking twice, or two players at the same
 point of the same deal, get one answer whichever server they reach, the move is kept in Django's
 cache under the game record's hash (as the solver's answers are, game/board/winning_line.py): for a
-day when
-the search finished, for a few minutes when it was cut short, so that a quieter moment may search
-deeper.
+day when the search finished. A cut-short move is what a loaded moment found, so it is kept only a
+few seconds (long enough for a double press, or a crowd at one position, to share one search) and
+never in the place of a finished search's move that another server kept meanwhile: `add`, not
+`set`, so a quieter moment may search deeper and its answer is the one that stays.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from game.engine.hint import fair_hint, reason
 from lucie import metrics
 
 COMPLETE_SECONDS = 86_400
-CUT_SECONDS = 300
+CUT_SECONDS = 5
 
 
 def cache_key(record: engine.Record) -> str:
@@ -42,5 +43,8 @@ def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | 
         found = limits.search(fair_hint, position)
     if found is None:
         return None
-    cache.set(key, found.move.text, CUT_SECONDS if found.cut else COMPLETE_SECONDS)
+    if found.cut:
+        cache.add(key, found.move.text, CUT_SECONDS)
+    else:
+        cache.set(key, found.move.text, COMPLETE_SECONDS)
     return engine.Hint(found.move, reason(position, found.move))
