@@ -14,6 +14,7 @@ never in the place of a finished search's move that another server kept meanwhil
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from django.core.cache import cache
 
@@ -29,14 +30,24 @@ def cache_key(record: engine.Record) -> str:
     return "hint:" + hashlib.sha256(record.text.encode()).hexdigest()
 
 
-def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | None:
-    """The hint for `position` (reached by `record`), or None when no move is left."""
+def hint_for(
+    record: engine.Record,
+    position: engine.Position,
+    *,
+    before_search: Callable[[], None] = lambda: None,
+) -> engine.Hint | None:
+    """The hint for `position` (reached by `record`), or None when no move is left.
+
+    `before_search` is called only when the hint is not kept and must be searched: the caller's
+    rate limit, which raises limits.Limited. A kept hint costs nothing, so it counts against no
+    limit (a player following Hint on the daily deal finds most of them kept)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
     if isinstance(kept, str):
         move = engine.Move.parse(kept)
         return engine.Hint(move, reason(position, move))
+    before_search()
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
     with limits.computing(), metrics.timed(metrics.HINT_SECONDS):

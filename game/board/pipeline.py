@@ -244,13 +244,16 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
 def computed_hint(
     request: HttpRequest, game: Game, played: Played, *, session: bool = True
 ) -> engine.Hint | None:
-    """The engine's hint for a game in progress (None when it is over), counted against the hint
-    rate limit (per session too, unless `session` is false: the embed never reads one) and
-    searched in a compute slot unless the cache has it (game/board/hints.py)."""
+    """The engine's hint for a game in progress (None when it is over): from the cache, or
+    counted against the hint rate limit (per session too, unless `session` is false: the embed
+    never reads one) and searched in a compute slot (game/board/hints.py)."""
     if game.status != Game.Status.PLAYING:
         return None
-    limits.check(request, limits.HINT, session=session)
-    return hints.hint_for(played.record, played.position)
+
+    def count() -> None:
+        limits.check(request, limits.HINT, session=session)
+
+    return hints.hint_for(played.record, played.position, before_search=count)
 
 
 # ---------------------------------------------------------------- the live region without htmx

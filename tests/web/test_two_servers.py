@@ -24,10 +24,12 @@ from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 from django_ratelimit.core import get_usage
 
 from game import engine, limits
+from game.board import hints
 from game.engine.solver import solve
 from tests.web.board.test_race import Fetch, Send, check, play_the_race
 from tests.web.live_gunicorn import (
@@ -232,9 +234,14 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
     if usage()["time_left"] < 20:
         time.sleep(usage()["time_left"] + 1)
 
-    statuses = [
-        (a, b)[n % 2].get(f"/game/{game_id}/hint/", htmx=True).status for n in range(allowed + 2)
-    ]
+    # A hint found in the cache counts against no limit: each one here is searched afresh.
+    key = hints.cache_key(engine.Game(DEAL + 2).record)
+
+    def searched_hint(n: int) -> int:
+        cache.delete(key)
+        return (a, b)[n % 2].get(f"/game/{game_id}/hint/", htmx=True).status
+
+    statuses = [searched_hint(n) for n in range(allowed + 2)]
 
     assert statuses[:allowed] == [200] * allowed
     assert statuses[allowed:] == [429, 429]  # one refused by each server
