@@ -48,6 +48,8 @@ the first ones are listed, and Start and End always."""
 
 BUSY_RETRY_SECONDS = 2
 BUSY_MESSAGE = "The site is busy just now: try again in a moment."
+UNSAVED_RETRY_SECONDS = 5
+UNSAVED_MESSAGE = "That could not be saved just now, so nothing was changed: try again in a moment."
 LIMITED_MESSAGE = "That was a lot of requests in a short time: wait a minute, then try again."
 
 
@@ -71,9 +73,21 @@ class Busy(Exception):
         self.status = 503
 
 
+class Unsaved(Exception):
+    """The database refused a write (a full disk, a read-only database, a lost connection): the
+    transaction was rolled back, so nothing changed. Not a limit, but refused the same way: a
+    503 that says to try again, never Django's 500 page (/healthz then fails the server too)."""
+
+    def __init__(self) -> None:
+        super().__init__(UNSAVED_MESSAGE)
+        self.retry_after = UNSAVED_RETRY_SECONDS
+        self.message = UNSAVED_MESSAGE
+        self.status = 503
+
+
 T = TypeVar("T")
-Refused = Limited | Busy
-REFUSED = (Limited, Busy)
+Refused = Limited | Busy | Unsaved
+REFUSED = (Limited, Busy, Unsaved)
 View = Callable[..., HttpResponseBase]
 
 

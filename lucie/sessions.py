@@ -17,7 +17,8 @@ import re
 from typing import Any
 
 from django.contrib.sessions.backends import db
-from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.backends.base import SessionBase, UpdateError
+from django.db import DatabaseError
 
 KEY_FORM = re.compile(r"[a-z0-9]{8,40}")
 
@@ -45,6 +46,20 @@ class SessionStore(db.SessionStore):
     def load_once(self) -> None:
         """Read the session's data now, as the first access to it would."""
         self.get("")
+
+    def save(self, must_create: bool = False) -> None:
+        """Django reads any database error while updating a session as "the session was deleted
+        meanwhile" (UpdateError, which its middleware answers with a 400). Only the forced
+        update's own plain DatabaseError means that; the database refusing the write (a full
+        disk, a read-only database: an OperationalError, an InternalError...) goes on as itself,
+        and lucie.views.server_error answers it with "could not be saved, try again" (503)."""
+        try:
+            super().save(must_create)
+        except UpdateError as error:
+            cause = error.__context__
+            if isinstance(cause, DatabaseError) and type(cause) is not DatabaseError:
+                raise cause from None
+            raise
 
 
 def claimed_key(session: SessionBase) -> str | None:

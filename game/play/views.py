@@ -289,7 +289,7 @@ def _store_first(
     inside stores nothing, not even the session. `auto`: the auto-move setting may follow."""
     new_session = request.session.session_key is None
     try:
-        with transaction.atomic():
+        with store.saving(), transaction.atomic():
             key = session_key(request)
             game = store.start(
                 key, pending.deal_number, pending.engine_rules, daily=pending.dealt_by_daily
