@@ -37,6 +37,8 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django_ratelimit.core import get_usage
 
+from game import compute_process
+
 MAX_GAME_MOVES = 1000
 """Moves a game's log may hold, on the site, in the embed and in an imported record. Past it a
 move is refused (undo still works), and a longer record is refused at import. A real game is far
@@ -216,9 +218,10 @@ class _Computer:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
                     max_workers=settings.COMPUTE_SLOTS,
                     mp_context=multiprocessing.get_context("spawn"),
-                    # Raising one's own niceness needs no privilege.
-                    initializer=os.nice,
-                    initargs=(settings.COMPUTE_NICENESS,),
+                    # Niced, and ending as soon as this worker ends, however it ends (a
+                    # SIGKILLed worker left them running for good).
+                    initializer=compute_process.start,
+                    initargs=(settings.COMPUTE_NICENESS, os.getpid()),
                 )
                 atexit.register(self._pool.shutdown, wait=False, cancel_futures=True)
             return self._pool
