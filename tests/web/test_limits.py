@@ -407,24 +407,41 @@ def quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hints, "fair_hint", first_move)
 
 
+def searched_hint(client: Client, game: Game, address: str = "127.0.0.1") -> int:
+    """A hint the cache does not have (as for a position no one asked about)."""
+    cache.delete(hints.cache_key(game.record))
+    return client.get(f"/game/{game.pk}/hint/", REMOTE_ADDR=address).status_code
+
+
 @pytest.mark.usefixtures("rate_limits", "quick_hints")
-def test_searched_hints_are_limited_per_session_then_per_address(client: Client) -> None:
-    """Each hint here is one the cache does not have (a position no one asked about)."""
+def test_searched_hints_are_limited_per_session_whatever_the_address(client: Client) -> None:
+    """A script that spreads one session's hints over many addresses meets the session's
+    limit."""
     game = start(client)
     per_session = limit_of(limits.HINT.per_session)
 
-    def searched_hint(client: Client, game: Game) -> int:
-        cache.delete(hints.cache_key(game.record))
-        return client.get(f"/game/{game.pk}/hint/").status_code
+    answers = [
+        searched_hint(client, game, f"10.0.{n // 200}.{n % 200}") for n in range(per_session + 3)
+    ]
 
-    answers = [searched_hint(client, game) for _ in range(per_session + 3)]
     assert answers[:per_session] == [200] * per_session
     assert set(answers[per_session:]) == {429}
 
-    # Another browser at the same address still gets its hints.
-    other = Client()
-    other_game = start(other)
-    assert searched_hint(other, other_game) == 200
+
+@pytest.mark.usefixtures("rate_limits", "quick_hints")
+def test_searched_hints_are_limited_per_address_whatever_the_session() -> None:
+    per_address = limit_of(limits.HINT.per_address)
+    games = []
+    for _ in range(4):
+        client = Client()
+        games.append((client, start(client)))
+
+    answers = [searched_hint(*games[n % 4]) for n in range(per_address + 3)]
+
+    assert answers[:per_address] == [200] * per_address
+    assert set(answers[per_address:]) == {429}
+    # Another address still gets its hints.
+    assert searched_hint(*games[0], address="10.1.1.1") == 200
 
 
 @pytest.mark.usefixtures("rate_limits")
