@@ -1,8 +1,13 @@
 # La Belle Lucie: gunicorn serving Django, static files compressed and hashed at build time.
 #   docker build -t lucie .
 #   docker run --rm -v lucie-data:/data lucie python manage.py migrate   # once per release
-#   docker run -d -p 8000:8000 -v lucie-data:/data \
+#   docker run -d -p 127.0.0.1:8000:8000 -v lucie-data:/data -e GUNICORN_BIND=0.0.0.0:8000 \
 #       -e SECRET_KEY=... -e ALLOWED_HOSTS=lucie.example -e DJANGO_BEHIND_TLS_PROXY=1 lucie
+# then a proxy that buffers requests (Caddy, nginx) on the host sends https://lucie.example to
+# 127.0.0.1:8000. Never publish gunicorn's port on a public interface: gunicorn has no timeout on
+# reading a request's headers, so a few dozen slow connections sent straight to it hold every
+# worker thread and stop the site (docs/operating-notes-degrade.md); the proxy reads each
+# request whole before passing it on. compose.yaml runs the image behind Caddy that way.
 # docs/operating.md ("Running in production") lists every variable.
 
 # ---------------------------------------------------------------- build: dependencies, static
@@ -39,8 +44,10 @@ ENV PATH=/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DJANGO_STATIC_ROOT=/app/staticfiles \
-    DATABASE_URL=sqlite:////data/db.sqlite3 \
-    GUNICORN_BIND=0.0.0.0:8000
+    DATABASE_URL=sqlite:////data/db.sqlite3
+# gunicorn listens on the container's loopback (gunicorn.conf.py's default) unless GUNICORN_BIND
+# says otherwise, and no port is EXPOSEd (so `docker run -P` publishes nothing): reaching it from
+# outside the container is a choice made with a proxy in front, as above.
 
 RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin lucie \
  && mkdir /data \
@@ -55,7 +62,6 @@ COPY --from=build /src /app
 VOLUME ["/data"]
 # By number, so a runtime that checks for a non-root user can tell without the image.
 USER 10001:10001
-EXPOSE 8000
 
 # No curl in the slim image: Python's own urllib asks /healthz (200 while the database and the
 # cache answer).

@@ -16,6 +16,11 @@ and prints issue 11's lines, each followed by an indented line of detail:
 - `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
   server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
   sets on a few deals).
+- `redis down: N requests, E errors (pages, first moves, hints, daily calendar)`: 4 clients
+  doing what players do against a server whose Redis (a `redis-server` of the benchmark's own,
+  the cache `CACHE_URL` names) is frozen with SIGSTOP for half of `--redis-down-seconds`, then
+  stopped; errors are 5xx answers other than the "busy, try again" 503, and requests that got no
+  answer (goal: 0).
 - `rows created by 1000 anonymous page views: N` (games and sessions; `/`, `/deal/N/`,
   `/daily/`, `/embed/`, `/embed/deal/N/`, each from a fresh client with no cookie; goal 0), and
   `rows created by a 20 s flood of embed moves: N` (cookieless first moves in the embed from 4
@@ -334,6 +339,109 @@ def forged_daily_line(port: int) -> str:
     )
 
 
+# ---------------------------------------------------------------- Redis down (issue 19)
+
+# What a player asks for, in turn: pages, a stranger's first move, a hint, the daily calendar.
+REDIS_DOWN_KINDS = ("page", "first move", "hint", "daily calendar")
+
+
+def redis_down_client(port: int, until: float, seed: int, answers: Counts, kinds: Counts) -> None:
+    """One client doing what players do, in turn, until `until`; counts answers by status (0: no
+    answer at all) and requests by kind."""
+    rng = random.Random(seed)
+    pages = Player(port, timeout=30)
+    today = time.strftime("%Y/%m", time.gmtime())
+    turn = 0
+    while time.monotonic() < until:
+        kind = REDIS_DOWN_KINDS[turn % len(REDIS_DOWN_KINDS)]
+        turn += 1
+        number = rng.randrange(1, 10**9)
+        try:
+            if kind == "page":
+                answer = pages.get(rng.choice(["/", f"/deal/{number}/", "/daily/"]))
+            elif kind == "first move":
+                stranger = Player(port, timeout=30)  # a fresh browser, no session yet
+                stranger.get(f"/deal/{number}/")  # its CSRF cookie
+                move = engine.card_moves(engine.Game(number).position)[0].text
+                answer = stranger.post(f"/deal/{number}/move/", {"n": 0, "move": move})
+                stranger.close()
+            elif kind == "hint":
+                answer = pages.get(f"/deal/{number}/hint/", htmx=True)
+            else:
+                answer = pages.get(f"/daily/{today}/")
+            status = answer.status
+            if status == 503 and limits.BUSY_MESSAGE not in answer.body:
+                status = 599  # a 503 that is not the designed "busy, try again"
+        except OSError:
+            status = 0
+            pages.close()
+        answers[status] = answers.get(status, 0) + 1
+        kinds[kind] = kinds.get(kind, 0) + 1
+
+
+def cache_errors(port: int) -> float:
+    text = Player(port).get("/metrics").body
+    found = re.findall(r"^lucie_cache_errors_total\{[^}]*\} (\S+)$", text, re.M)
+    return sum(float(n) for n in found)
+
+
+def redis_down_line(workdir: Path, seconds: float, clients: int = 4) -> str:
+    """gunicorn with production settings (rate limits on) and a Redis of its own as the cache,
+    which is frozen (SIGSTOP) for the first half of `seconds` and stopped for the second, while
+    `clients` do what players do. Errors: any 5xx but the designed "busy, try again" (a 503 with
+    Retry-After is counted apart), or no answer at all."""
+    from tests.web.redis_server import start_redis
+
+    redis = start_redis()
+    try:
+        with site(workdir, CACHE_URL=redis.url) as (port, _database):
+            # Warm up with Redis answering, so the outage meets a running site.
+            warm: Counts = {}
+            redis_down_client(port, time.monotonic() + 3, 99, warm, {})
+            errors_before = cache_errors(port)
+            answers: Counts = {}
+            kinds: Counts = {}
+            began = time.monotonic()
+            half = began + seconds / 2
+            threads = [
+                threading.Thread(
+                    target=redis_down_client,
+                    args=(port, began + seconds, seed, answers, kinds),
+                )
+                for seed in range(clients)
+            ]
+            redis.freeze()
+            for thread in threads:
+                thread.start()
+            time.sleep(max(0.0, half - time.monotonic()))
+            redis.stop()
+            for thread in threads:
+                thread.join()
+            health = Player(port).get("/healthz")
+            counted = cache_errors(port) - errors_before
+    finally:
+        if redis.process.poll() is None:
+            redis.thaw()
+            redis.process.kill()
+    busy = answers.get(503, 0)  # only "busy, try again" (redis_down_client)
+    failed = sum(n for status, n in answers.items() if status == 0 or status >= 500) - busy
+    total = sum(answers.values())
+    return (
+        f"redis down: {total} requests, {failed} errors "
+        f"(pages, first moves, hints, daily calendar)\n"
+        f"  load average {load_average()}; Redis frozen (SIGSTOP) {seconds / 2:.0f} s, then "
+        f"stopped {seconds / 2:.0f} s, {clients} clients on one address, rate limits on; "
+        f"requests: {format_counts_by_name(kinds)}; answers: {format_counts(answers)} "
+        f"(503: busy, try again; 599: any other 503; 0: no answer); "
+        f"lucie_cache_errors_total +{counted:.0f}; "
+        f"/healthz {health.status} {health.body.strip()!r}"
+    )
+
+
+def format_counts_by_name(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name}: {n}" for name, n in counts.items())
+
+
 def worker_count() -> int:
     """The worker processes gunicorn.conf.py starts on this machine."""
     cores = len(os.sched_getaffinity(0))
@@ -354,10 +462,12 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=8)
     parser.add_argument("--per-rule-set", type=int, default=5)
     parser.add_argument("--page-views", type=int, default=1000)
+    parser.add_argument("--redis-down-seconds", type=float, default=20)
     parser.add_argument(
         "--only",
-        default="victim,flood,forged,hints",
-        help="the parts to run, comma-separated: victim (with page views), flood, forged, hints",
+        default="victim,flood,forged,hints,redis",
+        help="the parts to run, comma-separated: victim (with page views), flood, forged, hints, "
+        "redis",
     )
     options = parser.parse_args()
     parts = set(options.only.split(","))
@@ -383,6 +493,8 @@ def main() -> None:
                 print(line)
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
                 print(hint_line(port, options.per_rule_set, 100), flush=True)
+        if "redis" in parts:
+            print(redis_down_line(workdir, options.redis_down_seconds), flush=True)
     print(f"load average after: {load_average()}")
 
 

@@ -38,6 +38,8 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django_ratelimit.core import get_usage
 
+from game import compute_process
+
 MAX_GAME_MOVES = 1000
 """Moves a game's log may hold, on the site, in the embed and in an imported record. Past it a
 move is refused (undo still works), and a longer record is refused at import. A real game is far
@@ -49,6 +51,8 @@ the first ones are listed, and Start and End always."""
 
 BUSY_RETRY_SECONDS = 2
 BUSY_MESSAGE = "The site is busy just now: try again in a moment."
+UNSAVED_RETRY_SECONDS = 5
+UNSAVED_MESSAGE = "That could not be saved just now, so nothing was changed: try again in a moment."
 LIMITED_MESSAGE = "That was a lot of requests in a short time: wait a minute, then try again."
 
 
@@ -72,9 +76,21 @@ class Busy(Exception):
         self.status = 503
 
 
+class Unsaved(Exception):
+    """The database refused a write (a full disk, a read-only database, a lost connection): the
+    transaction was rolled back, so nothing changed. Not a limit, but refused the same way: a
+    503 that says to try again, never Django's 500 page (/healthz then fails the server too)."""
+
+    def __init__(self) -> None:
+        super().__init__(UNSAVED_MESSAGE)
+        self.retry_after = UNSAVED_RETRY_SECONDS
+        self.message = UNSAVED_MESSAGE
+        self.status = 503
+
+
 T = TypeVar("T")
-Refused = Limited | Busy
-REFUSED = (Limited, Busy)
+Refused = Limited | Busy | Unsaved
+REFUSED = (Limited, Busy, Unsaved)
 View = Callable[..., HttpResponseBase]
 
 
@@ -91,7 +107,12 @@ class Rate:
     per_session: str | None = None
 
 
-HINT = Rate("hint", per_address="120/m", per_session="40/m")
+# A hint found in the cache counts against nothing (game/board/hints.py); a searched one counts.
+# A game following Hint takes 70-100 of them, which a fast player may ask within a minute: the
+# session's limit counts in windows of 5 minutes (60 a minute on average, but a whole game at
+# once), and the address's stays what holds a script on one address to 120 searches a minute
+# (bench/attack.py measures what a looser one costs the pages beside it).
+HINT = Rate("hint", per_address="120/m", per_session="300/5m")
 SOLVE = Rate("solve", per_address="30/m", per_session="10/m")
 # A new game: the first move of a deal on the site or in the embed, New game, a daily deal, a
 # record played on. A game takes a person a few minutes at the very least.
@@ -224,9 +245,10 @@ class _Computer:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
                     max_workers=settings.COMPUTE_SLOTS,
                     mp_context=multiprocessing.get_context("spawn"),
-                    # Raising one's own niceness needs no privilege.
-                    initializer=os.nice,
-                    initargs=(settings.COMPUTE_NICENESS,),
+                    # Niced, and ending as soon as this worker ends, however it ends (a
+                    # SIGKILLed worker left them running for good).
+                    initializer=compute_process.start,
+                    initargs=(settings.COMPUTE_NICENESS, os.getpid()),
                 )
                 atexit.register(self._pool.shutdown, wait=False, cancel_futures=True)
             return self._pool

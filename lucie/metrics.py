@@ -20,7 +20,7 @@ from time import perf_counter
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -69,6 +69,19 @@ CACHE_LOOKUPS = Counter(
     ["cache", "result"],
 )
 
+# The cache failing (lucie/cache.py): each call Redis failed, and each call answered from the
+# process's own memory instead (while Redis is remembered as down, without trying it).
+CACHE_ERRORS = Counter(
+    "lucie_cache_errors",
+    "Calls to the shared cache (Redis) that failed, by operation (get, set, add, incr, probe...).",
+    ["operation"],
+)
+CACHE_FALLBACKS = Counter(
+    "lucie_cache_fallbacks",
+    "Cache calls answered from this process's own memory because Redis failed or was down.",
+    ["operation"],
+)
+
 
 def cache_lookup(name: str, hit: bool) -> None:
     CACHE_LOOKUPS.labels(cache=name, result="hit" if hit else "miss").inc()
@@ -103,7 +116,7 @@ def registry() -> CollectorRegistry:
     return collected
 
 
-@require_GET
+@require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
     if not allowed(str(request.META.get("REMOTE_ADDR", ""))):
         return HttpResponseNotFound(b"Not Found", content_type="text/plain")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from time import perf_counter
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import resolve, reverse
@@ -19,6 +20,7 @@ HEALTH_PATH = "/healthz"
 PROBE_PATHS = frozenset({HEALTH_PATH, "/metrics"})
 
 request_log = logging.getLogger("lucie.requests")
+logger = logging.getLogger(__name__)
 
 
 class RequestLogMiddleware:
@@ -113,8 +115,9 @@ class SessionRenewalMiddleware:
 
 
 class LimitsMiddleware:
-    """A request refused by a rate limit (429) or for want of a compute slot (503), wherever the
-    view did not show it on a board itself: a short page that says when to try again."""
+    """A request refused by a rate limit (429), for want of a compute slot (503) or because the
+    database refused a write (503, a full disk or a read-only database), wherever the view did
+    not show it on a board itself: a short page that says when to try again."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -123,7 +126,10 @@ class LimitsMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, limits.Limited | limits.Busy):
+        if isinstance(exception, DatabaseError):
+            logger.error("database error: %s: %s", type(exception).__name__, exception)
+            return refused_page(request, limits.Unsaved())
+        if not isinstance(exception, limits.REFUSED):
             return None
         return refused_page(request, exception)
 

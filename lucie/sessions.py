@@ -26,8 +26,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.sessions.backends import db
-from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.backends.base import SessionBase, UpdateError
 from django.contrib.sessions.models import Session
+from django.db import DatabaseError
 from django.utils import timezone
 
 RENEW_EVERY = dt.timedelta(days=1)
@@ -74,6 +75,20 @@ class SessionStore(db.SessionStore):
         now = now or timezone.now()
         age = dt.timedelta(seconds=settings.SESSION_COOKIE_AGE)
         return self.loaded_expiry < now + age - RENEW_EVERY
+
+    def save(self, must_create: bool = False) -> None:
+        """Django reads any database error while updating a session as "the session was deleted
+        meanwhile" (UpdateError, which its middleware answers with a 400). Only the forced
+        update's own plain DatabaseError means that; the database refusing the write (a full
+        disk, a read-only database: an OperationalError, an InternalError...) goes on as itself,
+        and lucie.views.server_error answers it with "could not be saved, try again" (503)."""
+        try:
+            super().save(must_create)
+        except UpdateError as error:
+            cause = error.__context__
+            if isinstance(cause, DatabaseError) and type(cause) is not DatabaseError:
+                raise cause from None
+            raise
 
 
 def claimed_key(session: SessionBase) -> str | None:

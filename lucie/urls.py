@@ -5,6 +5,8 @@ from django.urls import URLPattern, URLResolver, include, path
 from game import limits
 from lucie import metrics, views
 
+handler500 = "lucie.views.server_error"
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", views.healthz, name="healthz"),
     path("ping", views.ping, name="ping"),

@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 import logging
+import secrets
+import sys
 import time
 from dataclasses import dataclass
 
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, transaction
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.views import defaults
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
+
+from game import limits
 
 logger = logging.getLogger(__name__)
 
 HEALTH_KEY = "healthz"
+# The health check's write: a session row under a key no session has, deleted as it is made.
+HEALTH_SESSION_PREFIX = "healthz"
 
 HEALTH_REUSE_SECONDS = 1.0
 """How long a worker process reuses its last health answer: a flood of probes (anyone may send
@@ -41,14 +50,16 @@ def _failed_checks() -> tuple[str, ...]:
     return last.failed
 
 
-@require_GET
+@require_safe
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
-    """200 `ok` while the database and the cache answer; 503 naming the one that does not.
+    """200 `ok` while the database takes a write and the cache answers; 503 naming the one that
+    does not.
 
-    Touches no session. The cache is written and read back, since a Redis that refuses writes
-    (out of memory, a read-only replica) fails the site as surely as one that is down. The
-    answer is reused for HEALTH_REUSE_SECONDS."""
+    Touches no session (the database check's row is deleted in its own transaction). The cache
+    is written and read back, since a Redis that refuses writes (out of memory, a read-only
+    replica) fails the site as surely as one that is down. The answer is reused for
+    HEALTH_REUSE_SECONDS."""
     failed = _failed_checks()
     if failed:
         text = "".join(f"{name} unavailable\n" for name in failed)
@@ -57,21 +68,35 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 def _database() -> bool:
+    """The database answers and takes a write: a server on a full disk or a read-only database
+    answers every read and fails every move, so a SELECT alone would keep it in rotation.
+
+    The write is a session row under a key no session has, inserted and deleted in one committed
+    transaction: it leaves nothing behind, and it must reach the disk as a move's does. A
+    transaction rolled back would not do: SQLite in WAL mode (lucie/db.py) writes nothing to
+    disk until a commit, so a full disk let a rolled-back insert pass while every move failed.
+    On SQLite it waits for the write lock like any move; once a second per process at most."""
+    key = HEALTH_SESSION_PREFIX + secrets.token_hex(12)
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        with transaction.atomic():
+            Session.objects.create(session_key=key, session_data="", expire_date=timezone.now())
+            Session.objects.filter(session_key=key).delete()
     except DatabaseError:
-        logger.exception("health check: database unreachable")
+        logger.exception("health check: the database refused a write")
         return False
     return True
 
 
 def _cache() -> bool:
     # Any cache backend's own error (redis-py's ConnectionError, TimeoutError, ...) means down.
+    # The Redis cache answers from memory while Redis fails (lucie/cache.py): ask Redis itself.
+    probe = getattr(cache, "probe", None)
     try:
-        cache.set(HEALTH_KEY, "ok", 30)
-        answered = cache.get(HEALTH_KEY) is not None
+        if probe is not None:
+            answered = bool(probe())
+        else:
+            cache.set(HEALTH_KEY, "ok", 30)
+            answered = cache.get(HEALTH_KEY) is not None
     except Exception:
         logger.exception("health check: cache unreachable")
         return False
@@ -80,7 +105,24 @@ def _cache() -> bool:
     return answered
 
 
-@require_GET
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: a database error that escaped every view and middleware (a session saved on a
+    full disk, say) is the 503 "could not be saved, try again", not Django's 500 page."""
+    error = sys.exc_info()[1]
+    if isinstance(error, DatabaseError):
+        from lucie.middleware import refused_page
+
+        try:
+            return refused_page(request, limits.Unsaved())
+        except Exception:
+            logger.exception("the 'could not be saved' page could not be drawn")
+            response = HttpResponse(limits.UNSAVED_MESSAGE, status=503, content_type="text/plain")
+            response["Retry-After"] = str(limits.UNSAVED_RETRY_SECONDS)
+            return response
+    return defaults.server_error(request)
+
+
+@require_safe
 def ping(request: HttpRequest) -> HttpResponse:
     """A few bytes through the whole middleware stack, touching neither database nor session.
 

@@ -114,6 +114,7 @@ def board_context(
     selected: str = "",
     hint: engine.Hint | None = None,
     message: str = "",
+    spoken: str = "",
     line: Shown | None = None,
     previous: str = "",
 ) -> dict[str, Any]:
@@ -123,9 +124,11 @@ def board_context(
     `previous` is the key (`board_key`) of the board the request came from, as board.js sends
     it: when it is the key of the game as loaded, the browser holds exactly that board, so the
     parts this change left as they were are sent as empty `hx-preserve` placeholders that htmx
-    fills with the elements already on the page (`keep`)."""
+    fills with the elements already on the page (`keep`). `spoken`, when given, is what the
+    live region says instead of the message (a refusal that quotes the request says it once,
+    on the board)."""
     position = played.position
-    said = announcement(game, played, hint=hint, message=message)
+    said = announcement(game, played, hint=hint, message=spoken or message)
     if not said and line is not None and played.action == "solve":
         said = announce.verdict(line.status, line.left, line.next_move, position)
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
@@ -178,7 +181,7 @@ def board_context(
         "hint_redeal": bool(hint and hint.move.is_redeal),
         "hint_reason": hint_reason,
         "message": message,
-        "announcement": said or message,
+        "announcement": said or spoken or message,
         "can_undo": played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),
         "can_redo": played.can_redo and game.status == Game.Status.PLAYING,
         "can_redeal": engine.REDEAL in legal,

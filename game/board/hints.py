@@ -5,14 +5,16 @@ move is a pure function of the position; cut short, it is the best move found in
 machine had, which depends on the load. So that a player asking twice, or two players at the same
 point of the same deal, get one answer whichever server they reach, the move is kept in Django's
 cache under the game record's hash (as the solver's answers are, game/board/winning_line.py): for a
-day when
-the search finished, for a few minutes when it was cut short, so that a quieter moment may search
-deeper.
+day when the search finished. A cut-short move is what a loaded moment found, so it is kept only a
+few seconds (long enough for a double press, or a crowd at one position, to share one search) and
+never in the place of a finished search's move that another server kept meanwhile: `add`, not
+`set`, so a quieter moment may search deeper and its answer is the one that stays.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from django.core.cache import cache
 
@@ -21,26 +23,39 @@ from game.engine.hint import fair_hint, reason
 from lucie import metrics
 
 COMPLETE_SECONDS = 86_400
-CUT_SECONDS = 300
+CUT_SECONDS = 5
 
 
 def cache_key(record: engine.Record) -> str:
     return "hint:" + hashlib.sha256(record.text.encode()).hexdigest()
 
 
-def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | None:
-    """The hint for `position` (reached by `record`), or None when no move is left."""
+def hint_for(
+    record: engine.Record,
+    position: engine.Position,
+    *,
+    before_search: Callable[[], None] = lambda: None,
+) -> engine.Hint | None:
+    """The hint for `position` (reached by `record`), or None when no move is left.
+
+    `before_search` is called only when the hint is not kept and must be searched: the caller's
+    rate limit, which raises limits.Limited. A kept hint costs nothing, so it counts against no
+    limit (a player following Hint on the daily deal finds most of them kept)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
     if isinstance(kept, str):
         move = engine.Move.parse(kept)
         return engine.Hint(move, reason(position, move))
+    before_search()
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
     with limits.computing(), metrics.timed(metrics.HINT_SECONDS):
         found = limits.search(fair_hint, position)
     if found is None:
         return None
-    cache.set(key, found.move.text, CUT_SECONDS if found.cut else COMPLETE_SECONDS)
+    if found.cut:
+        cache.add(key, found.move.text, CUT_SECONDS)
+    else:
+        cache.set(key, found.move.text, COMPLETE_SECONDS)
     return engine.Hint(found.move, reason(position, found.move))

@@ -30,6 +30,9 @@ from game.models import Game
 from game.play import prefs
 
 STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
+# What the live region says for a malformed request: the board's message quotes the request's
+# text (cut short, game.engine.moves.quoted), and the page quotes it once.
+MALFORMED_SPOKEN = "That was not a move, so nothing was played."
 
 # What a refused request may raise on its way through the pipeline: a stale board, a move against
 # the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
@@ -58,6 +61,7 @@ class Front(Protocol):
         selected: str = "",
         hint: engine.Hint | None = None,
         previous: str = "",
+        spoken: str = "",
     ) -> HttpResponse: ...
 
     def after_change(
@@ -163,7 +167,8 @@ def refused_board(
     """`game`'s board saying why the request was refused; a rate limit or a busy site also says
     when to try again (`Retry-After`), and board.js shows it like a refused move."""
     status, message = refusal(error)
-    response = front.board(request, game, played, status=status, message=message)
+    spoken = MALFORMED_SPOKEN if isinstance(error, engine.InvalidMoveError) else ""
+    response = front.board(request, game, played, status=status, message=message, spoken=spoken)
     if isinstance(error, limits.REFUSED):
         response["Retry-After"] = str(error.retry_after)
     return response
@@ -239,13 +244,16 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
 def computed_hint(
     request: HttpRequest, game: Game, played: Played, *, session: bool = True
 ) -> engine.Hint | None:
-    """The engine's hint for a game in progress (None when it is over), counted against the hint
-    rate limit (per session too, unless `session` is false: the embed never reads one) and
-    searched in a compute slot unless the cache has it (game/board/hints.py)."""
+    """The engine's hint for a game in progress (None when it is over): from the cache, or
+    counted against the hint rate limit (per session too, unless `session` is false: the embed
+    never reads one) and searched in a compute slot (game/board/hints.py)."""
     if game.status != Game.Status.PLAYING:
         return None
-    limits.check(request, limits.HINT, session=session)
-    return hints.hint_for(played.record, played.position)
+
+    def count() -> None:
+        limits.check(request, limits.HINT, session=session)
+
+    return hints.hint_for(played.record, played.position, before_search=count)
 
 
 # ---------------------------------------------------------------- the live region without htmx

@@ -8,13 +8,14 @@ InvalidMoveError) raised inside it roll the transaction back, so a refused reque
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.contrib.sessions.models import Session
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -23,6 +24,8 @@ from game import engine, limits
 from game.board import clock
 from game.board.played_game import Played, snapshot_text
 from game.models import Game
+
+logger = logging.getLogger(__name__)
 
 # Random deals are drawn from 1..RANDOM_DEALS: any number names a deal, but a short one is easy to
 # read aloud, type and share. Deals above it (today's deal is YYYYMMDD, well inside) are still
@@ -240,14 +243,27 @@ def opening_snapshot(deal_number: int, rules: engine.Rules) -> str:
 
 
 @contextmanager
+def saving() -> Iterator[None]:
+    """Around a transaction that writes: a write the database refuses (a full disk, a read-only
+    database) rolls back and becomes limits.Unsaved, which the player sees as "could not be
+    saved, try again" (a 503), not a 500."""
+    try:
+        yield
+    except DatabaseError as error:
+        logger.error("could not save: %s: %s", type(error).__name__, error)
+        raise limits.Unsaved() from error
+
+
+@contextmanager
 def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
     """Lock the game that `games` names (see session_games, token_games), replay it, let the
     caller change it, then save it in one write; 404 when `games` names none.
 
     `seen_moves` is the move count of the board the request came from; any other count means the
-    board is stale (or the request is a double submit) and nothing is applied.
+    board is stale (or the request is a double submit) and nothing is applied. A write the
+    database refuses raises limits.Unsaved, with nothing saved.
     """
-    with transaction.atomic():
+    with saving(), transaction.atomic():
         game = games.select_for_update().first()
         if game is None:
             raise Http404("no such game")
@@ -328,7 +344,7 @@ def set_clock(games: QuerySet[Game], running: bool) -> Game:
     Only a game that is begun and not over has a running clock: a pause or a resume for any other
     changes nothing (the timer starts at the first move, and an ended game's time is final).
     """
-    with transaction.atomic():
+    with saving(), transaction.atomic():
         game = games.select_for_update().first()
         if game is None:
             raise Http404("no such game")

@@ -35,9 +35,12 @@ TIME_LIMIT = 2.0
 NODE_CAP = 3_000_000
 """Search nodes, as a second bound that does not depend on the machine's speed."""
 
-CACHE_SECONDS = {"won": 30 * 86400, "lost": 30 * 86400, "undecided": 3600}
-"""A proof holds forever (the engine's rules are versioned with the deal shuffle); "undecided"
-is kept only a while, so a later, quieter moment may settle it."""
+CACHE_SECONDS = {"won": 30 * 86400, "lost": 30 * 86400, "undecided": 5}
+"""A proof holds forever (the engine's rules are versioned with the deal shuffle). "Undecided"
+says only that this search ran out of time, which the load of the moment decides: it is kept a
+few seconds (a double press, a crowd asking at once, share one search) so that a later, quieter
+moment may settle it, and it never replaces a proof (`add`: another server may have stored one
+while this search ran)."""
 
 SESSION_KEY = "peek"
 
@@ -93,9 +96,11 @@ def answer(record: engine.Record, position: engine.Position) -> Answer:
         # In a compute process (the caller holds a compute slot: limits.computing).
         found = limits.search(solver.solve, position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
     result = Answer(found.status, tuple(move.text for move in found.moves))
-    cache.set(
-        key, {"status": result.status, "line": list(result.line)}, CACHE_SECONDS[found.status]
-    )
+    kept = {"status": result.status, "line": list(result.line)}
+    if result.status == "undecided":
+        cache.add(key, kept, CACHE_SECONDS["undecided"])
+    else:
+        cache.set(key, kept, CACHE_SECONDS[result.status])
     return result
 
 

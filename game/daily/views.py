@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine
 from game.board import store
@@ -90,13 +90,13 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
 # ---------------------------------------------------------------- playing a day's deal
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (UTC), under the default rules whatever the player chose for random games."""
     return _play_day(request, deals.today_utc())
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
     """A given day's deal: today's, or a past day's (played late); days to come are refused."""
     try:
@@ -109,7 +109,7 @@ def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
 def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
     number = deals.deal_number_for(date)
     rules = engine.Rules.parse(deals.DAILY_RULES)
-    if request.method == "GET" and request.session.session_key is None:
+    if request.method != "POST" and request.session.session_key is None:
         # A browser with no session: the deal's first board, stored (as this session's daily
         # entry) only when the first move is made.
         pending = first_board(number, rules, daily=True)
@@ -139,7 +139,7 @@ def _render_day(
     return response
 
 
-@require_GET
+@require_safe
 def result(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
     """The result box of a day's game (daily.js fetches it when the board's game ends)."""
     try:
@@ -154,7 +154,7 @@ def result(request: HttpRequest, year: str, month: str, day: str) -> HttpRespons
 # ---------------------------------------------------------------- the month
 
 
-@require_GET
+@require_safe
 def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     """The month as a calendar: this player's result and everyone's figures for each day."""
     try:

@@ -150,6 +150,7 @@ class EmbedBoard:
         selected: str = "",
         hint: engine.Hint | None = None,
         previous: str = "",
+        spoken: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole frame page otherwise."""
         context = display.board_context(
@@ -158,6 +159,7 @@ class EmbedBoard:
             selected=selected,
             hint=hint,
             message=message,
+            spoken=spoken,
             previous=previous,
         )
         context["urls"] = _urls(game)

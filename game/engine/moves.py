@@ -11,9 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, InvalidCardError
+from .cards import RANKS, SUITS, Card, InvalidCardError
 
 MAX_FAN_DIGITS = 4
+
+QUOTED_CHARACTERS = 20
+"""How much of a text that is not a move an error message quotes: any real move is shorter
+(`*10H>@17` is 8), and a page that echoed a 2 MB post whole would be 2 MB."""
+
+
+def quoted(text: str) -> str:
+    """`text` as an error message quotes it, cut to a readable length.
+
+    >>> quoted("6C>ZZ")
+    "'6C>ZZ'"
+    >>> quoted("Q" * 5000)
+    "'QQQQQQQQQQQQQQQQQQQQ…'"
+    """
+    if len(text) <= QUOTED_CHARACTERS:
+        return repr(text)
+    return repr(text[:QUOTED_CHARACTERS])[:-1] + "…'"
 
 
 class InvalidMoveError(ValueError):
@@ -69,14 +86,16 @@ class Move:
         True
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not a move")
+            raise InvalidMoveError(f"{quoted(str(text))} is not a move")
         body = text.strip().upper()
         if body == "R":
             return REDEAL
         merci = body.startswith("*")
         source, arrow, target = body.removeprefix("*").partition(">")
         if not arrow or not source or not target:
-            raise InvalidMoveError(f"{text!r} is not a move: write it like 6C>7C, 6C>F, *6C>F or R")
+            raise InvalidMoveError(
+                f"{quoted(text)} is not a move: write it like 6C>7C, 6C>F, *6C>F or R"
+            )
         try:
             card = Card.parse(source)
             if target == "F":
@@ -87,12 +106,16 @@ class Move:
                 # refuses more than 4,300 digits).
                 if len(fan) > MAX_FAN_DIGITS:
                     raise InvalidMoveError(
-                        f"{text[:12]!r}… is not a move: no layout has that many fans"
+                        f"{quoted(text)} is not a move: no layout has that many fans"
                     )
                 return cls.to_empty(card, int(fan), merci)
             return cls.build(card, Card.parse(target), merci)
-        except InvalidCardError as error:
-            raise InvalidMoveError(f"{text!r} is not a move: {error}") from None
+        except InvalidCardError:
+            # The card's own error would quote (a part of) the text a second time.
+            raise InvalidMoveError(
+                f"{quoted(text)} is not a move: write a card like 6C, a rank from {RANKS} and a"
+                f" suit from {SUITS}"
+            ) from None
 
     @property
     def is_redeal(self) -> bool:

@@ -79,7 +79,7 @@ def _next(request: HttpRequest) -> str:
     return reverse("settings")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     """The settings without JavaScript: a form that posts and keeps them in the session."""
     if request.method == "POST":

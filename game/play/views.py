@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.middleware import HtmxDetails
 
 from game import engine, limits
@@ -103,6 +103,7 @@ class SiteBoard:
         selected: str = "",
         hint: engine.Hint | None = None,
         previous: str = "",
+        spoken: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole page otherwise."""
         context = self.context(
@@ -113,6 +114,7 @@ class SiteBoard:
             hint=hint,
             message=message,
             previous=previous,
+            spoken=spoken,
         )
         if getattr(request, "htmx", False):
             response = render(request, "game/play.html#board", context, status=status)
@@ -132,6 +134,7 @@ class SiteBoard:
         selected: str = "",
         hint: engine.Hint | None = None,
         previous: str = "",
+        spoken: str = "",
     ) -> dict[str, Any]:
         """What _board.html needs for this game on the site: the board, its URLs and the line
         of "Show a win" on show."""
@@ -141,6 +144,7 @@ class SiteBoard:
             selected=selected,
             hint=hint,
             message=message,
+            spoken=spoken,
             line=winning_line.shown(request.session, game),
             previous=previous,
         )
@@ -293,7 +297,7 @@ def _store_first(
     inside stores nothing, not even the session. `auto`: the auto-move setting may follow."""
     new_session = request.session.session_key is None
     try:
-        with transaction.atomic():
+        with store.saving(), transaction.atomic():
             key = session_key(request)
             daily = pending.dealt_by_daily
             game = store.start(
@@ -327,7 +331,7 @@ def _check_first(
     limits.check(request, limits.START)
 
 
-@require_GET
+@require_safe
 def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """The hint on a deal's first board, with nothing stored."""
     try:
@@ -362,7 +366,7 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
     return SITE.after_change(request, played)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """Show a win on a deal's first board. GET asks first (without JavaScript); POST stores the
     session and the game, marked assisted, in one transaction once a compute slot is held (a busy
@@ -371,7 +375,7 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
         return _bad_request(request, pipeline.sentence(str(error)))
-    if request.method == "GET":
+    if request.method != "POST":
         context = {"game": pending, "urls": first_board_urls(pending)}
         response = render(request, "game/solve_confirm.html", context)
         patch_vary_headers(response, ["HX-Request"])
@@ -397,7 +401,7 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
 # ---------------------------------------------------------------- pages
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """Resume this browser's game in progress, or deal a new random one (for a browser with no
     session, a first board: nothing is stored until it plays)."""
@@ -411,7 +415,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return SITE.board(request, game)
 
 
-@require_GET
+@require_safe
 def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
     """The deal-number field: `/deal/?number=123` goes to `/deal/123/`."""
     text = request.GET.get("number", "")
@@ -422,7 +426,7 @@ def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
     return HttpResponseRedirect(reverse("deal", args=[number]))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """Play deal `number` (under `?rules=` or the remembered rule set).
 
@@ -439,11 +443,11 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
         rules = engine.Rules.parse(rules_name) if rules_name else _remembered_rules(request)
     except engine.InvalidRulesError as error:
         return _bad_request(request, pipeline.sentence(str(error)))
-    if request.method == "GET" and request.session.session_key is None:
+    if request.method != "POST" and request.session.session_key is None:
         return SITE.board(request, first_board(deal_number, rules), selected=selected_card(request))
     key = session_key(request)
     current = store.current_game(key)
-    if request.method == "GET" and current is not None and current.status == Game.Status.PLAYING:
+    if request.method != "POST" and current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
             return SITE.board(request, current)
         if current.started_at is not None:
@@ -455,7 +459,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     return SITE.board(request, game)
 
 
-@require_GET
+@require_safe
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = store.get_game(game_id, request.session.session_key)
@@ -465,7 +469,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return SITE.board(request, game, played, selected=selected)
 
 
-@require_GET
+@require_safe
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return pipeline.hint(request, store.get_game(game_id, request.session.session_key), SITE)
 
@@ -503,7 +507,7 @@ def auto_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 # ---------------------------------------------------------------- "Show a win"
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """GET asks first (it is a peek: the game will count as played, not won); POST marks the game
     assisted, asks the solver (bounded, cached per position) and shows its verdict."""
@@ -575,7 +579,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return pipeline.clock_response(game)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
     current = store.current_game(request.session.session_key)
@@ -614,7 +618,7 @@ def _stats_since(request: HttpRequest) -> dt.datetime | None:
         return None
 
 
-@require_GET
+@require_safe
 def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     """Numbers and pictures for one rule set (`?rules=nomerci`; the default rules without it) or
     for all together (`?rules=all`)."""
@@ -639,7 +643,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def stats_reset(request: HtmxHttpRequest) -> HttpResponse:
     """GET asks (the page the reset button leads to without JavaScript); POST resets: from now on
     only games begun after this moment count. The games stay (daily figures, replay links)."""
@@ -650,6 +654,6 @@ def stats_reset(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "game/stats_reset.html")
 
 
-@require_GET
+@require_safe
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "game/rules.html", display.rules_example())

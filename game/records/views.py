@@ -20,7 +20,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
 from game.board import announce, display, pipeline, store
@@ -86,14 +86,14 @@ def read_import(request: HttpRequest) -> engine.Record:
     return record
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_page(request: HtmxHttpRequest) -> HttpResponse:
     """Paste or upload a record; then watch it (`then=replay`) or play on from it (`then=play`)."""
     context: dict[str, Any] = {
         "max_moves": limits.MAX_GAME_MOVES,
         "max_kb": MAX_RECORD_BYTES // 1024,
     }
-    if request.method == "GET":
+    if request.method != "POST":
         context["form"] = ImportForm()
         return render(request, "game/import.html", context)
     form = ImportForm(initial={"record": request.POST.get("record", "")[:MAX_RECORD_BYTES]})
@@ -122,13 +122,13 @@ def _record_download(game: Game) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def record_txt(request: HttpRequest, game_id: int) -> HttpResponse:
     """This browser's game `game_id` as its text record, to download."""
     return _record_download(store.get_game(game_id, request.session.session_key))
 
 
-@require_GET
+@require_safe
 def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """This browser's game's record to copy or download, and its replay link once it is over."""
     game = store.get_game(game_id, request.session.session_key)
@@ -141,7 +141,7 @@ def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "game/record.html", context)
 
 
-@require_GET
+@require_safe
 def replay_record_txt(request: HttpRequest, replay_token: str) -> HttpResponse:
     return _record_download(store.found(store.replay_games(replay_token)))
 
@@ -152,7 +152,7 @@ def _step(text: str, last: int) -> int:
     return min(int(text[:6]), last)
 
 
-@require_GET
+@require_safe
 def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     """One game, move by move, for whoever has its link; a game in progress has none (404)."""
     game = store.found(store.replay_games(replay_token))

@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from game import limits
 from game.play.views import session_key
@@ -23,7 +23,7 @@ def _page(request: HttpRequest, status: int = 200, **context: Any) -> HttpRespon
     return render(request, "game/transfer.html", context, status=status)
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_safe
 def transfer_page(request: HttpRequest) -> HttpResponse:
     """Both sides of a transfer; `?code=` (the link a code comes with) fills in the code, which
     still takes a press to use: opening a link never moves anything by itself."""

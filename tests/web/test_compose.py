@@ -84,6 +84,28 @@ def test_two_app_replicas_behind_the_proxy(services: dict[str, dict[str, Any]]) 
     assert services["proxy"]["ports"] == ["80:80", "443:443"]
 
 
+def test_only_the_proxy_is_reachable_from_outside(
+    compose: dict[str, Any], services: dict[str, dict[str, Any]]
+) -> None:
+    """gunicorn has no timeout on reading a request's headers, so it is reached only through
+    Caddy, which buffers each request (issue 19): no other service publishes or exposes a port,
+    and the app is on an internal network of its own with the proxy."""
+    for name, service in services.items():
+        if name != "proxy":
+            assert "ports" not in service, name
+            assert "expose" not in service, name
+            assert service.get("network_mode") is None, name
+    networks = compose["networks"]
+    assert networks["backend"]["internal"] is True
+    assert "frontend" in networks
+    assert not (networks["frontend"] or {}).get("internal")
+    assert services["app"]["networks"] == ["backend"]
+    assert set(services["proxy"]["networks"]) == {"frontend", "backend"}
+    # gunicorn listens on the container's interfaces (the backend network alone), not loopback,
+    # or Caddy could not reach it.
+    assert services["app"]["environment"]["GUNICORN_BIND"] == "0.0.0.0:8000"
+
+
 def test_the_app_runs_the_images_own_command(services: dict[str, dict[str, Any]]) -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     cmd = re.search(r"^CMD (\[.*\])$", dockerfile, re.M)

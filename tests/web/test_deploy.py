@@ -136,6 +136,24 @@ def test_dockerfile_runs_gunicorn_with_the_repository_config() -> None:
     assert "curl" not in steps["HEALTHCHECK"]
 
 
+def test_the_image_never_publishes_gunicorn_on_a_public_interface() -> None:
+    """gunicorn has no timeout on reading a request's headers: it must sit behind a proxy that
+    buffers requests (issue 19: the image bound 0.0.0.0 and the recipe published port 8000 on
+    every interface of the host)."""
+    steps = instructions()
+    environment = " ".join(args for word, args in steps if word == "ENV")
+
+    # gunicorn.conf.py's default then: the container's loopback.
+    assert "GUNICORN_BIND" not in environment
+    # Nothing for `docker run -P` to publish on every interface.
+    assert not [args for word, args in steps if word == "EXPOSE"]
+    recipe = [line for line in DOCKERFILE.read_text().splitlines() if "docker run" in line]
+    published = [p for line in recipe for p in re.findall(r"-p\s+(\S+)", line)]
+    assert published, "the header's recipe shows how to run the image"
+    assert all(port.startswith("127.0.0.1:") for port in published), published
+    assert "proxy" in DOCKERFILE.read_text()
+
+
 def test_dockerignore_keeps_local_state_out() -> None:
     ignored = (ROOT / ".dockerignore").read_text().split()
 

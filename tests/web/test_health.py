@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
 
@@ -121,3 +122,49 @@ def test_a_flood_of_probes_checks_once_a_second(
 
     assert answers == [200] * 51
     assert checks == ["database", "cache"] * 2
+
+
+# ---------------------------------------------------------------- a database that cannot write
+
+
+@pytest.fixture
+def read_only_database() -> Iterator[None]:
+    """The database itself refuses every write on this connection, as a read-only database
+    does: SQLite's query_only, PostgreSQL's default_transaction_read_only."""
+    on, off = {
+        "sqlite": ("PRAGMA query_only = ON", "PRAGMA query_only = OFF"),
+        "postgresql": (
+            "SET default_transaction_read_only = on",
+            "SET default_transaction_read_only = off",
+        ),
+    }[connection.vendor]
+    with connection.cursor() as cursor:
+        cursor.execute(on)
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(off)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_is_503_when_the_database_answers_reads_but_refuses_writes(
+    client: Client, read_only_database: None
+) -> None:
+    """A full disk or a read-only database answers `SELECT 1` and fails every move: a load
+    balancer must take the server out (issue 19: it said 200 ok)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")  # reads still work
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.content == b"database unavailable\n"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_health_checks_write_leaves_nothing_behind(client: Client) -> None:
+    assert client.get("/healthz").status_code == 200
+    assert client.head("/healthz").status_code == 200
+
+    assert not Session.objects.exists()

@@ -25,8 +25,9 @@ from django.urls import clear_url_caches
 from django.utils import timezone
 
 from game import engine, limits
-from game.board import store
+from game.board import hints, store
 from game.engine import solver
+from game.engine.fair import FairMove
 from game.models import Game
 from tests.web.embed import test_embed
 from tests.web.play.test_play import a_card_move, post, snapshot, start
@@ -389,29 +390,111 @@ def test_a_flood_of_cookieless_embed_starts_is_cut_off() -> None:
     test_embed.assert_cookie_free(refused)
 
 
-@pytest.mark.usefixtures("rate_limits")
-def test_hints_are_limited_per_session_then_per_address(client: Client) -> None:
+def limit_of(rate: str | None) -> int:
+    assert rate is not None
+    return int(rate.split("/")[0])
+
+
+@pytest.fixture
+def quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints that search nothing (the limit, not the engine, is under test): the first legal
+    move, searched to the end."""
+
+    def first_move(position: engine.Position) -> FairMove | None:
+        moves = engine.legal_moves(position)
+        return FairMove(moves[0], cut=False) if moves else None
+
+    monkeypatch.setattr(hints, "fair_hint", first_move)
+
+
+def searched_hint(client: Client, game: Game, address: str = "127.0.0.1") -> int:
+    """A hint the cache does not have (as for a position no one asked about)."""
+    cache.delete(hints.cache_key(game.record))
+    return client.get(f"/game/{game.pk}/hint/", REMOTE_ADDR=address).status_code
+
+
+@pytest.mark.usefixtures("rate_limits", "quick_hints")
+def test_searched_hints_are_limited_per_session_whatever_the_address(client: Client) -> None:
+    """A script that spreads one session's hints over many addresses meets the session's
+    limit."""
     game = start(client)
-    per_session = int(limits.HINT.per_session.split("/")[0])  # type: ignore[union-attr]
-    answers = [client.get(f"/game/{game.pk}/hint/").status_code for _ in range(per_session + 3)]
+    per_session = limit_of(limits.HINT.per_session)
+
+    answers = [
+        searched_hint(client, game, f"10.0.{n // 200}.{n % 200}") for n in range(per_session + 3)
+    ]
+
     assert answers[:per_session] == [200] * per_session
     assert set(answers[per_session:]) == {429}
 
-    # Another browser at the same address still gets its hints.
-    other = Client()
-    other_game = start(other)
-    assert other.get(f"/game/{other_game.pk}/hint/").status_code == 200
+
+@pytest.mark.usefixtures("rate_limits", "quick_hints")
+def test_searched_hints_are_limited_per_address_whatever_the_session() -> None:
+    per_address = limit_of(limits.HINT.per_address)
+    games = []
+    for _ in range(4):
+        client = Client()
+        games.append((client, start(client)))
+
+    answers = [searched_hint(*games[n % 4]) for n in range(per_address + 3)]
+
+    assert answers[:per_address] == [200] * per_address
+    assert set(answers[per_address:]) == {429}
+    # Another address still gets its hints.
+    assert searched_hint(*games[0], address="10.1.1.1") == 200
 
 
 @pytest.mark.usefixtures("rate_limits")
+def test_a_hint_found_in_the_cache_counts_against_no_limit(client: Client) -> None:
+    game = start(client)
+    per_session = limit_of(limits.HINT.per_session)
+    answers = [client.get(f"/game/{game.pk}/hint/").status_code for _ in range(per_session + 20)]
+    assert set(answers) == {200}
+
+
+# The limit a hint-following player met before issue 19: 40 hints a minute per session.
+HINT_BEFORE = limits.Rate("hint", per_address="120/m", per_session="40/m")
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_a_player_following_hint_as_fast_as_the_board_answers_never_meets_a_limit(
+    client: Client,
+) -> None:
+    """Hint, play the hinted move, hint... through a whole game, with the clock stopped so that
+    every request falls in one counting window (issue 19: 74 hints in 78 s met a 429)."""
+    game = start(client)
+    hints_asked = 0
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+        assert response.status_code == 200, (hints_asked, response.content[:300])
+        hints_asked += 1
+        if "Hint:" not in response.content.decode():
+            break
+        hinted = cache.get(hints.cache_key(game.record))  # the move the page just showed
+        assert isinstance(hinted, str)
+        moved = post(client, game, "move", htmx=True, move=hinted)
+        assert moved.status_code == 200, moved.content[:300]
+
+    game.refresh_from_db()
+    assert game.status != Game.Status.PLAYING
+    assert hints_asked > limit_of(HINT_BEFORE.per_session)
+
+
+@pytest.mark.usefixtures("rate_limits", "quick_hints")
 def test_a_strangers_first_board_hint_is_limited_per_address_and_stores_nothing() -> None:
-    # /deal/<n>/hint/ needs no cookie: a script sending it at will meets the address limit, and
-    # no answer stores a game or a session.
-    allowed = int(limits.HINT.per_address.split("/")[0])
-    answers = [
-        Client().get("/deal/5/hint/?rules=lucie", headers={"HX-Request": "true"}).status_code
-        for _ in range(allowed + 3)
-    ]
+    # /deal/<n>/hint/ needs no cookie: a script sending it at will (here for a position no one
+    # asked about each time) meets the address limit, and no answer stores a game or a session.
+    allowed = limit_of(limits.HINT.per_address)
+    key = hints.cache_key(engine.Game(5, engine.Rules.parse("lucie")).record)
+
+    def searched_hint() -> int:
+        cache.delete(key)
+        return Client().get("/deal/5/hint/?rules=lucie", headers={"HX-Request": "true"}).status_code
+
+    answers = [searched_hint() for _ in range(allowed + 3)]
     assert answers[:allowed] == [200] * allowed
     assert set(answers[allowed:]) == {429}
     assert not Game.objects.exists()

@@ -170,11 +170,14 @@ def test_without_cache_url_each_process_keeps_a_memory_cache() -> None:
     assert "LocMemCache" in _cache_settings()
 
 
-def test_cache_url_selects_djangos_redis_cache() -> None:
+def test_cache_url_selects_djangos_redis_cache_guarded_with_short_timeouts() -> None:
     caches = _cache_settings(CACHE_URL="redis://127.0.0.1:6390/3")
 
-    assert "django.core.cache.backends.redis.RedisCache" in caches
+    # lucie.cache.ResilientRedisCache is Django's RedisCache that survives an outage.
+    assert "lucie.cache.ResilientRedisCache" in caches
     assert "redis://127.0.0.1:6390/3" in caches
+    assert "'socket_timeout': 0.1" in caches
+    assert "'socket_connect_timeout': 0.1" in caches
 
 
 @pytest.mark.parametrize(

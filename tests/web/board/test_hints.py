@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from game import engine, limits
 from game.board import hints
@@ -61,28 +63,63 @@ def test_a_kept_answer_is_what_every_server_shows(client: Client) -> None:
     assert hinted_card(client, game.pk) == other.card.code
 
 
-@pytest.mark.parametrize(("cut", "seconds"), [(False, 86_400), (True, 300)])
-def test_a_hint_cut_short_is_kept_only_a_few_minutes(
+@pytest.mark.parametrize(("cut", "seconds"), [(False, 86_400), (True, 5)])
+def test_a_hint_cut_short_is_kept_only_a_few_seconds(
     client: Client, monkeypatch: pytest.MonkeyPatch, cut: bool, seconds: int
 ) -> None:
+    """A cut-short hint is what a loaded moment found: kept seconds, not 5 minutes (issue 19)."""
     game = start(client)
     position = game.replay().position
     move = engine.legal_moves(position)[0]
     monkeypatch.setattr(hints, "fair_hint", lambda position: FairMove(move, cut=cut))
-    kept: list[tuple[str, object, int]] = []
+    key = hints.cache_key(game.record)
 
-    class Recording:
-        def get(self, key: str) -> None:
-            return None
+    with time_machine.travel(timezone.now(), tick=False) as traveller:
+        hints.hint_for(game.record, position)
+        assert cache.get(key) == move.text
+        traveller.shift(seconds - 1)
+        assert cache.get(key) == move.text
+        traveller.shift(2)
+        assert cache.get(key) is None
 
-        def set(self, key: str, value: object, timeout: int) -> None:
-            kept.append((key, value, timeout))
 
-    monkeypatch.setattr(hints, "cache", Recording())
+def test_a_cut_short_hint_never_replaces_a_finished_one_kept_meanwhile(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While this server's search ran out of time, another server finished one and kept it."""
+    game = start(client)
+    position = game.replay().position
+    finished, cut = engine.legal_moves(position)[:2]
+    key = hints.cache_key(game.record)
+
+    def loaded_search(position: engine.Position) -> FairMove:
+        cache.set(key, finished.text, hints.COMPLETE_SECONDS)  # the other server's answer
+        return FairMove(cut, cut=True)
+
+    monkeypatch.setattr(hints, "fair_hint", loaded_search)
 
     hints.hint_for(game.record, position)
 
-    assert kept == [(hints.cache_key(game.record), move.text, seconds)]
+    assert cache.get(key) == finished.text
+
+
+def test_a_finished_hint_replaces_a_cut_short_one(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = start(client)
+    position = game.replay().position
+    cut, finished = engine.legal_moves(position)[:2]
+    key = hints.cache_key(game.record)
+
+    def quiet_search(position: engine.Position) -> FairMove:
+        cache.set(key, cut.text, hints.CUT_SECONDS)  # another server's loaded moment
+        return FairMove(finished, cut=False)
+
+    monkeypatch.setattr(hints, "fair_hint", quiet_search)
+
+    hints.hint_for(game.record, position)
+
+    assert cache.get(key) == finished.text
 
 
 def test_a_finished_game_has_no_hint_and_keeps_nothing() -> None:

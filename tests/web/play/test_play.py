@@ -281,6 +281,30 @@ def test_a_malformed_move_is_a_400(client: Client, text: str) -> None:
     assert snapshot(game) == before
 
 
+@pytest.mark.parametrize("front", ["site", "embed"])
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+@pytest.mark.parametrize(
+    "text", ["Q" * 2_000_000, "6C>" + "Z" * 2_000_000, "KS>@" + "9" * 100_000 + "Q"]
+)
+def test_a_huge_malformed_move_is_quoted_once_and_cut_short(
+    client: Client, text: str, htmx: bool, front: str
+) -> None:
+    """A 2 MB post came back as an 8 MB page quoting it four times (issue 19)."""
+    headers = {"HX-Request": "true"} if htmx else {}
+    if front == "site":
+        game = start(client)
+        response = post(client, game, "move", htmx=htmx, move=text)
+    else:
+        response = Client().post("/embed/deal/5/move/", {"n": "0", "move": text}, headers=headers)
+
+    assert response.status_code == 400
+    assert len(response.content) < 60_000
+    page = unescape(response.content.decode())
+    assert page.count(text[:20]) == 1
+    assert "is not a move" in page
+    assert text[:21] not in page
+
+
 def test_a_move_without_its_move_count_is_a_400(client: Client) -> None:
     game = start(client)
     before = snapshot(game)

@@ -5,6 +5,7 @@ Also the hint's plain words for a redeal and for the merci."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterator
 from functools import cache as memo
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
 
 pytestmark = pytest.mark.django_db
+
+solver_solve = solver.solve
 
 DEAL = 5
 HX = {"HX-Request": "true"}
@@ -372,6 +375,49 @@ def test_the_cache_keeps_the_verdict_and_the_line_as_move_texts(client: Client) 
     assert winning_line.cache_key(game.record) == winning_line.cache_key(
         engine.Record.parse(f"lucie {DEAL}")
     )
+
+
+def test_undecided_is_kept_only_a_few_seconds(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An "undecided" is what a loaded moment could do: kept seconds, not an hour (issue 19),
+    so the same question asked on a quieter server gets searched again."""
+    calls: list[int] = []
+
+    def loaded(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        calls.append(1)
+        return solver.Solution("undecided")
+
+    monkeypatch.setattr(solver, "solve", loaded)
+    game = start(client)
+    with time_machine.travel(dt.datetime.now(dt.UTC), tick=False) as traveller:
+        assert UNDECIDED in text(post(client, game, "solve"))
+        assert UNDECIDED in text(post(client, game, "solve"))
+        assert len(calls) == 1  # a double press shares one search
+        traveller.shift(winning_line.CACHE_SECONDS["undecided"] + 1)
+        monkeypatch.setattr(solver, "solve", solver_solve)
+        assert WON in text(post(client, game, "solve"))
+    assert winning_line.CACHE_SECONDS["undecided"] <= 10
+
+
+def test_undecided_never_replaces_a_proof_kept_meanwhile(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While this server's search ran out of time, another server proved a win and kept it."""
+    game = start(client)
+    key = winning_line.cache_key(game.record)
+    proof = {"status": "won", "line": ["AS>F"]}
+
+    def loaded(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        cache.set(key, proof, winning_line.CACHE_SECONDS["won"])
+        return solver.Solution("undecided")
+
+    monkeypatch.setattr(solver, "solve", loaded)
+
+    found = winning_line.answer(game.record, game.replay().position)
+
+    assert found.status == "undecided"
+    assert cache.get(key) == proof
 
 
 def _other_move(game: Game) -> str:

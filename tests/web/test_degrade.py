@@ -1,0 +1,161 @@
+"""The site degrades, never fails, when Redis is down or frozen (issue 19).
+
+Each test runs against a Redis of its own (tests/web/redis_server.py) configured as production
+configures CACHE_URL (lucie.settings.cache_config), with the rate limits on, and stops or freezes
+it halfway: pages, first moves, hints, Show a win and the daily calendar are served, the failures
+are counted in /metrics, a frozen Redis costs one short timeout and not one per call, and
+/healthz names the cache until Redis answers again.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, override_settings
+from django.utils import timezone
+
+import lucie.cache
+import lucie.views
+from game import engine
+from game.daily import deals, figures
+from lucie.settings import cache_config
+from tests.web.play.test_first_board import a_first_move, board_of
+from tests.web.play.test_play import a_card_move, start
+from tests.web.redis_server import RedisServer, redis_server
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def redis() -> Iterator[RedisServer]:
+    with (
+        redis_server() as server,
+        override_settings(CACHES={"default": cache_config(server.url)}, RATELIMIT_ENABLE=True),
+    ):
+        lucie.cache._down_until.clear()
+        lucie.views._last_check = lucie.views._LastCheck()
+        yield server
+    lucie.cache._down_until.clear()
+    lucie.views._last_check = lucie.views._LastCheck()
+
+
+def cache_errors(client: Client) -> float:
+    """lucie_cache_errors_total, every operation added up, as /metrics shows it."""
+    text = client.get("/metrics").content.decode()
+    found = re.findall(r"^lucie_cache_errors_total\{[^}]*\} (\S+)$", text, re.M)
+    return sum(float(n) for n in found)
+
+
+def first_move_of(number: int) -> engine.Move:
+    position = engine.Game(number, engine.DEFAULT_RULES).position
+    return engine.card_moves(position)[0]
+
+
+def the_site_answers_everything(client: Client, game_id: int, number: int) -> None:
+    """Pages, a stranger's first move, hints, Show a win and the daily calendar, none a 500."""
+    today = timezone.now().date()
+    for url in ("/", f"/deal/{number}/", "/daily/", f"/daily/{today:%Y/%m}/", "/stats/"):
+        assert Client().get(url).status_code == 200, url
+        assert client.get(url).status_code == 200, url
+    stranger = Client()
+    move = first_move_of(number + 1)
+    response = stranger.post(f"/deal/{number + 1}/move/", {"n": "0", "move": move.text})
+    assert response.status_code == 303, response.content[:300]
+    assert Client().get(f"/deal/{number + 2}/hint/", headers=HTMX).status_code == 200
+    response = client.get(f"/game/{game_id}/hint/", headers=HTMX)
+    assert response.status_code == 200
+    assert "Hint:" in response.content.decode()
+    n = client.get(f"/game/{game_id}/").content.decode()
+    moves = re.search(r'data-moves="(\d+)"', n)
+    assert moves is not None
+    response = client.post(f"/game/{game_id}/solve/", {"n": moves[1]}, headers=HTMX)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("outage", ["frozen", "stopped"])
+def test_a_redis_outage_is_never_a_500(redis: RedisServer, outage: str) -> None:
+    client = Client()
+    game = start(client, 5)
+    client.post(f"/game/{game.pk}/move/", {"n": 0, "move": a_card_move(game).text})
+    the_site_answers_everything(client, game.pk, 20)
+    assert client.get("/healthz").status_code == 200
+    errors = cache_errors(client)
+
+    redis.freeze() if outage == "frozen" else redis.stop()
+
+    the_site_answers_everything(client, game.pk, 40)
+    assert cache_errors(client) > errors
+    lucie.views._last_check = lucie.views._LastCheck()
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.content == b"cache unavailable\n"
+
+
+def test_a_frozen_redis_costs_one_short_timeout_not_one_per_call(redis: RedisServer) -> None:
+    cache.set("warm", 1)
+    redis.freeze()
+
+    started = time.monotonic()
+    assert cache.get("warm") is None
+    first = time.monotonic() - started
+    started = time.monotonic()
+    for number in range(50):
+        cache.get(f"key:{number}")
+        cache.add(f"count:{number}", 1, 60)
+    rest = time.monotonic() - started
+
+    assert first < 0.5, f"one call to a frozen Redis took {first:.3f} s"
+    assert rest < 0.5, f"100 more calls took {rest:.3f} s: each waited for Redis again"
+
+
+def test_rate_limits_count_in_the_process_while_redis_is_away(redis: RedisServer) -> None:
+    """A stranger flooding first-board hints still meets the per-address limit with Redis gone."""
+    redis.stop()
+    answers = [Client().get(f"/deal/{n}/hint/", headers=HTMX).status_code for n in range(1, 140)]
+
+    assert 429 in answers
+    assert 500 not in answers
+
+
+def test_the_cache_comes_back_once_redis_answers_again(
+    redis: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lucie.cache, "DOWN_SECONDS", 0.2)
+    redis.freeze()
+    cache.set("during", 1)
+    client = Client()
+    assert client.get("/healthz").status_code == 503
+
+    redis.thaw()
+    time.sleep(0.3)
+    lucie.views._last_check = lucie.views._LastCheck()
+    assert client.get("/healthz").status_code == 200
+    cache.set("after", 2, 60)
+
+    import redis as redis_py
+
+    kept = redis_py.Redis.from_url(redis.url).keys("*after")
+    assert kept, "a write after the outage went to Redis"
+
+
+def test_the_daily_figures_are_read_from_the_database_while_redis_is_away(
+    redis: RedisServer,
+) -> None:
+    today = deals.today_utc()
+    first = today.replace(day=1)
+    assert figures.month_figures(first) == {}
+    redis.stop()
+
+    client = Client()
+    board = board_of(client.get("/daily/"))
+    response = client.post(board["move-url"], {"n": "0", "move": a_first_move(board).text})
+    assert response.status_code == 303
+
+    found = figures.month_figures(first)
+    assert found[deals.todays_deal_number()].players == 1
