@@ -6,7 +6,7 @@
 # then a proxy that buffers requests (Caddy, nginx) on the host sends https://lucie.example to
 # 127.0.0.1:8000. Never publish gunicorn's port on a public interface: gunicorn has no timeout on
 # reading a request's headers, so a few dozen slow connections sent straight to it hold every
-# worker thread and stop the site (docs/operating-notes-degrade.md); the proxy reads each
+# worker thread and stop the site (docs/operating.md, "Failing well"); the proxy reads each
 # request whole before passing it on. compose.yaml runs the image behind Caddy that way.
 # docs/operating.md ("Running in production") lists every variable.
 
