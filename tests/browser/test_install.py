@@ -3,6 +3,7 @@ navigation with the network cut shows the offline page, and standalone mode has 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -27,22 +28,31 @@ def test_the_service_worker_registers_for_the_whole_site(
     assert errors == []
 
 
-def test_with_the_network_cut_a_navigation_shows_the_offline_page(
-    page: Page, context: BrowserContext, live_server: LiveServer
+@pytest.mark.parametrize(
+    ("path", "heading", "kept"),
+    [
+        ("/deal/7/", "You are offline", KEPT),
+        ("/fr/deal/7/", "Vous êtes hors ligne", "Votre partie est gardée"),
+        ("/de/daily/", "Sie sind offline", "Ihr Spiel bleibt erhalten"),
+    ],
+)
+def test_with_the_network_cut_a_navigation_shows_the_offline_page_in_its_language(
+    page: Page, context: BrowserContext, live_server: LiveServer, path: str, heading: str, kept: str
 ) -> None:
     page.goto(f"{live_server.url}/")
     wait_for_worker(page)
 
     context.set_offline(True)
-    page.goto(f"{live_server.url}/deal/7/")
+    page.goto(f"{live_server.url}{path}")
 
-    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
-    expect(page.get_by_text(KEPT)).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    expect(page.get_by_text(kept)).to_be_visible()
     assert page.locator("ol.six-lines li").count() == 6
 
     context.set_offline(False)
     page.reload()
-    expect(page.locator("[data-fan]").first).to_be_visible()
+    expect(page.locator("[data-fan], .calendar, main h1").first).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).not_to_have_text(heading)
 
 
 def test_with_the_network_cut_a_board_request_is_not_answered_from_a_cache(
