@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 from pytest_django.live_server_helper import LiveServer
 
 KEPT = "Your game is kept: it will be here when you are back online."
@@ -92,3 +93,15 @@ def test_in_a_browser_tab_the_back_button_stays_hidden(page: Page, live_server: 
     page.goto(f"{live_server.url}/rules/")
 
     expect(page.locator("[data-app-back]")).to_be_hidden()
+
+
+def test_with_the_network_cut_the_embed_is_not_answered_by_the_worker(
+    page: Page, context: BrowserContext, live_server: LiveServer
+) -> None:
+    page.goto(f"{live_server.url}/")
+    wait_for_worker(page)
+    context.set_offline(True)
+
+    # The embed lives in other sites' frames: the worker leaves it to the network, which fails.
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
+        page.goto(f"{live_server.url}/fr/embed/")

@@ -167,3 +167,16 @@ def test_a_page_registers_the_worker_from_a_static_script(client: Client) -> Non
 def test_pages_offer_a_back_button_for_standalone_mode_except_home(client: Client) -> None:
     assert "data-app-back" in client.get("/rules/").content.decode()
     assert "data-app-back" not in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize(("code", "word"), [("fr", "éventails"), ("de", "Fächern")])
+def test_each_language_has_its_manifest(client: Client, code: str, word: str) -> None:
+    page = client.get(f"/{code}/rules/").content.decode()
+    assert f'<link rel="manifest" href="/{code}/manifest.webmanifest">' in page
+
+    manifest = json.loads(client.get(f"/{code}/manifest.webmanifest").content)
+
+    assert manifest["lang"] == code
+    assert manifest["start_url"] == f"/{code}/"
+    assert manifest["id"] == "/"  # one app, whichever language installed it
+    assert word in manifest["description"]
