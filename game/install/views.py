@@ -85,12 +85,12 @@ def site_description() -> str:
     )
 
 
-def offline_urls() -> dict[str, str]:
-    """The offline page's URL in each language the site speaks."""
+def in_each_language(name: str) -> dict[str, str]:
+    """A URL in each language the site speaks: {"en": "/offline/", "fr": "/fr/offline/", ...}."""
     urls = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            urls[code] = reverse("offline")
+            urls[code] = reverse(name)
     return urls
 
 
@@ -102,7 +102,7 @@ def hashed_static() -> bool:
 
 def worker_config() -> dict[str, Any]:
     hashed = hashed_static()
-    offline = offline_urls()
+    offline = in_each_language("offline")
     precache = list(offline.values())
     if hashed:
         precache += [static(name) for name in OFFLINE_STATIC]
@@ -112,16 +112,8 @@ def worker_config() -> dict[str, Any]:
         "offline": offline,
         "precache": precache,
         # Navigations the worker leaves alone: the embed, framed by other sites, never cached.
-        "embed": embed_urls(),
+        "embed": list(in_each_language("embed:today").values()),
     }
-
-
-def embed_urls() -> list[str]:
-    urls = []
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            urls.append(reverse("embed:today"))
-    return urls
 
 
 def worker_version(config: dict[str, Any]) -> str:
@@ -137,10 +129,11 @@ def worker_version(config: dict[str, Any]) -> str:
 
 @cache
 def _cached_script() -> str:
-    return _script()
+    return worker_script()
 
 
-def _script() -> str:
+def worker_script() -> str:
+    """The worker's source with its CONFIG: what it keeps, and the name of its cache."""
     config = worker_config()
     config["cache"] = f"lucie-{worker_version(config)}"
     return render_to_string("install/sw.js", {"config": json.dumps(config, sort_keys=True)})
@@ -149,9 +142,10 @@ def _script() -> str:
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, from the site's root so that its scope is the whole site. Browsers
-    look for a new one on every navigation at most once a day whatever its cache headers say;
-    no-cache makes them ask each time, so a deploy reaches them at once."""
-    script = _script() if settings.DEBUG else _cached_script()
+    compare it with the one they have at their next navigation; no-cache keeps any cache on the
+    way (theirs, a proxy's) from answering with an old one, so a deploy reaches them at once.
+    Outside DEBUG each process builds it once: it changes only with a deploy."""
+    script = worker_script() if settings.DEBUG else _cached_script()
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response

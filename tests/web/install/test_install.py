@@ -104,7 +104,7 @@ def test_the_service_worker_is_served_from_the_root_as_a_script(client: Client) 
 def worker_config(client: Client | None) -> dict[str, object]:
     """The worker's CONFIG as served, or (client None) as built afresh: outside DEBUG each process
     builds the script once."""
-    script = client.get("/sw.js").content.decode() if client else install._script()
+    script = client.get("/sw.js").content.decode() if client else install.worker_script()
     found = re.search(r"^const CONFIG = (\{.*\});$", script, re.M)
     assert found is not None
     config: dict[str, object] = json.loads(found[1])
