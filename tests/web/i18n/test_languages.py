@@ -194,3 +194,14 @@ def test_the_compiled_catalogue_matches_its_source(code: str, tmp_path: Path) ->
     assert compiled.read_bytes() == (folder / "django.mo").read_bytes(), (
         f"run: manage.py compilemessages -l {code}"
     )
+
+
+def test_the_docstring_examples_hold() -> None:
+    import doctest
+
+    from lucie import languages
+
+    results = doctest.testmod(languages)
+
+    assert results.attempted >= 3
+    assert results.failed == 0
