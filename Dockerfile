@@ -31,6 +31,8 @@ COPY lucie ./lucie
 COPY game ./game
 COPY templates ./templates
 COPY static ./static
+# The translations, compiled: the .mo files are committed beside their .po sources.
+COPY locale ./locale
 # Compressed (gzip) copies and cache-busting hashed names, made once here instead of at start.
 # The key and host only let the settings load; nothing is signed or served in this step.
 RUN DJANGO_DEBUG=0 SECRET_KEY=collectstatic-only ALLOWED_HOSTS=build.invalid \

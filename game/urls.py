@@ -4,9 +4,11 @@ from game.daily import views as daily_views
 from game.play import prefs, views
 from game.records import views as records
 from game.stats import views as stats_views
+from lucie import languages
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    # A first visit from a French or German browser goes to /fr/ or /de/ once.
+    path("", languages.first_visit(views.home), name="home"),
     path("deal/", views.deal_lookup, name="deal_lookup"),
     path("deal/<str:number>/", views.deal, name="deal"),
     # A deal's first board, not stored yet: its hint, Show a win, and its first change (which

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.urls import resolve, reverse
 
 from game import limits
-from lucie import metrics
+from lucie import languages, metrics
 
 HEALTH_PATH = "/healthz"
 # Paths answered before the Host check: what a load balancer and Prometheus ask each server for.
@@ -135,7 +135,7 @@ class LimitsMiddleware:
 
 
 def refused_page(request: HttpRequest, refused: limits.Refused) -> HttpResponse:
-    if request.path_info.startswith("/embed/"):
+    if languages.unprefixed(request.path_info).startswith("/embed/"):
         context = {
             "title": "Not just now",
             "message": refused.message,

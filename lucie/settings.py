@@ -79,6 +79,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Inside the session middleware, so that a renewal it asks for is saved on the way out.
     "lucie.middleware.SessionRenewalMiddleware",
+    # The language of a page is the language of its URL (lucie/languages.py).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -104,6 +106,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "game.play.prefs.context",
+                "game.install.views.context",
+                "lucie.languages.context",
             ],
         },
     },
@@ -173,7 +177,14 @@ CACHES: dict[str, dict[str, Any]] = {"default": cache_config(env_redis_url("CACH
 
 # ---------------------------------------------------------------- i18n
 
+# English at /, French and German under /fr/ and /de/ (lucie/languages.py). Each language is
+# named in itself, as the footer's menu shows it.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language menu's choice, and the first visit's redirect from / (lucie/languages.py).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -215,6 +226,10 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": ["'none'"],
         "form-action": ["'self'"],
         "object-src": ["'none'"],
+        # Said outright although default-src covers them: the service worker (/sw.js) and the
+        # web app manifest come from this site and nowhere else.
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
     },
 }
 

@@ -388,7 +388,8 @@ def rules_example() -> dict[str, Any]:
         result = []
         for index, row in enumerate(rows):
             cards = [card_view(engine.Card.parse(code)) for code in row.split()]
-            cards[-1].top = True
+            if cards:
+                cards[-1].top = True
             result.append(FanView(index=index, cards=cards))
         return result
 
@@ -398,4 +399,7 @@ def rules_example() -> dict[str, Any]:
         "example_before": fans("9S 5C 7H", "KD 2H 8H", "3H 6C", "QS"),
         "example_after": fans("9S", "KD 2H 8H 7H", "3H", "QS"),
         "example_home_after": [card_view(engine.Card.parse(code)) for code in ("6C", "AH")],
+        # The same fans in a last deal: the merci pulls the Two of Hearts out from under its fan.
+        "example_merci": fans("9S", "KD 8H 7H", "", "QS"),
+        "example_home_merci": [card_view(engine.Card.parse(code)) for code in ("6C", "3H")],
     }

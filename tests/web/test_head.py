@@ -96,6 +96,10 @@ def examples(client: Client) -> dict[str, str]:
         },
         "embed:not_found": "/embed/nothing-here/",
         "embed:snippet": "/embed-this/",
+        "service_worker": "/sw.js",
+        "choose_language": "/language/",
+        "manifest": "/manifest.webmanifest",
+        "offline": "/offline/",
     }
 
 
