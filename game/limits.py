@@ -53,6 +53,7 @@ BUSY_RETRY_SECONDS = 2
 BUSY_MESSAGE = "The site is busy just now: try again in a moment."
 UNSAVED_RETRY_SECONDS = 5
 UNSAVED_MESSAGE = "That could not be saved just now, so nothing was changed: try again in a moment."
+UNREADABLE_MESSAGE = "This page could not be read just now: try again in a moment."
 LIMITED_MESSAGE = "That was a lot of requests in a short time: wait a minute, then try again."
 
 
@@ -79,13 +80,19 @@ class Busy(Exception):
 class Unsaved(Exception):
     """The database refused a write (a full disk, a read-only database, a lost connection): the
     transaction was rolled back, so nothing changed. Not a limit, but refused the same way: a
-    503 that says to try again, never Django's 500 page (/healthz then fails the server too)."""
+    503 that says to try again, never Django's 500 page (/healthz then fails the server too).
+    A page (GET) that met a database error says it could not be read instead."""
 
-    def __init__(self) -> None:
-        super().__init__(UNSAVED_MESSAGE)
+    def __init__(self, message: str = UNSAVED_MESSAGE) -> None:
+        super().__init__(message)
         self.retry_after = UNSAVED_RETRY_SECONDS
-        self.message = UNSAVED_MESSAGE
+        self.message = message
         self.status = 503
+
+    @classmethod
+    def answering(cls, method: str | None) -> Unsaved:
+        """The refusal for a request of `method` that met a database error."""
+        return cls(UNSAVED_MESSAGE if method == "POST" else UNREADABLE_MESSAGE)
 
 
 T = TypeVar("T")

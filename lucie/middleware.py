@@ -128,10 +128,22 @@ class LimitsMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, DatabaseError):
             logger.error("database error: %s: %s", type(exception).__name__, exception)
-            return refused_page(request, limits.Unsaved())
+            return database_error_page(request)
         if not isinstance(exception, limits.REFUSED):
             return None
         return refused_page(request, exception)
+
+
+def database_error_page(request: HttpRequest) -> HttpResponse:
+    """The 503 for a request that met a database error: the site's short page, or plain text
+    when even that page cannot be drawn (it reads the session, which lives in the database)."""
+    refused = limits.Unsaved.answering(request.method)
+    try:
+        return refused_page(request, refused)
+    except DatabaseError:
+        response = HttpResponse(refused.message, status=503, content_type="text/plain")
+        response["Retry-After"] = str(refused.retry_after)
+        return response
 
 
 def refused_page(request: HttpRequest, refused: limits.Refused) -> HttpResponse:

@@ -17,8 +17,6 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from game import limits
-
 logger = logging.getLogger(__name__)
 
 HEALTH_KEY = "healthz"
@@ -110,15 +108,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     full disk, say) is the 503 "could not be saved, try again", not Django's 500 page."""
     error = sys.exc_info()[1]
     if isinstance(error, DatabaseError):
-        from lucie.middleware import refused_page
+        from lucie.middleware import database_error_page
 
-        try:
-            return refused_page(request, limits.Unsaved())
-        except Exception:
-            logger.exception("the 'could not be saved' page could not be drawn")
-            response = HttpResponse(limits.UNSAVED_MESSAGE, status=503, content_type="text/plain")
-            response["Retry-After"] = str(limits.UNSAVED_RETRY_SECONDS)
-            return response
+        return database_error_page(request)
     return defaults.server_error(request)
 
 

@@ -110,6 +110,24 @@ def test_other_writes_the_database_refuses_are_503s_too(client: Client, action: 
     assert limits.UNSAVED_MESSAGE in response.content.decode()
 
 
+def test_a_page_the_database_cannot_read_is_a_503_that_says_so(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = start(client)
+
+    def refuse_reads(
+        execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
+        raise OperationalError("could not connect to server")
+
+    with connection.execute_wrapper(refuse_reads):
+        response = client.get(f"/game/{game.pk}/")
+
+    assert response.status_code == 503
+    assert limits.UNREADABLE_MESSAGE in response.content.decode()
+    assert int(response["Retry-After"]) >= 1
+
+
 def test_a_session_the_database_cannot_save_after_the_view_is_a_503(client: Client) -> None:
     """The session is saved by its middleware, after the view: handler500 answers that too."""
     client.raise_request_exception = False
