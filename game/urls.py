@@ -3,6 +3,7 @@ from django.urls import include, path
 from game.daily import views as daily_views
 from game.play import prefs, views
 from game.records import views as records
+from game.review import views as review
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +26,8 @@ urlpatterns = [
     path("game/<int:game_id>/solve/next/", views.solve_next, name="solve_next"),
     path("game/<int:game_id>/solve/out/", views.solve_out, name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
+    path("game/<int:game_id>/review/", review.review, name="review"),
+    path("game/<int:game_id>/review/try/", review.review_try, name="review_try"),
     path("game/<int:game_id>/record/", records.record_page, name="record"),
     path("game/<int:game_id>/record.txt", records.record_txt, name="record_txt"),
     path("import/", records.import_page, name="import"),

@@ -13,6 +13,7 @@ deeper.
 from __future__ import annotations
 
 import hashlib
+from contextlib import nullcontext
 
 from django.core.cache import cache
 
@@ -28,8 +29,11 @@ def cache_key(record: engine.Record) -> str:
     return "hint:" + hashlib.sha256(record.text.encode()).hexdigest()
 
 
-def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | None:
-    """The hint for `position` (reached by `record`), or None when no move is left."""
+def hint_for(
+    record: engine.Record, position: engine.Position, *, slot_held: bool = False
+) -> engine.Hint | None:
+    """The hint for `position` (reached by `record`), or None when no move is left.
+    `slot_held`: the caller already holds a compute slot (a review searching several)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
@@ -38,7 +42,7 @@ def hint_for(record: engine.Record, position: engine.Position) -> engine.Hint | 
         return engine.Hint(move, reason(position, move))
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
-    with limits.computing(), metrics.timed(metrics.HINT_SECONDS):
+    with nullcontext() if slot_held else limits.computing(), metrics.timed(metrics.HINT_SECONDS):
         found = limits.search(fair_hint, position)
     if found is None:
         return None
