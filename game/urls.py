@@ -45,6 +45,11 @@ urlpatterns = [
     path("daily/", daily_views.today, name="daily"),
     path("daily/<str:year>/<str:month>/", daily_views.month, name="daily_month"),
     path("daily/<str:year>/<str:month>/<str:day>/", daily_views.day, name="daily_day"),
+    path(
+        "daily/<str:year>/<str:month>/<str:day>/difficulty/",
+        daily_views.day_difficulty,
+        name="daily_difficulty",
+    ),
     path("daily/<str:year>/<str:month>/<str:day>/result/", daily_views.result, name="daily_result"),
     # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
     path("", include("game.embed.urls")),
