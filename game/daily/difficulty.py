@@ -11,7 +11,9 @@ only the first batch to reach the row (the rest is done again, never counted twi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -66,7 +68,11 @@ def _complete(row: DealDifficulty | None) -> Difficulty | None:
 
 
 def compute(
-    number: int, rules: str = deals.DAILY_RULES, seconds: float | None = None, *, search=None
+    number: int,
+    rules: str = deals.DAILY_RULES,
+    seconds: float | None = None,
+    *,
+    search: Callable[..., Any] | None = None,
 ) -> Difficulty | None:
     """Play the deal's missing samples (all of them, or for at most `seconds`) and keep them;
     the figure once complete. `search` runs one sample (limits.search in a request)."""
@@ -74,8 +80,10 @@ def compute(
     began, done = time.monotonic(), row.played
     wins = 0
     parsed = engine.Rules.parse(rules)
-    run = search or (lambda function, *args: function(*args))
-    while done < row.planned and (seconds is None or time.monotonic() - began < seconds):
+    run: Callable[..., Any] = search or (lambda function, *args: function(*args))
+    while done < row.planned:
+        if seconds is not None and done > row.played and time.monotonic() - began >= seconds:
+            break  # at least one sample a call, then as many as fit in `seconds`
         wins += bool(run(difficulty.fair_win, number, done, parsed))
         done += 1
     if done > row.played:
