@@ -241,7 +241,20 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         # saving meanwhile writes only the columns it changed.
         Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
         game.hints += 1
+    elif front.sessions and request.session.session_key:
+        # A deal's first board is not stored yet: the session remembers the hint, and the first
+        # move counts it (game.play.views). A browser with no session stores nothing, so a hint
+        # before its very first move is not counted.
+        request.session[FIRST_HINT] = first_hint_name(game)
     return front.board(request, game, played, hint=found, message=hint_message(played, found))
+
+
+FIRST_HINT = "first_hint"
+
+
+def first_hint_name(game: Game) -> str:
+    """What the session keeps of a hint on a deal's first board: the deal and its rules."""
+    return f"{game.rules} {game.deal_number}"
 
 
 def computed_hint(

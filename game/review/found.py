@@ -204,9 +204,11 @@ class Work:
         found = hints.hint_for(
             _record(self.game, self.moves, at), self.positions[at], slot_held=True
         )
-        if found is not None and disagrees(self.moves[at], found.move, self.moves[at + 1 :]):
-            moment = Moment(at, self.texts[at], found.move.text)
-            progress.moments = (*progress.moments, moment)
+        if found is None or not disagrees(self.moves[at], found.move, self.moves[at + 1 :]):
+            return
+        if progress.moments and progress.moments[-1].hinted == found.move.text:
+            return  # the same advice, not taken again: one moment, not several
+        progress.moments = (*progress.moments, Moment(at, self.texts[at], found.move.text))
 
 
 def advance(game: Game, row: GameReview, progress: Progress) -> Progress:

@@ -24,12 +24,6 @@ from game.models import Game
 from game.review import found as reviews
 from game.review.found import Progress
 
-MESSAGES = {
-    "won": "Yes: {move} keeps the win.",
-    "lost": "No: after {move} the game can no longer be won.",
-    "undecided": "The solver could not decide about {move} in time.",
-}
-
 
 def _number(text: str, last: int) -> int:
     if not text.isascii() or not text.isdigit() or len(text) > 6:
@@ -171,9 +165,6 @@ def review_try(request: HttpRequest, game_id: int) -> HttpResponse:
         )
         response["Retry-After"] = str(error.retry_after)
         return response
-    context = _context(
-        request, game, progress, message=MESSAGES[verdict].format(move=move.describe())
-    )
-    context["tried"] = verdict
-    context["show"] = True
+    context = _context(request, game, progress)
+    context.update({"tried": verdict, "tried_move": move.describe(), "show": True})
     return _render(request, context)

@@ -472,3 +472,16 @@ def test_show_a_win_makes_a_game_assisted_never_clean(client: Client) -> None:
     assert game.status == Game.Status.WON
     assert not game.is_clean_win
     assert "Won with “Show a win”" in html
+
+
+def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) -> None:
+    start(client, 9)  # a session
+    moves = greedy_record(*WON_BY_GREEDY)
+
+    assert client.get("/deal/3/hint/", headers=HX).status_code == 200
+    response = client.post("/deal/3/move/", {"n": 0, "move": moves[0], "auto": "0"}, headers=HX)
+
+    assert response.status_code == 200
+    game = Game.objects.get(deal_number=3)
+    assert game.hints == 1
+    assert game.move_count == 1
