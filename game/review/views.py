@@ -127,16 +127,22 @@ def review(request: HttpRequest, game_id: int) -> HttpResponse:
     except reviews.ReviewError as error:
         return _error(request, str(error))
     row, progress = reviews.kept(game)
-    message, retry = "", 0
+    refused: limits.Refused | None = None
     if progress.state(game) == "working":
         try:
             limits.check(request, limits.SOLVE)
             progress = reviews.advance(game, row, progress)
         except limits.REFUSED as error:
-            message, retry = error.message, error.retry_after
-    response = _render(request, _context(request, game, progress, message=message))
-    if retry:
-        response["Retry-After"] = str(retry)
+            refused = error
+    if refused is None:
+        return _render(request, _context(request, game, progress))
+    context = _context(request, game, progress, message=refused.message)
+    # htmx's poll swaps only a 2xx answer: it gets the page as it stands, asking again once the
+    # wait is over; a plain request gets the refusal's own status.
+    context["poll_delay"] = f"{refused.retry_after}s"
+    status = 200 if getattr(request, "htmx", False) else refused.status
+    response = _render(request, context, status)
+    response["Retry-After"] = str(refused.retry_after)
     return response
 
 

@@ -13,7 +13,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from game import engine
+from game import engine, limits
 from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
@@ -485,3 +485,48 @@ def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) 
     game = Game.objects.get(deal_number=3)
     assert game.hints == 1
     assert game.move_count == 1
+
+
+# ---------------------------------------------------------------- busy, rate-limited
+
+
+def test_a_busy_site_answers_at_once_with_the_review_as_it_stands(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    taken = 0
+    while limits._slots.acquire(blocking=False):
+        taken += 1
+    try:
+        plain = client.get(f"/game/{game.pk}/review/")
+        polled = client.get(f"/game/{game.pk}/review/", headers=HX)
+        tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
+    finally:
+        for _ in range(taken):
+            limits._slots.release()
+
+    assert plain.status_code == 503
+    assert int(plain["Retry-After"]) >= 1
+    assert limits.BUSY_MESSAGE in plain.content.decode()
+    assert polled.status_code == 200
+    assert f'hx-trigger="load delay:{limits.BUSY_RETRY_SECONDS}s"' in polled.content.decode()
+    assert state(polled.content.decode()) == "working"
+    assert tried.status_code in (400, 503)  # nothing to try yet, or busy: never a 500
+    assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
+
+
+def test_reviews_meet_the_solvers_rate_limit_and_finished_ones_do_not(
+    client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done = lost_game(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, done)
+    working = lost_game(client, (13, "nomerci"))
+    settings.RATELIMIT_ENABLE = True
+    per_session = int(limits.SOLVE.per_session.split("/")[0])  # type: ignore[union-attr]
+    monkeypatch.setattr(reviews, "MAX_SOLVES", 0)  # a review that never gets done
+
+    answers = [
+        client.get(f"/game/{working.pk}/review/").status_code for _ in range(per_session + 2)
+    ]
+
+    assert answers[:per_session] == [200] * per_session
+    assert set(answers[per_session:]) == {429}
+    assert client.get(f"/game/{done.pk}/review/").status_code == 200  # a read costs no search
