@@ -18,11 +18,13 @@ needs no search.
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from game import engine, limits
 from game.board import hints, winning_line
@@ -37,6 +39,10 @@ MAX_SOLVES = 4
 """Solves one request may make: a review needing more fills in over a few requests."""
 
 MAX_MOMENTS = 3
+
+RETRY_UNDECIDED = dt.timedelta(seconds=winning_line.CACHE_SECONDS["undecided"])
+"""An undecided review searches again once this long has passed (the solver's cache keeps an
+undecided answer as long)."""
 
 
 class ReviewError(ValueError):
@@ -135,6 +141,9 @@ def kept(game: Game) -> tuple[GameReview, Progress]:
         row.moves, row.found, row.state = game.moves, Progress.begin(game).dump(), "working"
         row.save()
     progress = Progress.load(row.found, game)
+    if progress.slip.stuck is not None and timezone.now() - row.updated_at > RETRY_UNDECIDED:
+        # As "Show a win" keeps "undecided" only a while: a quieter moment may settle it.
+        progress.slip = progress.slip.retry()
     return row, progress
 
 

@@ -4,12 +4,14 @@ bounded per request and kept with the game; refusals that change nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from functools import cache as memo
 from typing import Any
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.test import Client
 
@@ -332,6 +334,15 @@ def test_an_undecided_solve_is_said_plainly(
     assert state(html) == "undecided"
     assert last_winnable(html) is None
     assert "could not decide" in html
+
+    # Asked again soon it stays undecided (no search); an hour later, it searches on.
+    monkeypatch.undo()
+    assert state(review_page(client, game)) == "undecided"
+    with time_machine.travel(dt.datetime.now(dt.UTC) + reviews.RETRY_UNDECIDED * 2):
+        cache.clear()  # the solver's cache forgets an undecided answer as long
+        html = review_until_done(client, game)
+    assert state(html) == "done"
+    assert last_winnable(html) is not None
 
 
 # ---------------------------------------------------------------- refusals
