@@ -34,6 +34,7 @@ BINS: tuple[tuple[int, int], ...] = (
     (52, 52),
 )
 RECENT = 30
+REVIEW_LINKS = 5
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,11 @@ class Stats:
     # Clean wins (models.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
     clean_won: int = 0
     clean_streak: int = 0
+
+    @property
+    def recent_reviewable(self) -> list[Recent]:
+        """The last few won or lost games of the strip, newest first, for their reviews."""
+        return [game for game in reversed(self.recent) if game.reviewable][:REVIEW_LINKS]
 
     @property
     def win_rate(self) -> str:
