@@ -20,6 +20,7 @@ from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
 from game.review import found as reviews
+from tests.web.daily.test_daily import open_daily
 from tests.web.play.test_play import start
 
 pytestmark = pytest.mark.django_db
@@ -541,3 +542,39 @@ def test_reviews_meet_the_solvers_rate_limit_and_finished_ones_do_not(
     assert answers[:per_session] == [200] * per_session
     assert set(answers[per_session:]) == {429}
     assert client.get(f"/game/{done.pk}/review/").status_code == 200  # a read costs no search
+
+
+def test_an_embed_game_has_no_review(client: Client) -> None:
+    client.get("/")
+    embed = game_store.start_unattached(*LOST_BEFORE_A_REDEAL[:1], engine.DEFAULT_RULES)
+    moves = [engine.Move.parse(text) for text in greedy_record(*LOST_BEFORE_A_REDEAL)]
+    game_store.save(embed, engine.Game(LOST_BEFORE_A_REDEAL[0], engine.DEFAULT_RULES, moves))
+    embed.refresh_from_db()
+    assert embed.status == Game.Status.LOST
+
+    assert client.get(f"/game/{embed.pk}/review/").status_code == 404
+    frame = Client().get(f"/embed/g/{embed.token}/").content.decode()
+    assert "Review this game" not in frame
+    assert not GameReview.objects.exists()
+
+
+def test_a_daily_game_is_reviewed_like_any_other(client: Client, settings: Any) -> None:
+    settings.SITE_START_MONTH = "2026-01"
+    day = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    number = 20261201
+    game = engine.Game(number, engine.DEFAULT_RULES)
+    while (found := engine.greedy_hint(game.position)) is not None:
+        game.play(found.move)
+    assert game.position.cards_home < 52
+    with time_machine.travel(day, tick=False):
+        stored = open_daily(client)
+        assert stored.daily_entry
+        assert stored.deal_number == number
+        game_store.save(stored, game)
+        stored.refresh_from_db()
+        html = review_until_done(client, stored)
+    k = last_winnable(html)
+    assert k is not None
+    if k >= 0:
+        assert verdict(game.positions()[k]) == "won"
+    assert verdict(game.positions()[k + 1]) == "lost"
