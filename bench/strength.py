@@ -20,7 +20,11 @@ Parts (`--parts`, comma-separated; all by default):
   timing), and the greedy hint on the same deals;
 - `rules`: the fair hint on deals 1..--rule-deals under each rule set of RULE_SETS;
 - `every`: hint timing on deals 1..--every-deals under each of the 126 rule sets;
-- `solver`: the solver on deals 1..--deals (default rules) and 1..300 (SOLVER_RULES).
+- `solver`: the solver on deals 1..--deals (default rules) and 1..300 (SOLVER_RULES);
+- `review`: the review of each game the fair hint loses on deals 1..--deals (default rules),
+  as the site makes it (game/review/found.py): the binary search for where it slipped away, then
+  one solve after the fair hint's move there, each solve with the site's budget and the shuffles
+  the game was played with (its hidden seed), timed in CPU.
 """
 
 from __future__ import annotations
@@ -39,7 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.engine import Game, Position, Rules, every_rule_set, search
 from game.engine.hint import HINT_SECONDS, Hint, greedy_hint, hint
-from game.engine.solver import solve
+from game.engine.position import apply
+from game.engine.review import Slip
+from game.engine.solver import Solution, solve
 
 MAX_REDEALS = 10
 SOLVER_NODES = 3_000_000  # game/board/winning_line.py NODE_CAP
@@ -47,7 +53,7 @@ SOLVER_SECONDS = 2.0  # game/board/winning_line.py TIME_LIMIT
 RULE_SETS = ("nomerci", "trefoil", "sixteen", "lucie-r0-m2", "lucie-free-kings")
 """The rule sets besides the default whose win rates and hint times are reported."""
 SOLVER_RULES = (("nomerci", "solver (nomerci)"), ("lucie-r0", "solver (lucie-r0)"))
-PARTS = ("hint", "rules", "every", "solver")
+PARTS = ("hint", "rules", "every", "solver", "review")
 
 
 def hidden_seed(number: int) -> int:
@@ -106,6 +112,43 @@ def solve_one(args: tuple[str, int, str]) -> tuple[str, float, bool, bool, float
         verified = game.position.cards_home == 52
     proven = solution.status == "lost" and solution.proven
     return solution.status, solution.seconds, verified, proven, cpu
+
+
+Reviewed = tuple[bool, int, list[float], bool]
+"""A game's review: lost (reviewed at all), solves, each solve's CPU seconds, undecided."""
+
+
+def review_one(args: tuple[int, str, float | None]) -> Reviewed:
+    """Follow the fair hint through deal `number` with its hidden seed; if it loses, review it."""
+    number, clock, seconds = args
+    search.clock = time.thread_time if clock == "cpu" else time.perf_counter
+    game = Game(number, Rules.parse("lucie"), shuffle_seed=hidden_seed(number))
+    redeals = 0
+    while (advice := hint(game.position, time_limit=seconds)) is not None:
+        redeals += advice.move.is_redeal
+        if redeals > MAX_REDEALS:
+            break
+        game.play(advice.move)
+    if game.position.cards_home == 52:
+        return False, 0, [], False
+    cpu: list[float] = []
+
+    def timed(position: Position) -> Solution:
+        began = time.thread_time()
+        found = solve(position, SOLVER_NODES, SOLVER_SECONDS)
+        cpu.append(time.thread_time() - began)
+        return found
+
+    positions, moves = game.positions(), game.moves
+    slip = Slip.begin(len(moves))
+    while slip.state == "working":
+        slip = slip.step(positions, moves, timed)
+    at = slip.last_winnable
+    if at is not None and at >= 0:  # fair or foresight: the hint's move there, solved
+        advice = hint(positions[at], time_limit=seconds)
+        if advice is not None and advice.move != moves[at]:
+            timed(apply(positions[at], advice.move))
+    return True, len(cpu), cpu, slip.state == "undecided"
 
 
 def ms(seconds: float) -> str:
@@ -236,6 +279,22 @@ def main() -> None:
                     flush=True,
                 )
             print(f"verified: {verified} wins replayed to 52 cards home, {proven} losses proven")
+        if "review" in parts:
+            began = time.perf_counter()
+            tasks = [(n, args.clock, args.hint_seconds) for n in numbers]
+            reviewed = [r for r in pool.map(review_one, tasks, chunksize=1) if r[0]]
+            cpu = [t for r in reviewed for t in r[2]]
+            solves = sum(r[1] for r in reviewed) / max(1, len(reviewed))
+            p99 = quantile(cpu, 0.99) * 1000 if cpu else 0.0
+            print(
+                f"review: {len(reviewed)} lost games, {solves:.1f} solves per review on average, "
+                f"p99 {p99:.0f} ms of CPU per solve, {sum(r[3] for r in reviewed)} undecided"
+            )
+            print(
+                f"review: median {ms(statistics.median(cpu)) if cpu else '-'} of CPU per solve, "
+                f"max {ms(max(cpu)) if cpu else '-'}; {time.perf_counter() - began:.0f} s in all",
+                flush=True,
+            )
     print(load())
 
 

@@ -55,6 +55,10 @@ class Game(models.Model):
     mercis_used = models.PositiveSmallIntegerField(default=0)
     # A peek at the solver was taken: the game counts as played, never won.
     assisted = models.BooleanField(default=False)
+    # Undos asked (each press, redone or not) and hints shown: a win with none of them, and not
+    # assisted, is clean (CLEAN_WIN).
+    undos = models.PositiveIntegerField(default=0)
+    hints = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -173,6 +177,11 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
 
+    @property
+    def is_clean_win(self) -> bool:
+        """Won with no undo, no hint and no "Show a win" (the one definition: CLEAN_WIN)."""
+        return self.status == self.Status.WON and not (self.assisted or self.undos or self.hints)
+
     def replay(self) -> Played:
         """The engine game: the deal replayed through the whole log, with the redo list."""
         return Played(
@@ -221,3 +230,44 @@ class DailyTally(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.deal_number}: {self.winners}/{self.players}"
+
+
+CLEAN_WIN = models.Q(status=Game.Status.WON, assisted=False, undos=0, hints=0)
+"""A clean win: won with no undo (even one taken back by redo), no hint and no "Show a win".
+Game.is_clean_win says the same of one game."""
+
+
+class GameReview(models.Model):
+    """What the review of a finished game found (game/review/), kept so that asking again is
+    instant on every server. `moves` is the log it was found for: a lost game undone and played
+    on is another game, and its old review is dropped. `found` holds the search's state and its
+    results (bounded: a few numbers, a winning line, at most three moments)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    moves = models.TextField(blank=True, default="")
+    state = models.CharField(max_length=10, default="working")
+    found = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id} ({self.state})"
+
+
+class DealDifficulty(models.Model):
+    """How often a strong fair player wins a deal's layout over hidden redeal shuffles
+    (game/review/difficulty.py): `wins` of `played` sample games, `planned` the sample size."""
+
+    deal_number = models.BigIntegerField()
+    rules = models.CharField(max_length=40, default=engine.DEFAULT_RULES.name)
+    wins = models.PositiveIntegerField(default=0)
+    played = models.PositiveIntegerField(default=0)
+    planned = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [  # noqa: RUF012 (Django reads it once)
+            models.UniqueConstraint(fields=["deal_number", "rules"], name="difficulty_one_per_deal")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.deal_number} {self.rules}: {self.wins}/{self.played}"

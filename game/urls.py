@@ -3,6 +3,7 @@ from django.urls import include, path
 from game.daily import views as daily_views
 from game.play import prefs, views
 from game.records import views as records
+from game.review import views as review
 from game.stats import views as stats_views
 from lucie import languages
 
@@ -28,6 +29,8 @@ urlpatterns = [
     path("game/<int:game_id>/solve/next/", views.solve_next, name="solve_next"),
     path("game/<int:game_id>/solve/out/", views.solve_out, name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
+    path("game/<int:game_id>/review/", review.review, name="review"),
+    path("game/<int:game_id>/review/try/", review.review_try, name="review_try"),
     path("game/<int:game_id>/record/", records.record_page, name="record"),
     path("game/<int:game_id>/record.txt", records.record_txt, name="record_txt"),
     path("import/", records.import_page, name="import"),
@@ -48,6 +51,11 @@ urlpatterns = [
     path("daily/", daily_views.today, name="daily"),
     path("daily/<str:year>/<str:month>/", daily_views.month, name="daily_month"),
     path("daily/<str:year>/<str:month>/<str:day>/", daily_views.day, name="daily_day"),
+    path(
+        "daily/<str:year>/<str:month>/<str:day>/difficulty/",
+        daily_views.day_difficulty,
+        name="daily_difficulty",
+    ),
     path("daily/<str:year>/<str:month>/<str:day>/result/", daily_views.result, name="daily_result"),
     # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
     path("", include("game.embed.urls")),

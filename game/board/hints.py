@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from contextlib import nullcontext
 
 from django.core.cache import cache
 
@@ -35,12 +36,14 @@ def hint_for(
     position: engine.Position,
     *,
     before_search: Callable[[], None] = lambda: None,
+    slot_held: bool = False,
 ) -> engine.Hint | None:
     """The hint for `position` (reached by `record`), or None when no move is left.
 
     `before_search` is called only when the hint is not kept and must be searched: the caller's
     rate limit, which raises limits.Limited. A kept hint costs nothing, so it counts against no
-    limit (a player following Hint on the daily deal finds most of them kept)."""
+    limit (a player following Hint on the daily deal finds most of them kept). `slot_held`: the
+    caller already holds a compute slot (a review searching several)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
@@ -50,7 +53,7 @@ def hint_for(
     before_search()
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
-    with limits.computing(), metrics.timed(metrics.HINT_SECONDS):
+    with nullcontext() if slot_held else limits.computing(), metrics.timed(metrics.HINT_SECONDS):
         found = limits.search(fair_hint, position)
     if found is None:
         return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -75,6 +75,9 @@ def _play_move(played: Played, request: HttpRequest) -> None:
 
 def _undo(played: Played, request: HttpRequest) -> None:
     played.undo_turn()
+    # Every undo counts against a clean win, even one that a redo takes back.
+    if played.row is not None:
+        played.row.undos += 1
 
 
 def _redo(played: Played, request: HttpRequest) -> None:
@@ -238,7 +241,25 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     if found is None:
         message = "There is nothing to hint: the game is over."
         return front.board(request, game, played, message=message)
+    if game.pk is not None:
+        # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
+        # saving meanwhile writes only the columns it changed.
+        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+        game.hints += 1
+    elif front.sessions and request.session.session_key:
+        # A deal's first board is not stored yet: the session remembers the hint, and the first
+        # move counts it (game.play.views). A browser with no session stores nothing, so a hint
+        # before its very first move is not counted.
+        request.session[FIRST_HINT] = first_hint_name(game)
     return front.board(request, game, played, hint=found, message=hint_message(played, found))
+
+
+FIRST_HINT = "first_hint"
+
+
+def first_hint_name(game: Game) -> str:
+    """What the session keeps of a hint on a deal's first board: the deal and its rules."""
+    return f"{game.rules} {game.deal_number}"
 
 
 def computed_hint(

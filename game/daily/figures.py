@@ -18,6 +18,7 @@ import datetime as dt
 import logging
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 from django.db import transaction
@@ -29,6 +30,9 @@ from game.board.display import format_ms
 from game.daily import deals, tally
 from game.models import Game
 from lucie import metrics
+
+if TYPE_CHECKING:
+    from game.daily.difficulty import Difficulty
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +77,7 @@ class DayResult:
     redeals_used: int
     mercis_used: int
     game_id: int
+    clean: bool = False  # a clean win: no undo, no hint, no "Show a win" (Game.is_clean_win)
 
     @property
     def time(self) -> str:
@@ -321,7 +326,7 @@ def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult
 
 RESULT_FIELDS = (
     "pk", "deal_number", "status", "assisted", "started_at", "elapsed_ms", "move_count",
-    "cards_home", "redeals_used", "mercis_used",
+    "cards_home", "redeals_used", "mercis_used", "undos", "hints",
 )  # fmt: skip
 
 
@@ -335,6 +340,7 @@ def day_result(game: Game) -> DayResult:
         redeals_used=game.redeals_used,
         mercis_used=game.mercis_used,
         game_id=game.pk,
+        clean=game.is_clean_win,
     )
 
 
@@ -396,15 +402,20 @@ def _longest_run(days: set[dt.date]) -> int:
 # ---------------------------------------------------------------- sharing
 
 
-def share_text(deal_number: int, result: DayResult, url: str) -> str:
+def share_text(
+    deal_number: int, result: DayResult, url: str, hardness: Difficulty | None = None
+) -> str:
     """A finished daily game as two lines to paste anywhere: the result, and the deal's link.
 
-    It names the deal, the result, the time, redeals and the merci: nothing about the player.
+    It names the deal, the result, the time, redeals and the merci, and how hard the deal is
+    when known: nothing about the player.
     """
     parts: list[str]
     if result.state in ("won", "assisted"):
         verb = "won" if result.state == "won" else "solved with help"
         parts = [f"{verb} in {result.time}", f"{result.move_count} moves"]
+        if result.clean:
+            parts.append("clean")
     else:
         verb = "left unfinished" if result.state == "abandoned" else "lost"
         parts = [verb, f"{result.cards_home}/52 cards home"]
@@ -413,4 +424,5 @@ def share_text(deal_number: int, result: DayResult, url: str) -> str:
     parts.append("merci used" if result.mercis_used else "no merci")
     if not result.on_the_day:
         parts.append("played late")
-    return f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}\n{url}"
+    hard = f" \N{MIDDLE DOT} {hardness.share}" if hardness is not None else ""
+    return f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}{hard}\n{url}"

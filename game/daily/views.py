@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import engine
+from game import engine, limits
 from game.board import store
-from game.daily import deals
+from game.daily import deals, difficulty
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -76,6 +76,11 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
         ),
         "streaks": daily_figures.streaks(key, today),
         "daily_game": game,
+        # How hard the deal is; if the scheduled command missed it, the page asks for it.
+        "difficulty": difficulty.of_deal(deals.deal_number_for(day)),
+        "difficulty_url": reverse(
+            "daily_difficulty", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
+        ),
         **_rollover_context(),
     }
     if game is not None:
@@ -83,7 +88,9 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
         context["mine"] = mine
         if mine.finished:
             url = request.build_absolute_uri(_day_url(day))
-            context["share"] = daily_figures.share_text(game.deal_number, mine, url)
+            context["share"] = daily_figures.share_text(
+                game.deal_number, mine, url, context["difficulty"]
+            )
     return context
 
 
@@ -167,6 +174,8 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     key = request.session.session_key
     mine = daily_figures.player_month(key, first)
     everyone = daily_figures.month_figures(first)
+    low, high = deals.month_bounds(first)
+    hardness = difficulty.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
 
     weeks: list[dict[str, Any]] = []
     days: list[dict[str, Any]] = []
@@ -178,6 +187,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
                 continue
             number = deals.deal_number_for(date)
             cell = {
+                "difficulty": hardness.get(number),
                 "date": date,
                 "number": number,
                 "is_today": date == today,
@@ -216,5 +226,26 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     }
     if todays is not None and todays.finished:
         url = request.build_absolute_uri(_day_url(today))
-        context["share"] = daily_figures.share_text(deals.deal_number_for(today), todays, url)
+        number = deals.deal_number_for(today)
+        context["share"] = daily_figures.share_text(number, todays, url, hardness.get(number))
     return render(request, "daily/month.html", context)
+
+
+@require_safe
+def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
+    """How hard a day's deal is, as the daily page's line: known, or a few more samples played
+    now (within a compute slot, counted against the hint's rate limit) and asked again."""
+    try:
+        date = deals.parse_day(year, month, day)
+    except deals.DailyDateError as error:
+        return _not_offered(request, error)
+    number = deals.deal_number_for(date)
+    found = difficulty.of_deal(number)
+    if found is None:
+        try:
+            limits.check(request, limits.HINT)
+            found = difficulty.of_deal(number, fill=True)
+        except limits.Limited:
+            pass
+    context = {"difficulty": found, "difficulty_url": request.path, "polled": True}
+    return render(request, "daily/_difficulty.html", context)

@@ -296,6 +296,13 @@ def _store_first(
     change (`action`, named `name`) through the pipeline, in one transaction: a refusal raised
     inside stores nothing, not even the session. `auto`: the auto-move setting may follow."""
     new_session = request.session.session_key is None
+    hinted = request.session.get(pipeline.FIRST_HINT) == pipeline.first_hint_name(pending)
+
+    def first(played: Played, request: HttpRequest) -> None:
+        action(played, request)
+        if hinted and played.row is not None:  # a hint shown on this first board
+            played.row.hints += 1
+
     try:
         with store.saving(), transaction.atomic():
             key = session_key(request)
@@ -308,7 +315,10 @@ def _store_first(
                 network=limits.network_tag(request) if daily else "",
             )
             games = store.session_games(game.pk, key)
-            return pipeline.apply(request, games, name, action, session_auto=auto)
+            played = pipeline.apply(request, games, name, first, session_auto=auto)
+        if hinted:
+            del request.session[pipeline.FIRST_HINT]
+        return played
     except pipeline.REFUSALS:
         if new_session:
             # The session's row went with the transaction: forget it, so that no cookie names it.

@@ -183,6 +183,14 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "record": game.record.text,
         "download": reverse("replay_record_txt", args=[game.replay_token]),
         "time": display.format_ms(game.elapsed_ms),
+        # The review is this browser's own: the replay link may be shared, the review is not.
+        "review": (
+            reverse("review", args=[game.pk])
+            if game.session_key
+            and game.session_key == request.session.session_key
+            and game.status in (Game.Status.WON, Game.Status.LOST)
+            else ""
+        ),
         **display.still_table(position, moves[step - 1].card if step else None),
     }
     template = "game/replay.html#replay" if request.htmx else "game/replay.html"

@@ -28,7 +28,7 @@ from django.db.models.expressions import Window
 
 from game import engine
 from game.board.display import format_ms
-from game.models import Game
+from game.models import CLEAN_WIN, Game
 from game.templatetags.rulesets import rules_label
 
 # Cards home per game: bins of five, then the near misses and the wins on their own.
@@ -40,6 +40,7 @@ BINS: tuple[tuple[int, int], ...] = (
 # The bin of the wins with help: all 52 home, but not a win (`Bin.helped`).
 HELPED_LOW = 53
 RECENT = 30
+REVIEW_LINKS = 5
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,18 @@ class Recent:
     elapsed_ms: int
     deal_number: int
     replay_token: str
+    pk: int = 0
+    undos: int = 0
+    hints: int = 0
+
+    @property
+    def clean(self) -> bool:
+        """A clean win (models.CLEAN_WIN): no undo, no hint, no "Show a win"."""
+        return self.result == "won" and not (self.undos or self.hints)
+
+    @property
+    def reviewable(self) -> bool:
+        return self.status in (Game.Status.WON, Game.Status.LOST)
 
     @property
     def result(self) -> str:
@@ -88,7 +101,7 @@ class Recent:
     @property
     def summary(self) -> str:
         what = {
-            "won": f"won in {self.time}",
+            "won": f"won in {self.time}" + (", a clean win" if self.clean else ""),
             "assisted": "won with help (counts as played)",
             "lost": f"lost, {self.cards_home} cards home",
             "abandoned": f"abandoned, {self.cards_home} cards home",
@@ -123,6 +136,14 @@ class Stats:
     win_times: tuple[WinTime, ...] = field(default=())
     in_progress: int = 0
     helped: int = 0
+    # Clean wins (models.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
+    clean_won: int = 0
+    clean_streak: int = 0
+
+    @property
+    def recent_reviewable(self) -> list[Recent]:
+        """The last few won or lost games of the strip, newest first, for their reviews."""
+        return [game for game in reversed(self.recent) if game.reviewable][:REVIEW_LINKS]
 
     @property
     def win_rate(self) -> str:
@@ -148,6 +169,7 @@ class RuleSetTab:
 
 
 def _clean_win() -> Q:
+    # A win that counts (no "Show a win"). A clean win is stricter: models.CLEAN_WIN.
     return Q(status=Game.Status.WON, assisted=False)
 
 
@@ -184,9 +206,11 @@ def for_session(
         average_time=Avg("elapsed_ms", filter=_clean_win()),
         best_home=Max("cards_home", filter=over),
         average_home=Avg("cards_home", filter=over),
+        clean_won=Count("pk", filter=CLEAN_WIN),
         **bins,
     )
     current, best = _streaks(games)
+    clean_current, _ = _streaks(games, CLEAN_WIN)
     average_time = totals["average_time"]
     return Stats(
         played=totals["played"],
@@ -205,18 +229,21 @@ def for_session(
         helped=totals["helped"],
         recent=_recent(games),
         win_times=_win_times(games, totals["best_time"]),
+        clean_won=totals["clean_won"],
+        clean_streak=clean_current,
     )
 
 
-def _streaks(games: QuerySet[Game]) -> tuple[int, int]:
+def _streaks(games: QuerySet[Game], wins: Q | None = None) -> tuple[int, int]:
     """(current, best) runs of clean wins among the finished games, in the order they ended.
 
     Each finished game that is not a clean win starts a new group (a running count of them, as a
     window function); a streak is a group's count of wins, and the current streak is the last
     group's. One query, whatever the number of games.
     """
-    not_won = Case(When(_clean_win(), then=0), default=1, output_field=IntegerField())
-    won = Case(When(_clean_win(), then=1), default=0, output_field=IntegerField())
+    wins = _clean_win() if wins is None else wins
+    not_won = Case(When(wins, then=0), default=1, output_field=IntegerField())
+    won = Case(When(wins, then=1), default=0, output_field=IntegerField())
     ordered = games.filter(finished_at__isnull=False).values(
         w=won,
         grp=Window(Sum(not_won), order_by=[F("finished_at").asc(), F("pk").asc()]),
@@ -238,7 +265,15 @@ def _recent(games: QuerySet[Game]) -> tuple[Recent, ...]:
         games.filter(finished_at__isnull=False)
         .order_by("-finished_at", "-pk")
         .values_list(
-            "status", "assisted", "cards_home", "elapsed_ms", "deal_number", "replay_token"
+            "status",
+            "assisted",
+            "cards_home",
+            "elapsed_ms",
+            "deal_number",
+            "replay_token",
+            "pk",
+            "undos",
+            "hints",
         )[:RECENT]
     )
     rows.reverse()  # oldest first, so the strip reads left to right

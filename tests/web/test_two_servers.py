@@ -41,6 +41,7 @@ from tests.web.live_gunicorn import (
     serving,
     stored_game,
 )
+from tests.web.review.test_review import LOST_BEFORE_A_REDEAL, greedy_record
 from tests.web.test_metrics import figures, value
 
 pytestmark = pytest.mark.skipif(
@@ -272,3 +273,36 @@ def test_a_hint_found_on_one_server_is_the_one_the_other_gives(pair: Pair) -> No
     assert hinted.findall(on_a.body) == hinted.findall(on_b.body) != []
     after = hint_lookups(pair.b)
     assert (after["hit"] - before["hit"], after["miss"] - before["miss"]) == (1, 0)
+
+
+def solver_lookups(server: Server) -> float:
+    found = figures(server.player().get("/metrics").body)
+    return sum(
+        value(found, "lucie_cache_lookups_total", cache="solver", result=result)
+        for result in ("hit", "miss")
+    )
+
+
+def test_a_review_finished_on_one_server_is_read_on_the_other_without_a_search(
+    pair: Pair,
+) -> None:
+    number, rules = LOST_BEFORE_A_REDEAL
+    a, b = pair.browser()
+    game_id = read_board(a.open_deal(f"/deal/{number}/?rules={rules}").body).game_id
+    for count, text in enumerate(greedy_record(number, rules)):
+        action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        assert a.post(f"/game/{game_id}/{action}/", {"n": count, "auto": 0, **form}).status == 200
+    for _ in range(40):
+        on_a = a.get(f"/game/{game_id}/review/")
+        assert on_a.status == 200
+        if 'data-review-state="working"' not in on_a.body:
+            break
+    assert 'data-review-state="done"' in on_a.body
+    before = solver_lookups(pair.b)
+
+    on_b = b.get(f"/game/{game_id}/review/")
+
+    assert on_b.status == 200
+    verdict = re.compile(r'data-review-state="\w+" data-last-winnable="-?\d+"')
+    assert verdict.findall(on_b.body) == verdict.findall(on_a.body) != []
+    assert solver_lookups(pair.b) == before  # read from the database: no solve, not even cached

@@ -206,7 +206,7 @@ def test_a_finished_daily_shows_its_result_and_starts_nothing(
     assert game_on_page(response.content).pk == won.pk
     assert "You won!" in html
     assert (
-        "La Belle Lucie #20261129 \N{EM DASH} won in 4:12, 93 moves, 2 redeals, merci used\n"
+        "La Belle Lucie #20261129 \N{EM DASH} won in 4:12, 93 moves, clean, 2 redeals, merci used\n"
         "http://testserver/daily/2026/11/29/</textarea>"
     ) in html
     assert 'data-copy="share-text" hidden' in html

@@ -251,6 +251,7 @@ URL = "https://lucie.example/daily/2026/11/29/"
         ),
         ({"on_the_day": False}, "won in 4:12, 93 moves, 2 redeals, merci used, played late"),
         ({"state": "assisted"}, "solved with help in 4:12, 93 moves, 2 redeals, merci used"),
+        ({"clean": True}, "won in 4:12, 93 moves, clean, 2 redeals, merci used"),
     ],
 )
 def test_share_text(fields: dict[str, object], line: str) -> None:
@@ -313,7 +314,8 @@ def test_the_month_page_makes_as_many_queries_with_many_games_as_with_none(
     html = client.get("/daily/2026/11/").content.decode()
 
     assert full == empty
-    assert full <= 4  # the session, this player's month, the streak, everyone's month
+    # the session, this player's month, the streak, everyone's month, how hard each day is
+    assert full <= 5
     assert html.count("In progress") == 0
     assert html.count("4/11 won") == 29
 

@@ -1,0 +1,118 @@
+"""How hard each daily deal is, kept in the database (models.DealDifficulty).
+
+The figure is game.engine.difficulty's: the fair hint played out over SAMPLES hidden shuffles of
+the deal's layout. `manage.py deal_difficulty` computes the coming days ahead of time (a few
+seconds a deal); when a day was missed, its daily page fills the figure in lazily, a few samples
+per request within one compute slot (LAZY_SECONDS, never waiting for a slot: a busy site skips
+it), and shows it once every sample is played. Two servers filling the same deal at once keep
+only the first batch to reach the row (the rest is done again, never counted twice).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from game import engine, limits
+from game.daily import deals
+from game.engine import difficulty
+from game.models import DealDifficulty
+
+LAZY_SECONDS = 0.5
+"""How long a daily page may play samples for a deal whose figure is missing."""
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    wins: int
+    played: int
+
+    @property
+    def rating(self) -> str:
+        return difficulty.rating(self.wins, self.played)
+
+    @property
+    def in_ten(self) -> int:
+        return difficulty.in_ten(self.wins, self.played)
+
+    @property
+    def sentence(self) -> str:
+        return f"a strong fair player wins this layout {self.in_ten} times in 10"
+
+    @property
+    def share(self) -> str:
+        return f"{self.rating} ({self.in_ten} in 10)"
+
+
+def _row(number: int, rules: str) -> DealDifficulty:
+    row = DealDifficulty.objects.filter(deal_number=number, rules=rules).first()
+    if row is not None:
+        return row
+    try:
+        with transaction.atomic():
+            return DealDifficulty.objects.create(
+                deal_number=number, rules=rules, planned=difficulty.SAMPLES
+            )
+    except IntegrityError:
+        return DealDifficulty.objects.get(deal_number=number, rules=rules)
+
+
+def _complete(row: DealDifficulty | None) -> Difficulty | None:
+    if row is None or row.planned == 0 or row.played < row.planned:
+        return None
+    return Difficulty(row.wins, row.played)
+
+
+def compute(
+    number: int,
+    rules: str = deals.DAILY_RULES,
+    seconds: float | None = None,
+    *,
+    search: Callable[..., Any] | None = None,
+) -> Difficulty | None:
+    """Play the deal's missing samples (all of them, or for at most `seconds`) and keep them;
+    the figure once complete. `search` runs one sample (limits.search in a request)."""
+    row = _row(number, rules)
+    began, done = time.monotonic(), row.played
+    wins = 0
+    parsed = engine.Rules.parse(rules)
+    run: Callable[..., Any] = search or (lambda function, *args: function(*args))
+    while done < row.planned:
+        if seconds is not None and done > row.played and time.monotonic() - began >= seconds:
+            break  # at least one sample a call, then as many as fit in `seconds`
+        wins += bool(run(difficulty.fair_win, number, done, parsed))
+        done += 1
+    if done > row.played:
+        with transaction.atomic():
+            locked = DealDifficulty.objects.select_for_update().get(pk=row.pk)
+            if locked.played == row.played:  # nobody kept these samples meanwhile
+                locked.wins += wins
+                locked.played = done
+                locked.save(update_fields=["wins", "played", "updated_at"])
+            row = locked
+    return _complete(row)
+
+
+def of_deal(number: int, *, fill: bool = False) -> Difficulty | None:
+    """The daily deal's figure, or None while it is not known. `fill`: play a few missing
+    samples now, in a compute slot if one is free."""
+    found = _complete(
+        DealDifficulty.objects.filter(deal_number=number, rules=deals.DAILY_RULES).first()
+    )
+    if found is not None or not fill:
+        return found
+    try:
+        with limits.computing():
+            return compute(number, seconds=LAZY_SECONDS, search=limits.search)
+    except limits.Busy:
+        return None
+
+
+def of_deals(numbers: list[int]) -> dict[int, Difficulty]:
+    """The known figures of these daily deals, in one query (for the calendar)."""
+    rows = DealDifficulty.objects.filter(deal_number__in=numbers, rules=deals.DAILY_RULES)
+    return {row.deal_number: found for row in rows if (found := _complete(row)) is not None}

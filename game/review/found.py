@@ -1,0 +1,247 @@
+"""What a finished game's review has found, kept with the game (models.GameReview), and the
+bounded piece of work each request adds to it.
+
+A lost game's review has three parts, done in order:
+1. where it slipped away: game.engine.review.Slip, a binary search along the record, one solve
+   at a time (each through winning_line.answer, so a position solved for "Show a win" or for
+   another review is not solved again);
+2. at that position, the fair hint's move, and whether it keeps the win (one more solve): the
+   "fair or foresight" verdict;
+3. the moments where the player and the fair hint disagreed (up to three, in the order they
+   happened), one hint per position along the record.
+
+A request does at most MAX_SOLVES solves and starts no new piece of work past REQUEST_SECONDS
+(each solve itself stops at winning_line.TIME_LIMIT), all within one compute slot; what it found
+is saved at once, so the next request, on any server, goes on from there. A won game's review
+needs no search.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from game import engine, limits
+from game.board import hints, winning_line
+from game.engine.review import Slip, State, disagrees
+from game.models import Game, GameReview
+
+REQUEST_SECONDS = 1.0
+"""No new piece of work starts after this long in one request (a solve may then run up to
+winning_line.TIME_LIMIT more): a request costs at most about three seconds of one slot."""
+
+MAX_SOLVES = 4
+"""Solves one request may make: a review needing more fills in over a few requests."""
+
+MAX_MOMENTS = 3
+
+RETRY_UNDECIDED = dt.timedelta(seconds=winning_line.CACHE_SECONDS["undecided"])
+"""An undecided review searches again once this long has passed (the solver's cache keeps an
+undecided answer as long)."""
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made, with the message to show."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    index: int  # moves played before it
+    played: str
+    hinted: str
+
+
+@dataclass
+class Progress:
+    """The review's state as kept in GameReview.found."""
+
+    slip: Slip
+    hint: str | None = None  # the fair hint's move where the win slipped away
+    hint_keeps: str = ""  # the solver's verdict after the hint's move: won, lost, undecided
+    hint_checked: bool = False
+    scanned: int = 0  # positions compared with the fair hint so far
+    moments: tuple[Moment, ...] = ()
+
+    @classmethod
+    def begin(cls, game: Game) -> Progress:
+        if game.status == Game.Status.WON:
+            return cls(Slip(moves=game.move_count, low=game.move_count - 1, high=game.move_count))
+        return cls(Slip.begin(game.move_count))
+
+    @classmethod
+    def load(cls, found: dict[str, Any], game: Game) -> Progress:
+        try:
+            slip = Slip(**{**found["slip"], "line": tuple(found["slip"]["line"])})
+            moments = tuple(Moment(**moment) for moment in found.get("moments", ()))
+            return cls(
+                slip,
+                found.get("hint"),
+                str(found.get("hint_keeps", "")),
+                bool(found.get("hint_checked")),
+                int(found.get("scanned", 0)),
+                moments[:MAX_MOMENTS],
+            )
+        except (KeyError, TypeError, ValueError):
+            return cls.begin(game)
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "slip": {**asdict(self.slip), "line": list(self.slip.line)},
+            "hint": self.hint,
+            "hint_keeps": self.hint_keeps,
+            "hint_checked": self.hint_checked,
+            "scanned": self.scanned,
+            "moments": [asdict(moment) for moment in self.moments],
+        }
+
+    def state(self, game: Game) -> State:
+        if game.status == Game.Status.WON:
+            return "done"
+        if self.slip.state != "done":
+            return self.slip.state
+        return "done" if self._hint_done and self._scan_done(game) else "working"
+
+    @property
+    def _hint_done(self) -> bool:
+        return self.hint_checked or self.slip.last_winnable == -1
+
+    def _scan_done(self, game: Game) -> bool:
+        return len(self.moments) >= MAX_MOMENTS or self.scanned >= game.move_count
+
+
+def check_reviewable(game: Game) -> None:
+    """Refuse a game that has no review: in progress, left for another, or not played here."""
+    if game.status == Game.Status.PLAYING:
+        raise ReviewError("This game is still being played: its review opens once it is over.")
+    if game.status == Game.Status.ABANDONED:
+        raise ReviewError(
+            "This game was left for another before it ended, so there is nothing to review."
+        )
+    if game.imported:
+        raise ReviewError("An imported record is watched, not reviewed.")
+
+
+def kept(game: Game) -> tuple[GameReview, Progress]:
+    """The review kept for `game` (made empty if there is none, or it was for other moves)."""
+    row = GameReview.objects.filter(game=game).first()
+    if row is None:
+        try:
+            with transaction.atomic():
+                row = GameReview.objects.create(
+                    game=game, moves=game.moves, found=Progress.begin(game).dump()
+                )
+        except IntegrityError:  # another request made it meanwhile
+            row = GameReview.objects.get(game=game)
+    if row.moves != game.moves:  # undone out of its loss and played on: another game now
+        row.moves, row.found, row.state = game.moves, Progress.begin(game).dump(), "working"
+        row.save()
+    progress = Progress.load(row.found, game)
+    if progress.slip.stuck is not None and timezone.now() - row.updated_at > RETRY_UNDECIDED:
+        # As "Show a win" keeps "undecided" only a while: a quieter moment may settle it.
+        progress.slip = progress.slip.retry()
+    return row, progress
+
+
+def _record(game: Game, moves: list[engine.Move], count: int, *extra: engine.Move) -> engine.Record:
+    return engine.Record(game.engine_rules, game.deal_number, (*moves[:count], *extra))
+
+
+class Work:
+    """One request's bounded share of a review: solves and hints in one compute slot."""
+
+    def __init__(self, game: Game, progress: Progress) -> None:
+        self.game = game
+        self.progress = progress
+        self.played = game.replay()
+        self.moves = list(self.played.moves)
+        self.texts = [move.text for move in self.moves]
+        self.positions = self.played.positions()
+        self.solves = 0
+
+    def run(self) -> Progress:
+        began = time.monotonic()
+        with limits.computing():
+            while self.progress.state(self.game) == "working":
+                if time.monotonic() - began > REQUEST_SECONDS or self.solves >= MAX_SOLVES:
+                    break
+                self._step()
+        return self.progress
+
+    def _solve(self, record: engine.Record, position: engine.Position) -> winning_line.Answer:
+        self.solves += 1
+        return winning_line.answer(record, position)
+
+    def _step(self) -> None:
+        progress = self.progress
+        slip = progress.slip
+        index = slip.next_index()
+        if index is not None:
+            found = self._solve(_record(self.game, self.moves, index), self.positions[index])
+            progress.slip = slip.learn(index, found.status, found.line, self.texts)
+        elif not progress._hint_done:
+            self._check_hint(slip.low)
+        else:
+            self._scan_one()
+
+    def _check_hint(self, at: int) -> None:
+        progress = self.progress
+        record = _record(self.game, self.moves, at)
+        found = hints.hint_for(record, self.positions[at], slot_held=True)
+        progress.hint_checked = True
+        if found is None:
+            return
+        progress.hint = found.move.text
+        if found.move == self.moves[at]:
+            progress.hint_keeps = "lost"
+            return
+        after = engine.apply(self.positions[at], found.move)
+        progress.hint_keeps = self._solve(
+            _record(self.game, self.moves, at, found.move), after
+        ).status
+
+    def _scan_one(self) -> None:
+        progress = self.progress
+        at = progress.scanned
+        progress.scanned += 1
+        if at == progress.slip.last_winnable:  # the slip itself is told apart
+            return
+        found = hints.hint_for(
+            _record(self.game, self.moves, at), self.positions[at], slot_held=True
+        )
+        if found is None or not disagrees(self.moves[at], found.move, self.moves[at + 1 :]):
+            return
+        if progress.moments and progress.moments[-1].hinted == found.move.text:
+            return  # the same advice, not taken again: one moment, not several
+        progress.moments = (*progress.moments, Moment(at, self.texts[at], found.move.text))
+
+
+def advance(game: Game, row: GameReview, progress: Progress) -> Progress:
+    """Do this request's share of the review and keep what it found (raises limits.Busy)."""
+    progress = Work(game, progress).run()
+    state = progress.state(game)
+    # Kept only for the log it was found for: a game revived by undo meanwhile starts afresh.
+    GameReview.objects.filter(pk=row.pk, moves=game.moves).update(
+        state=state, found=progress.dump()
+    )
+    return progress
+
+
+def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, str]:
+    """The solver's verdict ("won", "lost", "undecided") on the player's try at the position
+    where the win slipped away. Raises InvalidMoveError / IllegalMoveError for a bad try and
+    ReviewError when there is nothing to try; changes nothing in the game."""
+    at = progress.slip.last_winnable
+    if game.status != Game.Status.LOST or at is None or at < 0:
+        raise ReviewError("There is no position to find a move in: the review has no slip.")
+    move = engine.Move.parse(text)
+    played = game.replay()
+    position = played.positions()[at]
+    after = engine.apply(position, move)  # IllegalMoveError for a move against the rules
+    with limits.computing():
+        found = winning_line.answer(_record(game, list(played.moves), at, move), after)
+    return move, found.status

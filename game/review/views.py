@@ -1,0 +1,176 @@
+"""The review of a finished game: `/game/<id>/review/` (this session's games only, site and
+daily; the embed has none).
+
+GET shows what is known and, while the review is working, does one bounded share of its search
+(game/review/found.py), counted against the solver's rate limit; the page polls with htmx until it
+is done, and offers a Continue button that does the same without JavaScript. `?show=1` shows a
+move that kept the win and `&step=N` steps along the winning line from there. POST `try/` checks
+the player's try at the position where the win slipped away; it changes nothing in the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_POST, require_safe
+
+from game import engine, limits
+from game.board import display, pipeline, store
+from game.models import Game
+from game.review import found as reviews
+from game.review.found import Progress
+
+
+def _number(text: str, last: int) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        return 0
+    return min(int(text), last)
+
+
+def _context(
+    request: HttpRequest, game: Game, progress: Progress, *, message: str = ""
+) -> dict[str, Any]:
+    played = game.replay()
+    moves = list(played.moves)
+    positions = played.positions()
+    slip = progress.slip
+    at = slip.last_winnable
+    context: dict[str, Any] = {
+        "game": game,
+        "state": progress.state(game),
+        "progress": progress,
+        "message": message,
+        "url": reverse("review", args=[game.pk]),
+        "try_url": reverse("review_try", args=[game.pk]),
+        "replay_url": reverse("replay", args=[game.replay_token]),
+        "time": display.format_ms(game.elapsed_ms),
+        "clean": game.is_clean_win,
+        "at": at,
+        "steps_total": _work_estimate(game, progress),
+        "moments": [
+            {
+                "number": moment.index + 1,
+                "played": engine.Move.parse(moment.played).describe(),
+                "hinted": engine.Move.parse(moment.hinted).describe(),
+                "replay": f"{reverse('replay', args=[game.replay_token])}?step={moment.index}",
+            }
+            for moment in progress.moments
+        ],
+    }
+    if game.status == Game.Status.LOST and at is not None and at >= 0:
+        position = positions[at]
+        context.update(
+            {
+                "position": position,
+                "slip_move": moves[at].describe(),
+                "slip_number": at + 1,
+                "last_deal": position.is_last_deal,
+                "deal_in_play": position.redeals_used + 1,
+                "hint_move": engine.Move.parse(progress.hint).describe() if progress.hint else "",
+                "choices": [(m.text, m.describe()) for m in engine.legal_moves(position)],
+            }
+        )
+        show = request.GET.get("show") == "1" or "tried" in context or request.method == "POST"
+        context["show"] = show
+        line = [engine.Move.parse(text) for text in slip.line]
+        step = _number(request.GET.get("step", ""), len(line)) if show else 0
+        shown = position
+        for move in line[:step]:
+            shown = engine.apply(shown, move)
+        context.update(
+            {
+                "line": [(n, move.describe()) for n, move in enumerate(line, start=1)],
+                "keeper": line[0].describe() if line else "",
+                "step": step,
+                "line_length": len(line),
+                "shown": shown,
+                **display.still_table(shown, line[step - 1].card if step else None),
+            }
+        )
+    return context
+
+
+def _work_estimate(game: Game, progress: Progress) -> str:
+    """Progress in words for the working state."""
+    slip = progress.slip
+    if slip.state == "working":
+        return f"{slip.solves} solve{'s' if slip.solves != 1 else ''} so far"
+    return f"compared {progress.scanned} of {game.move_count} positions with the fair hint"
+
+
+def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    template = (
+        "review/review.html#review" if getattr(request, "htmx", False) else "review/review.html"
+    )
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _error(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    response = render(request, "game/error.html", {"message": message}, status=status)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_safe
+def review(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The review; while it is working, one bounded share of its search."""
+    game = store.get_game(game_id, request.session.session_key)
+    try:
+        reviews.check_reviewable(game)
+    except reviews.ReviewError as error:
+        return _error(request, str(error))
+    row, progress = reviews.kept(game)
+    refused: limits.Refused | None = None
+    if progress.state(game) == "working":
+        try:
+            limits.check(request, limits.SOLVE)
+            progress = reviews.advance(game, row, progress)
+        except limits.REFUSED as error:
+            refused = error
+    if refused is None:
+        return _render(request, _context(request, game, progress))
+    context = _context(request, game, progress, message=refused.message)
+    # htmx's poll swaps only a 2xx answer: it gets the page as it stands, asking again once the
+    # wait is over; a plain request gets the refusal's own status.
+    context["poll_delay"] = f"{refused.retry_after}s"
+    status = 200 if getattr(request, "htmx", False) else refused.status
+    response = _render(request, context, status)
+    response["Retry-After"] = str(refused.retry_after)
+    return response
+
+
+@require_POST
+def review_try(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The player's try (`move`) at the position where the win slipped away, checked by the
+    solver. A malformed or illegal try is a 400; nothing in the game changes either way."""
+    game = store.get_game(game_id, request.session.session_key)
+    try:
+        reviews.check_reviewable(game)
+    except reviews.ReviewError as error:
+        return _error(request, str(error))
+    _row, progress = reviews.kept(game)
+    text = request.POST.get("move", "")[:16]
+    try:
+        limits.check(request, limits.SOLVE)
+        move, verdict = reviews.try_move(game, progress, text)
+    except (engine.InvalidMoveError, engine.IllegalMoveError) as error:
+        context = _context(request, game, progress, message=pipeline.sentence(str(error)))
+        return _render(request, context, status=400)
+    except reviews.ReviewError as error:
+        return _render(request, _context(request, game, progress, message=str(error)), 400)
+    except limits.REFUSED as error:
+        response = _render(
+            request, _context(request, game, progress, message=error.message), error.status
+        )
+        response["Retry-After"] = str(error.retry_after)
+        return response
+    context = _context(request, game, progress)
+    context.update({"tried": verdict, "tried_move": move.describe(), "show": True})
+    return _render(request, context)

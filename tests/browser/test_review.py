@@ -1,0 +1,99 @@
+"""The review of a lost game in real Chromium: from the end panel, the verdict fills in (htmx
+polling), a try is checked and answered, a winning line can be stepped through, with axe clean;
+and the same without JavaScript (Continue, then plain form posts)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.core.cache import cache
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser.conftest import open_dealt
+from tests.web.review.test_review import LOST_BEFORE_A_REDEAL, greedy_record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    cache.clear()
+
+
+def lose_a_game(context: BrowserContext, page: Page, base: str) -> int:
+    """Deal 1 played to its loss through the site's own move and redeal posts."""
+    number, rules = LOST_BEFORE_A_REDEAL
+    open_dealt(page, f"{base}/deal/{number}/?rules={rules}")
+    found = re.search(r'data-game="(\d+)"', page.content())
+    assert found is not None
+    game = int(found[1])
+    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    for count, text in enumerate(greedy_record(number, rules)):
+        action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        answer = context.request.post(
+            f"{base}/game/{game}/{action}/",
+            form={"n": str(count), "auto": "0", **form},
+            headers={"X-CSRFToken": token, "HX-Request": "true"},
+        )
+        assert answer.status == 200, (count, text)
+    page.goto(f"{base}/game/{game}/")
+    return game
+
+
+def no_serious_violations(page: Page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_review_a_lost_game_try_a_move_and_see_the_answer(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    lose_a_game(page.context, page, live_server.url)
+    expect(page.get_by_role("heading", name="No moves left")).to_be_visible()
+
+    page.get_by_role("link", name="Review this game").click()
+    verdict = page.locator("[data-review-state]")
+    expect(verdict).to_have_attribute("data-review-state", "done", timeout=30_000)
+    assert int(verdict.get_attribute("data-last-winnable") or "-2") >= 0
+    expect(page.get_by_role("heading", name="Where it slipped away")).to_be_visible()
+    expect(page.get_by_text("Find a move that keeps it.")).to_be_visible()
+    assert no_serious_violations(page) == []
+
+    page.locator(".try-form button").first.click()
+    answer = page.locator("[data-try]")
+    expect(answer).to_be_visible()
+    assert answer.get_attribute("data-try") in ("won", "lost")
+    expect(page.get_by_role("heading", name="A move that keeps the win")).to_be_visible()
+    page.get_by_role("link", name="Next").click()
+    expect(page.locator(".step-count")).to_contain_text("Move 1 of")
+    assert no_serious_violations(page) == []
+    assert errors == []
+
+
+def test_review_without_javascript(browser: Browser, live_server: LiveServer) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    game = lose_a_game(context, page, live_server.url)
+
+    page.get_by_role("link", name="Review this game").click()
+    expect(page).to_have_url(re.compile(rf"/game/{game}/review/$"))
+    for _ in range(20):
+        state = page.locator("[data-review-state]").get_attribute("data-review-state")
+        if state != "working":
+            break
+        page.get_by_role("button", name="Continue").click()
+    assert state == "done"
+
+    page.locator(".try-form button").first.click()
+    expect(page.locator("[data-try]")).to_be_visible()
+    expect(page.get_by_text("One move that keeps it")).to_be_visible()
+    page.get_by_role("link", name="Next").click()
+    expect(page.locator(".step-count")).to_contain_text("Move 1 of")
+    context.close()

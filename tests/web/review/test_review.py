@@ -1,0 +1,580 @@
+"""The review of a finished game through the test client: where a lost game slipped away,
+checked against the solver run on the record directly; finding the move; fair or foresight;
+bounded per request and kept with the game; refusals that change nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from functools import cache as memo
+from typing import Any
+
+import pytest
+import time_machine
+from django.core.cache import cache
+from django.test import Client
+
+from game import engine, limits
+from game.board import store as game_store
+from game.engine import solver
+from game.models import Game, GameReview
+from game.review import found as reviews
+from tests.web.daily.test_daily import open_daily
+from tests.web.play.test_play import start
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+
+# Deals the greedy hint loses with their real shuffles, and where the win slipped away (found
+# once with the engine's own search; each test checks the site against the solver directly).
+LOST_BEFORE_A_REDEAL = (1, "lucie")
+LOST_IN_THE_LAST_DEAL = (4, "lucie")
+LOST_FROM_THE_START = (1, "lucie-r0")
+WON_BY_GREEDY = (3, "lucie")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
+    """Every position the real solver is asked about, in order."""
+    calls: list[engine.Position] = []
+    real = solver.solve
+
+    def counting(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        calls.append(position)
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting)
+    return calls
+
+
+# ---------------------------------------------------------------- helpers
+
+
+@memo
+def greedy_record(number: int, rules: str) -> tuple[str, ...]:
+    """The greedy hint's game of deal `number` with its real shuffles, to its end."""
+    game = engine.Game(number, engine.Rules.parse(rules))
+    while (found := engine.greedy_hint(game.position)) is not None:
+        game.play(found.move)
+    return tuple(move.text for move in game.moves)
+
+
+def play_through_site(client: Client, number: int, rules: str, moves: tuple[str, ...]) -> Game:
+    """Play `moves` on deal `number` through the site's move and redeal posts."""
+    game = start(client, number, rules)
+    for count, text in enumerate(moves):
+        action, data = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        response = client.post(
+            f"/game/{game.pk}/{action}/", {"n": count, "auto": "0", **data}, headers=HX
+        )
+        assert response.status_code == 200, (count, text, response.content[:300])
+    game.refresh_from_db()
+    return game
+
+
+def lost_game(client: Client, case: tuple[int, str]) -> Game:
+    game = play_through_site(client, *case, greedy_record(*case))
+    assert game.status == Game.Status.LOST
+    return game
+
+
+def review_page(client: Client, game: Game, query: str = "", **headers: str) -> str:
+    response = client.get(f"/game/{game.pk}/review/{query}", headers=headers)
+    assert response.status_code == 200, response.content[:500]
+    return response.content.decode()
+
+
+def review_until_done(client: Client, game: Game, limit: int = 40) -> str:
+    for _ in range(limit):
+        html = review_page(client, game)
+        if state(html) != "working":
+            return html
+    raise AssertionError("the review never finished")
+
+
+def state(html: str) -> str:
+    found = re.search(r'data-review-state="(\w+)"', html)
+    assert found is not None, html
+    return found[1]
+
+
+def last_winnable(html: str) -> int | None:
+    found = re.search(r'data-last-winnable="(-?\d+)"', html)
+    return None if found is None else int(found[1])
+
+
+def position_after(number: int, rules: str, moves: tuple[str, ...], count: int) -> engine.Position:
+    parsed = [engine.Move.parse(text) for text in moves[:count]]
+    return engine.Game(number, engine.Rules.parse(rules), parsed).position
+
+
+def verdict(position: engine.Position) -> str:
+    return solver.solve(position, max_nodes=None, time_limit=None).status
+
+
+def unchanged(game: Game) -> dict[str, object]:
+    game.refresh_from_db()
+    fields = ("moves", "redo", "move_count", "status", "undos", "hints", "assisted", "updated_at")
+    return {name: getattr(game, name) for name in fields}
+
+
+# ---------------------------------------------------------------- where it slipped away
+
+
+@pytest.mark.parametrize(
+    "case",
+    [LOST_BEFORE_A_REDEAL, LOST_IN_THE_LAST_DEAL, (13, "nomerci"), (7, "trefoil"), (2, "sixteen")],
+    ids=lambda case: f"{case[1]}-{case[0]}",
+)
+def test_the_last_winnable_position_is_the_solvers(client: Client, case: tuple[int, str]) -> None:
+    game = lost_game(client, case)
+    moves = greedy_record(*case)
+
+    html = review_until_done(client, game)
+
+    assert state(html) == "done"
+    k = last_winnable(html)
+    assert k is not None
+    assert 0 <= k < len(moves)
+    assert verdict(position_after(*case, moves, k)) == "won"
+    assert verdict(position_after(*case, moves, k + 1)) == "lost"
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    assert f"Move {k + 1}, {engine.Move.parse(moves[k]).describe()}, lost it" in said
+
+
+def test_a_deal_lost_from_its_first_position_says_minus_one(client: Client) -> None:
+    game = lost_game(client, LOST_FROM_THE_START)
+    html = review_until_done(client, game)
+
+    assert state(html) == "done"
+    assert last_winnable(html) == -1
+    assert verdict(position_after(*LOST_FROM_THE_START, (), 0)) == "lost"
+    assert "No win from the start" in html
+    assert "Find the move" not in html
+
+
+def test_a_win_lost_in_the_last_deal_was_in_view(client: Client) -> None:
+    game = lost_game(client, LOST_IN_THE_LAST_DEAL)
+    html = review_until_done(client, game)
+    k = last_winnable(html)
+    assert k is not None
+
+    assert position_after(
+        *LOST_IN_THE_LAST_DEAL, greedy_record(*LOST_IN_THE_LAST_DEAL), k
+    ).is_last_deal
+    assert 'data-fairness="in-view"' in html
+    assert "a mistake a player could have seen" in html
+
+
+def test_before_a_redeal_the_fair_hint_decides_fair_or_foresight(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    html = review_until_done(client, game)
+    kept = GameReview.objects.get(game=game).found
+    k = last_winnable(html)
+    assert k is not None
+    position = position_after(*LOST_BEFORE_A_REDEAL, greedy_record(*LOST_BEFORE_A_REDEAL), k)
+    assert not position.is_last_deal
+
+    hinted = engine.Move.parse(kept["hint"])
+    keeps = verdict(engine.apply(position, hinted)) == "won"
+    if keeps:
+        assert 'data-fairness="fair"' in html
+        assert "The hint would have kept it" in html
+    else:
+        assert 'data-fairness="foresight"' in html
+        assert "not a mistake" in html
+
+
+def test_moments_of_disagreement_are_at_most_three_in_order(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    html = review_until_done(client, game)
+
+    numbers = [int(n) for n in re.findall(r'data-moment="(\d+)"', html)]
+    assert 0 < len(numbers) <= 3
+    assert numbers == sorted(numbers)
+    assert last_winnable(html) + 1 not in numbers  # type: ignore[operator]
+
+
+# ---------------------------------------------------------------- find the move
+
+
+def test_find_the_move_accepts_a_winning_try_refuses_a_losing_one_and_changes_nothing(
+    client: Client,
+) -> None:
+    case = LOST_BEFORE_A_REDEAL
+    game = lost_game(client, case)
+    moves = greedy_record(*case)
+    html = review_until_done(client, game)
+    k = last_winnable(html)
+    assert k is not None
+    assert "A win was still possible here. Find a move that keeps it." in html
+    position = position_after(*case, moves, k)
+    winning = next(
+        move
+        for move in engine.legal_moves(position)
+        if verdict(engine.apply(position, move)) == "won"
+    )
+    before = unchanged(game)
+
+    kept = client.post(f"/game/{game.pk}/review/try/", {"move": winning.text})
+    lost = client.post(f"/game/{game.pk}/review/try/", {"move": moves[k]}, headers=HX)
+
+    assert kept.status_code == 200
+    assert 'data-try="won"' in kept.content.decode()
+    assert lost.status_code == 200
+    assert 'data-try="lost"' in lost.content.decode()
+    assert "One move that keeps it" in lost.content.decode()
+    assert unchanged(game) == before
+
+
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [("", "move"), ("XX>F", "card"), ("6C>7C>8C", ""), ("QS>KS" * 4, "")],
+)
+def test_a_malformed_or_illegal_try_is_a_400_and_changes_nothing(
+    client: Client, move: str, words: str
+) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, game)
+    before = unchanged(game)
+
+    response = client.post(f"/game/{game.pk}/review/try/", {"move": move})
+
+    assert response.status_code == 400
+    assert 'role="alert"' in response.content.decode()
+    assert unchanged(game) == before
+
+
+def test_an_illegal_try_is_a_400(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    html = review_until_done(client, game)
+    k = last_winnable(html)
+    assert k is not None
+    position = position_after(*LOST_BEFORE_A_REDEAL, greedy_record(*LOST_BEFORE_A_REDEAL), k)
+    legal = {move.text for move in engine.legal_moves(position)}
+    illegal = next(text for card in engine.DECK if (text := f"{card.code}>F") not in legal)
+
+    response = client.post(f"/game/{game.pk}/review/try/", {"move": illegal})
+
+    assert response.status_code == 400
+
+
+def test_show_me_steps_through_a_winning_line(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, game)
+    line = GameReview.objects.get(game=game).found["slip"]["line"]
+
+    shown = review_page(client, game, "?show=1")
+    last = review_page(client, game, f"?show=1&step={len(line)}")
+
+    assert engine.Move.parse(line[0]).describe() in shown
+    assert f"Move <b>{len(line)}</b> of {len(line)}" in last
+    assert 'aria-label="Clubs foundation: King of Clubs"' in last  # the line ends with 52 home
+
+
+# ---------------------------------------------------------------- bounded and kept
+
+
+def test_a_review_is_bounded_per_request_then_done(
+    client: Client, monkeypatch: pytest.MonkeyPatch, solver_calls: list[engine.Position]
+) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    monkeypatch.setattr(reviews, "MAX_SOLVES", 1)
+
+    first = review_page(client, game)
+    assert state(first) == "working"
+    assert last_winnable(first) is None
+    assert len(solver_calls) == 1
+    assert 'hx-trigger="load delay:400ms"' in first  # the page polls
+    assert 'data-action="continue"' in first  # and without JavaScript, a Continue button
+
+    pages = 1
+    while state(html := review_page(client, game, **HX)) == "working":
+        pages += 1
+        assert len(solver_calls) <= pages
+        assert pages < 40
+    assert state(html) == "done"
+    assert pages > 3
+
+
+def test_a_finished_review_is_read_from_the_database_by_any_server(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    first = review_until_done(client, game)
+    cache.clear()  # another server: nothing in this one's cache
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a finished review searched again")
+
+    monkeypatch.setattr(solver, "solve", no_search)
+    monkeypatch.setattr("game.board.hints.fair_hint", no_search)
+    again = review_page(client, game)
+
+    assert state(again) == "done"
+    assert last_winnable(again) == last_winnable(first)
+
+
+def test_an_undecided_solve_is_said_plainly(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    monkeypatch.setattr("game.board.winning_line.NODE_CAP", 50)
+
+    html = review_until_done(client, game)
+
+    assert state(html) == "undecided"
+    assert last_winnable(html) is None
+    assert "could not decide" in html
+
+    # Asked again soon it stays undecided (no search); an hour later, it searches on.
+    monkeypatch.undo()
+    assert state(review_page(client, game)) == "undecided"
+    with time_machine.travel(dt.datetime.now(dt.UTC) + reviews.RETRY_UNDECIDED * 2):
+        cache.clear()  # the solver's cache forgets an undecided answer as long
+        html = review_until_done(client, game)
+    assert state(html) == "done"
+    assert last_winnable(html) is not None
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def test_refusals_are_clear_and_change_nothing(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    stranger = Client()
+    stranger.get("/")
+
+    assert client.get("/game/999999/review/").status_code == 404
+    assert stranger.get(f"/game/{game.pk}/review/").status_code == 404
+    assert stranger.post(f"/game/{game.pk}/review/try/", {"move": "R"}).status_code == 404
+    assert client.post(f"/game/{game.pk}/review/").status_code == 405
+    assert client.get(f"/game/{game.pk}/review/try/").status_code == 405
+    assert not GameReview.objects.exists()
+
+    playing = start(client, 9)
+    response = client.get(f"/game/{playing.pk}/review/")
+    assert response.status_code == 400
+    assert "still being played" in response.content.decode()
+    assert client.post(f"/game/{playing.pk}/review/try/", {"move": "R"}).status_code == 400
+    assert not GameReview.objects.exists()
+
+
+def test_a_game_undone_out_of_its_loss_starts_its_review_afresh(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, game)
+    client.post(f"/game/{game.pk}/undo/", {"n": game.move_count}, headers=HX)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+
+    assert client.get(f"/game/{game.pk}/review/").status_code == 400
+    moves = greedy_record(*LOST_BEFORE_A_REDEAL)
+    client.post(
+        f"/game/{game.pk}/move/", {"n": game.move_count, "move": moves[-1], "auto": "0"}, headers=HX
+    )
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOST
+    html = review_until_done(client, game)
+    assert GameReview.objects.get(game=game).moves == game.moves
+    assert state(html) == "done"
+
+
+def test_the_end_panel_and_the_replay_link_to_the_review(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+
+    board = client.get(f"/game/{game.pk}/").content.decode()
+    replay = client.get(f"/replay/{game.replay_token}/").content.decode()
+    shared = Client().get(f"/replay/{game.replay_token}/").content.decode()
+
+    link = f'href="/game/{game.pk}/review/"'
+    assert link in board
+    assert "Review this game" in board
+    assert link in replay
+    assert link not in shared  # whoever has the replay link sees no review of someone's game
+
+
+# ---------------------------------------------------------------- a won game, clean or not
+
+
+def won_game(client: Client) -> Game:
+    game = play_through_site(client, *WON_BY_GREEDY, greedy_record(*WON_BY_GREEDY))
+    assert game.status == Game.Status.WON
+    return game
+
+
+def test_a_won_game_without_help_is_clean_everywhere(client: Client) -> None:
+    game = won_game(client)
+
+    board = client.get(f"/game/{game.pk}/").content.decode()
+    html = review_page(client, game)
+    stats = client.get("/stats/").content.decode()
+
+    assert state(html) == "done"
+    assert "A clean win" in html
+    assert last_winnable(html) is None
+    assert "A clean win: no undo, no hint" in board
+    assert 'data-stat="clean-won">1<' in stats
+    assert 'data-stat="clean-streak">1<' in stats
+    assert f'href="/game/{game.pk}/review/"' in stats
+
+
+def test_an_undo_taken_back_by_redo_makes_a_win_not_clean(client: Client) -> None:
+    moves = greedy_record(*WON_BY_GREEDY)
+    game = start(client, *WON_BY_GREEDY)
+    client.post(f"/game/{game.pk}/move/", {"n": 0, "move": moves[0], "auto": "0"}, headers=HX)
+    client.post(f"/game/{game.pk}/undo/", {"n": 1}, headers=HX)
+    client.post(f"/game/{game.pk}/redo/", {"n": 0, "auto": "0"}, headers=HX)
+    for count, text in enumerate(moves[1:], start=1):
+        action, data = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        client.post(f"/game/{game.pk}/{action}/", {"n": count, "auto": "0", **data}, headers=HX)
+    game.refresh_from_db()
+    assert game.status == Game.Status.WON
+    assert game.undos == 1
+
+    html = review_page(client, game)
+    stats = client.get("/stats/").content.decode()
+
+    assert not game.is_clean_win
+    assert "A clean win" not in html
+    assert 'data-figure="undos">1<' in html
+    assert 'data-stat="won">1<' in stats
+    assert 'data-stat="clean-won">0<' in stats
+
+
+def test_a_hint_makes_a_win_not_clean(client: Client) -> None:
+    moves = greedy_record(*WON_BY_GREEDY)
+    game = start(client, *WON_BY_GREEDY)
+    client.post(f"/game/{game.pk}/move/", {"n": 0, "move": moves[0], "auto": "0"}, headers=HX)
+    assert client.get(f"/game/{game.pk}/hint/", headers=HX).status_code == 200
+    for count, text in enumerate(moves[1:], start=1):
+        action, data = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        client.post(f"/game/{game.pk}/{action}/", {"n": count, "auto": "0", **data}, headers=HX)
+    game.refresh_from_db()
+
+    assert game.status == Game.Status.WON
+    assert game.hints == 1
+    assert not game.is_clean_win
+    assert 'data-stat="clean-won">0<' in client.get("/stats/").content.decode()
+
+
+def test_show_a_win_makes_a_game_assisted_never_clean(client: Client) -> None:
+    game = start(client, *WON_BY_GREEDY)
+    client.post(f"/game/{game.pk}/solve/", {"n": 0}, headers=HX)
+    game.refresh_from_db()
+    game_store.save(
+        game,
+        engine.Game(
+            3, engine.DEFAULT_RULES, [engine.Move.parse(t) for t in greedy_record(*WON_BY_GREEDY)]
+        ),
+    )
+    game.refresh_from_db()
+
+    html = review_page(client, game)
+
+    assert game.assisted
+    assert game.status == Game.Status.WON
+    assert not game.is_clean_win
+    assert "Won with “Show a win”" in html
+
+
+def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) -> None:
+    start(client, 9)  # a session
+    moves = greedy_record(*WON_BY_GREEDY)
+
+    assert client.get("/deal/3/hint/", headers=HX).status_code == 200
+    response = client.post("/deal/3/move/", {"n": 0, "move": moves[0], "auto": "0"}, headers=HX)
+
+    assert response.status_code == 200
+    game = Game.objects.get(deal_number=3)
+    assert game.hints == 1
+    assert game.move_count == 1
+
+
+# ---------------------------------------------------------------- busy, rate-limited
+
+
+def test_a_busy_site_answers_at_once_with_the_review_as_it_stands(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    taken = 0
+    while limits._slots.acquire(blocking=False):
+        taken += 1
+    try:
+        plain = client.get(f"/game/{game.pk}/review/")
+        polled = client.get(f"/game/{game.pk}/review/", headers=HX)
+        tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
+    finally:
+        for _ in range(taken):
+            limits._slots.release()
+
+    assert plain.status_code == 503
+    assert int(plain["Retry-After"]) >= 1
+    assert limits.BUSY_MESSAGE in plain.content.decode()
+    assert polled.status_code == 200
+    assert f'hx-trigger="load delay:{limits.BUSY_RETRY_SECONDS}s"' in polled.content.decode()
+    assert state(polled.content.decode()) == "working"
+    assert tried.status_code in (400, 503)  # nothing to try yet, or busy: never a 500
+    assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
+
+
+def test_reviews_meet_the_solvers_rate_limit_and_finished_ones_do_not(
+    client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done = lost_game(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, done)
+    working = lost_game(client, (13, "nomerci"))
+    settings.RATELIMIT_ENABLE = True
+    per_session = int(limits.SOLVE.per_session.split("/")[0])  # type: ignore[union-attr]
+    monkeypatch.setattr(reviews, "MAX_SOLVES", 0)  # a review that never gets done
+
+    answers = [
+        client.get(f"/game/{working.pk}/review/").status_code for _ in range(per_session + 2)
+    ]
+
+    assert answers[:per_session] == [200] * per_session
+    assert set(answers[per_session:]) == {429}
+    assert client.get(f"/game/{done.pk}/review/").status_code == 200  # a read costs no search
+
+
+def test_an_embed_game_has_no_review(client: Client) -> None:
+    client.get("/")
+    embed = game_store.start_unattached(*LOST_BEFORE_A_REDEAL[:1], engine.DEFAULT_RULES)
+    moves = [engine.Move.parse(text) for text in greedy_record(*LOST_BEFORE_A_REDEAL)]
+    game_store.save(embed, engine.Game(LOST_BEFORE_A_REDEAL[0], engine.DEFAULT_RULES, moves))
+    embed.refresh_from_db()
+    assert embed.status == Game.Status.LOST
+
+    assert client.get(f"/game/{embed.pk}/review/").status_code == 404
+    frame = Client().get(f"/embed/g/{embed.token}/").content.decode()
+    assert "Review this game" not in frame
+    assert not GameReview.objects.exists()
+
+
+def test_a_daily_game_is_reviewed_like_any_other(client: Client, settings: Any) -> None:
+    settings.SITE_START_MONTH = "2026-01"
+    day = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    number = 20261201
+    game = engine.Game(number, engine.DEFAULT_RULES)
+    while (found := engine.greedy_hint(game.position)) is not None:
+        game.play(found.move)
+    assert game.position.cards_home < 52
+    with time_machine.travel(day, tick=False):
+        stored = open_daily(client)
+        assert stored.daily_entry
+        assert stored.deal_number == number
+        game_store.save(stored, game)
+        stored.refresh_from_db()
+        html = review_until_done(client, stored)
+    k = last_winnable(html)
+    assert k is not None
+    if k >= 0:
+        assert verdict(game.positions()[k]) == "won"
+    assert verdict(game.positions()[k + 1]) == "lost"
