@@ -197,6 +197,9 @@
     ghost.setAttribute("aria-hidden", "true");
     const face = $(".face", card);
     if (face) ghost.appendChild(face.cloneNode(true));
+    // Outside the table no card size is computed: the ghost takes the card's (CSSOM).
+    const style = getComputedStyle(card);
+    for (const name of ["--card-w", "--card-h", "--peek"]) ghost.style.setProperty(name, style.getPropertyValue(name));
     document.body.appendChild(ghost);
     drag.ghost = ghost;
     drag.left = rect.left;

@@ -77,6 +77,14 @@
     return foundation ? `home ${foundation.dataset.foundation}` : "";
   }
 
+  // A copy of a card lives outside the table (on <body>), where no card size is computed: it
+  // takes the table's, through the CSSOM, which our CSP allows.
+  function sized(copy, from) {
+    const style = getComputedStyle(from);
+    for (const name of ["--card-w", "--card-h", "--peek"]) copy.style.setProperty(name, style.getPropertyValue(name));
+    return copy;
+  }
+
   function offset(from, to) {
     return { x: from.left - to.left, y: from.top - to.top };
   }
@@ -137,7 +145,7 @@
       ghost.classList.remove("is-selected", "is-target", "buried");
       ghost.classList.add("is-top", "travelling");
       ghost.removeAttribute("data-hint");
-      document.body.appendChild(ghost);
+      document.body.appendChild(sized(ghost, foundation));
       const to = foundation.getBoundingClientRect();
       const from = old.rect;
       const delay = index * HOME_STEP_MS;
@@ -169,7 +177,7 @@
       for (let copy = 0; copy < 9; copy += 1) {
         const ghost = king.cloneNode(true);
         ghost.classList.add("travelling");
-        layer.appendChild(ghost);
+        layer.appendChild(sized(ghost, king));
         const dx = direction * (140 + 40 * k) ;
         const floor = height - start.height - start.top;
         runs.push(
