@@ -414,3 +414,104 @@ def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveS
     context.close()
 
     assert len(dealt) >= 30  # the fans gathered and dealt again, card by card
+
+
+# ---------------------------------------------------------------- a grid that holds still
+
+# At the current width: fans of two to four cards laid out on more than one line, the page
+# scrolling sideways, and (for the embed) the content taller than its frame.
+LAYOUT_PROBLEMS = """
+(frame) => {
+  const problems = [];
+  for (const fan of document.querySelectorAll(".fan")) {
+    const cards = Array.from(fan.querySelectorAll(".card"));
+    if (cards.length < 2 || cards.length > 4) continue;
+    const tops = cards.map((c) => Math.round(c.getBoundingClientRect().top));
+    if (Math.max(...tops) - Math.min(...tops) > 2) problems.push(`fan ${fan.dataset.fan} of ${cards.length} wraps`);
+  }
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth) problems.push(`scrolls sideways: ${root.scrollWidth} px`);
+  if (frame && root.scrollHeight > frame) problems.push(`${root.scrollHeight} px tall in a ${frame}-px frame`);
+  return problems;
+}
+"""
+
+
+def sweep(page: Page, height: int, frame: int = 0) -> dict[int, list[str]]:
+    found = {}
+    for width in range(320, 1921, 8):
+        page.set_viewport_size({"width": width, "height": height})
+        problems: list[str] = page.evaluate(LAYOUT_PROBLEMS, frame)
+        if problems:
+            found[width] = problems
+    return found
+
+
+def test_no_fan_of_three_or_four_wraps_at_any_width(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 800})
+    page = context.new_page()
+    # The board, at the long-fans position: fans of 2 to 14 cards.
+    show_long_fans(page, live_server)
+    game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
+    lengths = page.eval_on_selector_all(
+        "#board .fan", "fans => fans.map(f => f.querySelectorAll('.card').length)"
+    )
+    assert {3, 4} & set(lengths)
+    on_board = sweep(page, 800)
+    # The replay page (a finished game has one), at the deal as dealt, with a fan of four.
+    Game.objects.filter(pk=game.pk).update(status="abandoned")
+    page.goto(f"{live_server.url}/replay/{game.replay_token}/?step=0")
+    page.eval_on_selector(
+        '[data-fan="0"]', "fan => fan.prepend(fan.querySelector('.card').cloneNode(true))"
+    )
+    on_replay = sweep(page, 800)
+    # The embed, framed 620 px high: nothing wraps and it fits its frame.
+    page.goto(f"{live_server.url}/embed/deal/5/")
+    in_embed = sweep(page, 620, frame=620)
+    context.close()
+
+    assert on_board == {}
+    assert on_replay == {}
+    assert in_embed == {}
+
+
+# The felt's place on the page (its top edge, from the document's top).
+FELT_TOP = "document.querySelector('#board .table').getBoundingClientRect().top + window.scrollY"
+
+
+@pytest.mark.parametrize("size", [(320, 640), (375, 667), (1280, 800)])
+def test_the_felt_holds_still_between_picking_a_card_and_playing_it(
+    browser: Browser, live_server: LiveServer, size: tuple[int, int]
+) -> None:
+    """A whole game played by taps, following the hint (whose message and "Why?" come and go):
+    the felt never moves between the two taps of a move, nor when the move is played."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/7/")
+    mirror = engine.Game(7)
+    shifts = []
+    for step in range(40):
+        if step % 3 == 0 and mirror.outcome().status is engine.Status.PLAYING:
+            page.get_by_role("button", name="Hint").click()
+            expect(page.locator("#board [data-hint]")).not_to_have_count(0)
+        moves = [m for m in engine.card_moves(mirror.position) if m.card is not None]
+        if not moves:
+            break
+        move = moves[0]
+        assert move.card is not None
+        before = page.evaluate(FELT_TOP)
+        fan_card(page, move.card).tap()
+        expect(fan_card(page, move.card)).to_have_class(re.compile(r"\bis-selected\b"))
+        picked = page.evaluate(FELT_TOP)
+        destination(page, move).tap()
+        mirror.play(move)
+        moves_shown(page, len(mirror.moves))
+        played = page.evaluate(FELT_TOP)
+        if abs(picked - before) > 0.5 or abs(played - picked) > 0.5:
+            shifts.append(f"{move}: {before:.1f} -> {picked:.1f} -> {played:.1f}")
+    context.close()
+
+    assert len(mirror.moves) >= 10
+    assert shifts == []
