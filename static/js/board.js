@@ -693,12 +693,24 @@
   // them before the page paints). Where storage is denied (a cross-site frame) they last for the
   // visit. The auto-move setting rides on every board POST as `auto=1` or `auto=0`.
   const SETTINGS_KEY = "lucie.settings";
-  const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move"];
+  const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds"];
+  // The Themes choices (prefs.js applies them the same way): `<name>-<value>` classes, none for
+  // the first, default value.
+  const CHOICES = { felt: ["green", "blue", "red", "grey"], cards: ["classic", "large"], scheme: ["system", "light", "dark"] };
   const html = document.documentElement;
+
+  function choiceOf(name) {
+    return CHOICES[name].find((value) => html.classList.contains(`${name}-${value}`)) || CHOICES[name][0];
+  }
+
+  function choose(name, value) {
+    for (const other of CHOICES[name].slice(1)) html.classList.toggle(`${name}-${other}`, other === value);
+  }
 
   function saveSettings() {
     const values = {};
     for (const name of SETTING_NAMES) values[name] = html.classList.contains(name);
+    for (const name of Object.keys(CHOICES)) values[name] = choiceOf(name);
     try {
       window.localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
     } catch (error) {
@@ -710,13 +722,21 @@
     for (const box of $$("[data-settings-form] input[data-setting]")) {
       box.checked = html.classList.contains(box.dataset.setting);
     }
+    for (const radio of $$("[data-settings-form] input[data-choice]")) {
+      radio.checked = choiceOf(radio.dataset.choice) === radio.value;
+    }
   }
 
   document.addEventListener("change", (event) => {
-    const box = event.target.closest && event.target.closest("[data-settings-form] input[data-setting]");
-    if (!box || !box.closest("dialog")) return;
-    html.classList.toggle(box.dataset.setting, box.checked);
+    const target = event.target;
+    if (!target.closest || !target.closest("dialog")) return;
+    const box = target.closest("[data-settings-form] input[data-setting]");
+    const radio = target.closest("[data-settings-form] input[data-choice]");
+    if (box) html.classList.toggle(box.dataset.setting, box.checked);
+    else if (radio && radio.checked && CHOICES[radio.dataset.choice]) choose(radio.dataset.choice, radio.value);
+    else return;
     saveSettings();
+    document.dispatchEvent(new CustomEvent("lucie:settings"));
   });
 
   document.addEventListener("htmx:configRequest", (event) => {
