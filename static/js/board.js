@@ -176,10 +176,13 @@
   });
 
   // ---------------------------------------------------------------- dragging
-  // A mouse or a pen may also drag a card that has moves onto a lit place. Touch keeps tapping
-  // (a finger on a phone scrolls and taps). The drag only picks the same moves a tap would and
-  // posts them through the same form; a press that hardly moves is left to be a click.
+  // A mouse, a pen or a finger may also drag a card that has moves onto a lit place. The drag
+  // only picks the same moves a tap would and posts them through the same form; a press that
+  // hardly moves is left to be a click or a tap, exactly as without dragging. A card that can
+  // move takes no scrolling gesture (touch-action: none in board.css), so dragging it never
+  // scrolls the page; the rest of the page scrolls as ever.
   const DRAG_THRESHOLD = 5; // px: below this a press and release is a click (or a double click)
+  const TOUCH_THRESHOLD = 9; // a fingertip wobbles more than a mouse
   let drag = null; // { card, pointerId, x, y, left, top, ghost, started }
   let swallowClick = false;
 
@@ -262,7 +265,7 @@
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.started) {
-      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      if (Math.hypot(dx, dy) < (drag.touch ? TOUCH_THRESHOLD : DRAG_THRESHOLD)) return;
       drag.started = true;
       const rect = drag.card.getBoundingClientRect(); // before the selection lifts the card
       select(drag.card, "drop it on a lit place");
@@ -308,11 +311,18 @@
   }
 
   document.addEventListener("pointerdown", (event) => {
-    if (drag || event.pointerType === "touch" || event.button !== 0 || !event.isPrimary) return;
+    if (drag || event.button !== 0 || !event.isPrimary) return;
     const card = event.target.closest && event.target.closest(".fan button[data-card][data-moves]");
     const root = board();
     if (!card || !root || !root.contains(card) || !card.dataset.moves) return;
-    drag = { card, pointerId: event.pointerId, x: event.clientX, y: event.clientY, started: false };
+    drag = {
+      card,
+      pointerId: event.pointerId,
+      x: event.clientX,
+      y: event.clientY,
+      started: false,
+      touch: event.pointerType === "touch",
+    };
     document.addEventListener("pointermove", onDragMove, true);
     document.addEventListener("pointerup", onDragUp, true);
     document.addEventListener("pointercancel", onDragCancel, true);
