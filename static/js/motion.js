@@ -40,7 +40,9 @@
       cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), node: card, place: placeOf(card) });
     }
     const table = root.querySelector(".fans");
+    const felt = root.querySelector(".table");
     before = {
+      feltHeight: felt ? felt.getBoundingClientRect().height : 0,
       cards,
       status: root.dataset.status,
       redealsLeft: root.dataset.redealsLeft,
@@ -63,10 +65,27 @@
     }).length;
     const redealt = root.dataset.redealsLeft !== noted.redealsLeft || changed >= 8;
     const moved = slide(root, noted, redealt);
+    if (redealt && moved) holdFelt(root, noted.feltHeight, moved);
     sendHome(root, noted);
     if (noted.status === "playing" && root.dataset.status === "won") celebrate(root);
     if (moved) html.dataset.motion = String(Number(html.dataset.motion || 0) + 1);
   });
+
+  // A redeal deals fewer fans, so the felt would shrink at once and the cards on their way would
+  // fly over the page below it: the felt keeps its old height until the deal is laid, then eases
+  // to its new one.
+  function holdFelt(root, height, count) {
+    const felt = root.querySelector(".table");
+    if (!felt || !height) return;
+    const now = felt.getBoundingClientRect().height;
+    if (now >= height - 1) return;
+    felt.style.minHeight = `${height}px`;
+    const laid = 520 + Math.min(count, 52) * 12;
+    window.setTimeout(() => {
+      felt.style.minHeight = "";
+      felt.animate([{ minHeight: `${height}px` }, { minHeight: `${now}px` }], { duration: 320, easing: "ease-in-out" });
+    }, laid);
+  }
 
   // Where a card lies: its fan and depth, or its foundation. A card whose place is unchanged
   // but which shifted on the page (a message line grew, the win's panel came in) is not moved.

@@ -515,3 +515,29 @@ def test_the_felt_holds_still_between_picking_a_card_and_playing_it(
 
     assert len(mirror.moves) >= 10
     assert shifts == []
+
+
+def test_the_felt_keeps_its_height_while_a_redeal_is_dealt(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    show_long_fans(page, live_server)  # a long fan and many cards home: the redeal is shorter
+    felt = page.locator("#board .table")
+    box = felt.bounding_box()
+    assert box is not None
+    before = box["height"]
+
+    page.get_by_role("button", name="Redeal").click()
+    page.wait_for_function("() => document.documentElement.dataset.motion === '1'")
+    during: float = page.evaluate(
+        "document.querySelector('#board .table').getBoundingClientRect().height"
+    )
+    page.wait_for_timeout(2200)  # the deal laid and the felt eased to its new height
+    after: float = page.evaluate(
+        "document.querySelector('#board .table').getBoundingClientRect().height"
+    )
+    context.close()
+
+    assert abs(during - before) < 1.5
+    assert after < before - 20

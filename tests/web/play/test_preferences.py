@@ -55,7 +55,9 @@ def test_settings_are_off_by_default(client: Client) -> None:
     assert page.status_code == 200
     assert page.content.count(b'type="checkbox"') == 5
     # Only the Themes' defaults are chosen: a green table, classic faces, the system's scheme.
-    checked = re.findall(rb'<input type="(\w+)" name="(\w+)" (?:value="(\w+)" )?[^>]* checked>', page.content)
+    checked = re.findall(
+        rb'<input type="(\w+)" name="(\w+)" (?:value="(\w+)" )?[^>]* checked>', page.content
+    )
     assert sorted(checked) == [
         (b"radio", b"cards", b"classic"),
         (b"radio", b"felt", b"green"),
