@@ -28,7 +28,8 @@ def face(view: CardView) -> str:
     return (
         '<span class="face" aria-hidden="true"><span class="index">'
         f'<span class="rank{ten}">{rank}</span><span class="suit">{symbol}</span></span>'
-        f'<svg class="art" viewBox="0 0 100 140"><use href="{sprite()}#c-{escape(view.code)}"/></svg>'
+        f'<svg class="art" viewBox="0 0 100 140">'
+        f'<use href="{sprite()}#c-{escape(view.code)}"/></svg>'
         f'<span class="index foot"><span class="foot-rank{ten}">{rank}</span>'
         f'<span class="foot-suit">{symbol}</span></span>'
         f'<span class="pip">{symbol}</span></span>'

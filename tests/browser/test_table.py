@@ -427,11 +427,17 @@ LAYOUT_PROBLEMS = """
     const cards = Array.from(fan.querySelectorAll(".card"));
     if (cards.length < 2 || cards.length > 4) continue;
     const tops = cards.map((c) => Math.round(c.getBoundingClientRect().top));
-    if (Math.max(...tops) - Math.min(...tops) > 2) problems.push(`fan ${fan.dataset.fan} of ${cards.length} wraps`);
+    if (Math.max(...tops) - Math.min(...tops) > 2) {
+      problems.push(`fan ${fan.dataset.fan} of ${cards.length} wraps`);
+    }
   }
   const root = document.documentElement;
-  if (root.scrollWidth > window.innerWidth) problems.push(`scrolls sideways: ${root.scrollWidth} px`);
-  if (frame && root.scrollHeight > frame) problems.push(`${root.scrollHeight} px tall in a ${frame}-px frame`);
+  if (root.scrollWidth > window.innerWidth) {
+    problems.push(`scrolls sideways: ${root.scrollWidth} px`);
+  }
+  if (frame && root.scrollHeight > frame) {
+    problems.push(`${root.scrollHeight} px tall in a ${frame}-px frame`);
+  }
   return problems;
 }
 """
