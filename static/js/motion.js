@@ -180,40 +180,54 @@
   }
 
   // ---------------------------------------------------------------- a win
-  // The four Kings leap off their foundations and bounce down the page, leaving trails of
-  // copies, the way the old desktop solitaire did. Copies only: the board underneath is live.
+  // The four Kings leap off their foundations and bounce down the page, twice each, leaving
+  // trails of copies, the way the old desktop solitaire did: about six seconds, and any press or
+  // key ends it at once. Copies only: the board underneath is live.
+  const CASCADE_COPIES = 10;
   function celebrate(root) {
     const layer = document.createElement("div");
     layer.className = "cascade";
     layer.setAttribute("aria-hidden", "true");
     document.body.appendChild(layer);
     const height = window.innerHeight;
+    const width = window.innerWidth;
     const kings = Array.from(root.querySelectorAll("[data-foundation] [data-card]"));
     const runs = [];
-    kings.forEach((king, k) => {
+    const launches = kings.concat(kings);
+    launches.forEach((king, k) => {
       const start = king.getBoundingClientRect();
-      const direction = k % 2 ? 1 : -1;
-      for (let copy = 0; copy < 9; copy += 1) {
+      const direction = (k + Math.floor(k / kings.length)) % 2 ? 1 : -1;
+      const reach = Math.min(width * 0.45, 160 + 50 * (k % kings.length));
+      for (let copy = 0; copy < CASCADE_COPIES; copy += 1) {
         const ghost = king.cloneNode(true);
         ghost.classList.add("travelling");
         layer.appendChild(sized(ghost, king));
-        const dx = direction * (140 + 40 * k) ;
+        const dx = direction * reach;
         const floor = height - start.height - start.top;
         runs.push(
           ghost.animate(
             [
               { transform: `translate(${start.left}px, ${start.top}px)`, opacity: 1 },
-              { transform: `translate(${start.left + dx * 0.35}px, ${start.top + floor}px)`, offset: 0.4 },
-              { transform: `translate(${start.left + dx * 0.6}px, ${start.top + floor * 0.45}px)`, offset: 0.6 },
-              { transform: `translate(${start.left + dx * 0.8}px, ${start.top + floor}px)`, offset: 0.8 },
+              { transform: `translate(${start.left + dx * 0.3}px, ${start.top + floor}px)`, offset: 0.3 },
+              { transform: `translate(${start.left + dx * 0.5}px, ${start.top + floor * 0.35}px)`, offset: 0.5 },
+              { transform: `translate(${start.left + dx * 0.7}px, ${start.top + floor}px)`, offset: 0.7 },
+              { transform: `translate(${start.left + dx * 0.85}px, ${start.top + floor * 0.7}px)`, offset: 0.85 },
               { transform: `translate(${start.left + dx}px, ${start.top + floor}px)`, opacity: 0 },
             ],
-            { duration: 1600, delay: k * 260 + copy * 60, easing: "linear", fill: "both" },
+            { duration: 2400, delay: k * 430 + copy * 55, easing: "linear", fill: "both" },
           ),
         );
       }
     });
-    Promise.allSettled(runs.map((run) => run.finished)).then(() => layer.remove());
+    const skip = () => {
+      for (const run of runs) run.cancel();
+      layer.remove();
+      document.removeEventListener("pointerdown", skip, true);
+      document.removeEventListener("keydown", skip, true);
+    };
+    document.addEventListener("pointerdown", skip, true);
+    document.addEventListener("keydown", skip, true);
+    Promise.allSettled(runs.map((run) => run.finished)).then(skip);
   }
 
   // ---------------------------------------------------------------- "Play it out", step by step
