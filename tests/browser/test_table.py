@@ -3,6 +3,7 @@ button, words that fit the player's hand, cards readable in long fans, cards tha
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Literal
@@ -17,6 +18,7 @@ from game.board import store
 from game.models import Game
 from tests.browser.conftest import open_dealt
 from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
+from tests.web.board.test_announce import set_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -336,52 +338,98 @@ def test_how_to_play_is_on_the_board_without_a_menu(
 SCREENSHOTS = Path("test-artifacts/screenshots")
 
 
+SIZES = {"se": (375, 667), "phone": (390, 844), "desktop": (1280, 800)}
+THEMES = {
+    "blue": {"felt": "blue"},
+    "red": {"felt": "red"},
+    "grey": {"felt": "grey"},
+    "large-cards": {"cards": "large"},
+}
+
+
+def stored_game(
+    page: Page, live_server: LiveServer, rules: str, moves: tuple[engine.Move, ...], number: int
+) -> None:
+    """This browser's game of `number` under `rules`, brought to the position after `moves`."""
+    open_dealt(page, f"{live_server.url}/deal/{number}/?rules={rules}")
+    game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
+    set_moves(game, moves)
+    page.goto(f"{live_server.url}/game/{game.pk}/")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_screenshots_of_the_table(
     browser: Browser, live_server: LiveServer, scheme: Literal["light", "dark"]
 ) -> None:
-    """The start, a long-fan position, the last deal with the merci marked, and a win, at phone
-    and desktop sizes, into test-artifacts/screenshots/ (README: Screenshots) for a reviewer.
-    Each in a browser of its own, so that no game in progress asks before the next deal."""
+    """The start, a long-fan position, the last deal with the merci marked, a stuck board, a
+    loss, a win and each theme, at 375x667, 390x844 and 1280x800, into
+    test-artifacts/screenshots/ (README: Screenshots) for a reviewer. Each in a browser of its
+    own, so that no game in progress asks before the next deal."""
+    from tests.web.board.test_stuck import stuck_game
+
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     number, moves = greedy_win()
-    for name, (width, height) in {"phone": (390, 844), "desktop": (1280, 800)}.items():
+    stuck_number, stuck_moves = stuck_game("lucie")
+    lost_number, lost_moves = stuck_game("nomerci-r0", lost=True)
+    for name, (width, height) in SIZES.items():
 
-        def fresh() -> Page:
+        def fresh(settings: dict[str, str] | None = None) -> Page:
             context = browser.new_context(
                 viewport={"width": width, "height": height},  # noqa: B023
                 color_scheme=scheme,
-                has_touch=name == "phone",  # noqa: B023
+                has_touch=name != "desktop",  # noqa: B023
             )
+            if settings:
+                context.add_init_script(
+                    f"localStorage.setItem('lucie.settings', '{json.dumps(settings)}')"
+                )
             return context.new_page()
+
+        def shot(page: Page, what: str) -> None:
+            page.screenshot(path=SCREENSHOTS / f"{what}-{name}-{scheme}.png")  # noqa: B023
 
         page = fresh()
         page.goto(f"{live_server.url}/deal/20261129/")
-        page.screenshot(path=SCREENSHOTS / f"start-{name}-{scheme}.png")
+        shot(page, "start")
         show_long_fans(page, live_server)
-        page.screenshot(path=SCREENSHOTS / f"long-fans-{name}-{scheme}.png")
+        shot(page, "long-fans")
         page.context.close()
 
         page = fresh()
         page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
         page.get_by_role("button", name="Show what it can take").click()
         expect(page.locator("#board.show-merci")).to_have_count(1)
-        page.screenshot(path=SCREENSHOTS / f"merci-{name}-{scheme}.png")
+        shot(page, "merci")
         page.context.close()
 
         page = fresh()
-        open_dealt(page, f"{live_server.url}/deal/{number}/")
-        game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
-        store.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
-        page.reload()
+        stored_game(page, live_server, "lucie", stuck_moves, stuck_number)
+        expect(page.locator(".message")).to_contain_text("No moves left")
+        shot(page, "stuck")
+        page.context.close()
+
+        page = fresh()
+        stored_game(page, live_server, "nomerci-r0", lost_moves, lost_number)
+        expect(board(page)).to_have_attribute("data-status", "lost")
+        shot(page, "lost")
+        page.context.close()
+
+        page = fresh()
+        stored_game(page, live_server, "lucie", moves[:-1], number)
         last = moves[-1]
         assert last.card is not None
         fan_card(page, last.card).dblclick()
         expect(board(page)).to_have_attribute("data-status", "won")
         expect(page.locator(".cascade")).to_have_count(1)  # the win's celebration
-        page.wait_for_timeout(700)  # the cascade under way
-        page.screenshot(path=SCREENSHOTS / f"won-{name}-{scheme}.png")
+        page.wait_for_timeout(900)  # the cascade under way
+        shot(page, "won")
         page.context.close()
+
+        for theme, settings in THEMES.items():
+            page = fresh(settings)
+            page.goto(f"{live_server.url}/deal/20261129/")
+            shot(page, f"theme-{theme}")
+            page.context.close()
 
 
 def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveServer) -> None:
