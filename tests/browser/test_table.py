@@ -595,3 +595,64 @@ def test_the_felt_keeps_its_height_while_a_redeal_is_dealt(
 
     assert abs(during - before) < 1.5
     assert after < before - 20
+
+
+# ---------------------------------------------------------------- themes and sounds
+
+
+def test_a_theme_chosen_in_settings_applies_at_once_and_is_remembered(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    page.goto(f"{live_server.url}/deal/5/")
+    felt_before = page.eval_on_selector(
+        "#board .table", "el => getComputedStyle(el).backgroundImage"
+    )
+    page.locator("#board-menu summary").click()
+    page.get_by_role("link", name="Settings").click()
+    dialog = page.locator("#settings-dialog")
+    dialog.get_by_role("radio", name="Blue").check()
+    dialog.get_by_role("radio", name="Large indices").check()
+    dialog.get_by_role("radio", name="Dark").check()
+
+    html = page.locator("html")
+    expect(html).to_have_class(re.compile(r"\bfelt-blue\b"))
+    assert serious_violations(page) == []
+    page.reload()
+
+    expect(html).to_have_class(re.compile(r"\bfelt-blue\b.*\bcards-large\b.*\bscheme-dark\b"))
+    felt_after = page.eval_on_selector(
+        "#board .table", "el => getComputedStyle(el).backgroundImage"
+    )
+    assert felt_after != felt_before
+    # Dark mode keeps white card faces; large indices show the big pip instead of the art.
+    face = page.eval_on_selector(
+        "#board .fan .card.is-top", "el => getComputedStyle(el).backgroundColor"
+    )
+    assert face == "rgb(255, 254, 251)"
+    expect(page.locator("#board .fan .card.is-top .pip").first).to_be_visible()
+    expect(page.locator("#board .fan .card.is-top .art").first).to_be_hidden()
+    assert errors == []
+
+
+@pytest.mark.parametrize("sounds", [False, True])
+def test_sounds_play_only_when_turned_on(
+    browser: Browser, live_server: LiveServer, sounds: bool
+) -> None:
+    context = browser.new_context()
+    if sounds:
+        context.add_init_script(
+            "localStorage.setItem('lucie.settings', JSON.stringify({'sounds': true}))"
+        )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/1/")
+    mirror = engine.Game(1)
+    move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
+    assert move.card is not None
+
+    fan_card(page, move.card).dblclick()
+    moves_shown(page, 1)
+    page.wait_for_timeout(300)
+    sound = page.evaluate("document.documentElement.dataset.sound || ''")
+    context.close()
+
+    assert sound == ("place" if sounds else "")
