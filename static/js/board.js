@@ -584,7 +584,7 @@
 
   // Keep keyboard focus on the same fan, foundation or control across a board swap; when that
   // is gone (an emptied fan, a button now disabled) the nearest one takes it, and when the game
-  // has just ended, the end panel's first action.
+  // has just ended, the end panel's first action (New game, or Undo after a loss).
   let focusKey = null;
   let statusBefore = null;
   document.addEventListener("htmx:beforeRequest", () => {
@@ -613,7 +613,7 @@
     if (menu) menu.open = false;
     if (focusKey) {
       const ended = statusBefore === "playing" && root.dataset.status !== "playing";
-      const stop = ended ? $(".end button, .end a", root) : focusAfterSwap(root, focusKey);
+      const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
       if (stop) stop.focus();
       focusKey = null;
     }
