@@ -708,7 +708,10 @@ def first_load(site: Site) -> tuple[int, list[tuple[str, int, str]]]:
     items = [("/ (HTML)", len(page.raw), page.headers.get("Content-Encoding") or "none")]
     if page.headers.get("Content-Encoding") == "gzip":
         html = gzip.decompress(page.raw)
-    for path in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html):
+    # Each asset once, as a browser fetches it: the cards' sprite is named by every card
+    # (`/static/cards.svg#c-7H`), one file whatever the fragment.
+    named = re.findall(rb'(?:src|href)="(/static/[^"#]+)', html)
+    for path in dict.fromkeys(named):
         asset = visitor.request("GET", path.decode(), accept_gzip=True)
         assert asset.status == 200, path
         items.append(

@@ -262,3 +262,50 @@ def _listing(items: Sequence[str], last: str) -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def stuck(position: engine.Position, legal: Sequence[engine.Move]) -> str:
+    """What the board says at once when no card can move but a redeal or the merci is left
+    (empty while a card can move, or when nothing at all is left: that is a loss)."""
+    if any(not move.merci and not move.is_redeal for move in legal):
+        return ""
+    can_redeal = engine.REDEAL in legal
+    can_merci = any(move.merci for move in legal)
+    left = position.redeals_left
+    redeal = "Redeal" if left is None else f"Redeal ({left} left)"
+    if can_redeal and can_merci:
+        return f"No moves left: {redeal}, or take the merci (a buried card)."
+    if can_redeal:
+        return f"No moves left: {redeal}."
+    if can_merci:
+        return "No moves left: take the merci. Pick a buried card to play."
+    return ""
+
+
+def blocked(position: engine.Position) -> list[str]:
+    """At a loss, what blocked each suit: the lowest card missing from its foundation and what
+    lies on it, one sentence per suit not yet complete.
+
+    >>> from game.engine import Position
+    >>> blocked(Position.start(1))[0].startswith("Clubs: the Ace of Clubs")
+    True
+    """
+    lines = []
+    for index, suit in enumerate(SUITS):
+        rank = position.foundations[index] + 1
+        if rank > 13:
+            continue
+        card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
+        where = position.find(card)
+        if where is None:
+            continue
+        fan, depth = where
+        above = position.fans[fan][depth + 1 :]
+        if above:
+            names = _listing([f"the {c.name}" for c in above], "and")
+            lines.append(
+                f"{SUIT_NAMES[suit]}: the {card.name} lies under {names} in fan {fan + 1}."
+            )
+        else:
+            lines.append(f"{SUIT_NAMES[suit]}: the {card.name} is on top of fan {fan + 1}.")
+    return lines

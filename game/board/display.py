@@ -150,6 +150,11 @@ def board_context(
         said = announce.choices(
             position, card, [engine.Move.parse(text) for text in by_card[selected]]
         )
+    # A board with no card to move says so at once, and what is left (no Hint press needed).
+    stuck = announce.stuck(position, legal) if game.status == Game.Status.PLAYING else ""
+    if stuck and not message and not selected and hint is None:
+        message = stuck
+        said = f"{said} {stuck}" if said else stuck
     for text in by_card.get(selected, []):
         targets[_target_key(engine.Move.parse(text))] = text
     hinted = _hint_keys(hint.move) if hint else set()
@@ -197,6 +202,9 @@ def board_context(
         "can_peek": _can_peek(game.status),
         "board_key": key,
         "keep": keep,
+        "stuck_redeal": bool(stuck) and engine.REDEAL in legal,
+        "stuck_merci": bool(stuck) and any(m.merci for m in legal),
+        "blocked": announce.blocked(position) if game.status == Game.Status.LOST else [],
     }
 
 

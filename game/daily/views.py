@@ -221,7 +221,8 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         "next": following,
         "streaks": daily_figures.streaks(key, today),
         "won_this_month": sum(1 for r in mine.values() if r.state == "won"),
-        "played_this_month": len(mine),
+        # A game still under way is neither won nor lost yet: it is not counted against the month.
+        "played_this_month": sum(1 for r in mine.values() if r.finished),
         **_rollover_context(),
     }
     if todays is not None and todays.finished:

@@ -35,7 +35,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import display, pipeline, store
+from game.board import display, pipeline, store, win
 from game.board.played_game import Played
 from game.daily import deals
 from game.models import Game
@@ -164,6 +164,10 @@ class EmbedBoard:
         )
         context["urls"] = _urls(game)
         context["embed"] = True
+        if game.status == Game.Status.WON:
+            # The share names the site's own page of the deal, where anyone may play it.
+            deal_url = request.build_absolute_uri(reverse("deal", args=[game.deal_number]))
+            context["win"] = win.for_game(game, deal_url)
         template = "embed/play.html#board" if getattr(request, "htmx", False) else "embed/play.html"
         response = render(request, template, context, status=status)
         patch_vary_headers(response, ["HX-Request"])

@@ -1,5 +1,7 @@
-"""Player settings: four-colour suits, a left-handed (mirrored) layout, reduced motion, and moving
-cards to the foundations automatically. All off by default.
+"""Player settings: four-colour suits, a left-handed (mirrored) layout, reduced motion, moving
+cards to the foundations automatically, and sounds, all off by default; and the Themes: the
+table's colour (green, blue, red, grey), the card style (classic faces or large indices) and
+light, dark or the system's scheme.
 
 Two homes, one for each kind of browser:
 - With JavaScript, the settings dialog keeps them in this browser's localStorage and board.js
@@ -31,17 +33,45 @@ from django.views.decorators.http import require_http_methods
 SESSION_KEY = "prefs"
 
 
+# The Themes choices, each with its default first (the same lists as prefs.js and board.js).
+CHOICES: dict[str, tuple[str, ...]] = {
+    "felt": ("green", "blue", "red", "grey"),
+    "cards": ("classic", "large"),
+    "scheme": ("system", "light", "dark"),
+}
+CHOICE_LABELS = {
+    "felt": {"green": "Green", "blue": "Blue", "red": "Red", "grey": "Grey"},
+    "cards": {"classic": "Classic faces", "large": "Large indices"},
+    "scheme": {"system": "As the system", "light": "Light", "dark": "Dark"},
+}
+
+
 @dataclass(frozen=True)
 class Prefs:
     four_colour: bool = False
     left_handed: bool = False
     reduced_motion: bool = False
     auto_move: bool = False
+    sounds: bool = False
+    felt: str = "green"
+    cards: str = "classic"
+    scheme: str = "system"
 
     @property
     def classes(self) -> str:
-        """The classes on <html> (the same names prefs.js and board.js use)."""
-        return " ".join(name.replace("_", "-") for name, on in asdict(self).items() if on)
+        """The classes on <html> (the same names prefs.js and board.js use): an on/off setting
+        by its name, a Themes choice as `<name>-<value>` unless it is the default.
+
+        >>> Prefs(four_colour=True, felt="blue", scheme="dark").classes
+        'four-colour felt-blue scheme-dark'
+        """
+        names = []
+        for name, value in asdict(self).items():
+            if value is True:
+                names.append(name.replace("_", "-"))
+            elif isinstance(value, str) and value != CHOICES[name][0]:
+                names.append(f"{name}-{value}")
+        return " ".join(names)
 
 
 class PrefsForm(forms.Form):
@@ -55,19 +85,41 @@ class PrefsForm(forms.Form):
     auto_move = forms.BooleanField(
         required=False, label="Move cards to the foundations automatically after each move"
     )
+    sounds = forms.BooleanField(required=False, label="Sounds")
+    felt = forms.ChoiceField(choices=list(CHOICE_LABELS["felt"].items()), required=False)
+    cards = forms.ChoiceField(choices=list(CHOICE_LABELS["cards"].items()), required=False)
+    scheme = forms.ChoiceField(choices=list(CHOICE_LABELS["scheme"].items()), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name, values in CHOICES.items():
+            if not cleaned.get(name):
+                cleaned[name] = values[0]  # left out: the default
+        return cleaned
 
 
 def from_session(request: HttpRequest) -> Prefs:
     stored = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
     if not isinstance(stored, dict):
         return Prefs()
-    return Prefs(**{name: stored.get(name) is True for name in asdict(Prefs())})
+    values: dict[str, Any] = {}
+    for name, default in asdict(Prefs()).items():
+        if isinstance(default, bool):
+            values[name] = stored.get(name) is True
+        else:
+            values[name] = stored.get(name) if stored.get(name) in CHOICES[name] else default
+    return Prefs(**values)
 
 
 def context(request: HttpRequest) -> dict[str, Any]:
     """`prefs` for base.html, read from the session only if a template asks (the embed's pages
     never do, so they never touch the session)."""
-    return {"prefs": SimpleLazyObject(lambda: from_session(request))}
+    return {
+        "prefs": SimpleLazyObject(lambda: from_session(request)),
+        "theme_felts": list(CHOICE_LABELS["felt"].items()),
+        "theme_cards": list(CHOICE_LABELS["cards"].items()),
+        "theme_schemes": list(CHOICE_LABELS["scheme"].items()),
+    }
 
 
 def _next(request: HttpRequest) -> str:
@@ -86,7 +138,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         form = PrefsForm(request.POST)
         if form.is_valid():
             request.session[SESSION_KEY] = {
-                name: bool(on) for name, on in form.cleaned_data.items()
+                name: value if name in CHOICES else bool(value)
+                for name, value in form.cleaned_data.items()
             }
             target = _next(request)
             if target == reverse("settings"):

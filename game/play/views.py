@@ -30,7 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.middleware import HtmxDetails
 
 from game import engine, limits
-from game.board import display, pipeline, store, winning_line
+from game.board import display, pipeline, store, win, winning_line
 from game.board.played_game import Played
 from game.daily import deals
 from game.models import Game
@@ -150,6 +150,11 @@ class SiteBoard:
         )
         context["urls"] = site_urls(game)
         context["embed"] = False
+        if game.status == Game.Status.WON:
+            deal_url = reverse("deal", args=[game.deal_number])
+            if engine.Rules.parse(game.rules) != engine.DEFAULT_RULES:
+                deal_url += f"?rules={game.rules}"
+            context["win"] = win.for_game(game, request.build_absolute_uri(deal_url))
         return context
 
     def after_change(

@@ -8,6 +8,7 @@ game/_card.html used to hold; every value is escaped.
 from __future__ import annotations
 
 from django import template
+from django.templatetags.static import static
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -17,13 +18,26 @@ register = template.Library()
 
 
 def face(view: CardView) -> str:
+    """The face: the corner index (rank over suit) in text, so a strip reads whatever the card
+    style; the art (pips, an Ace's pip, a court figure) from the cached sprite static/cards.svg
+    (scripts/card_art.py), with the second index turned in the opposite corner; and the large
+    pip that the large-index card style shows instead of the art."""
     symbol = escape(view.symbol)
-    rank = "rank ten" if view.rank == "10" else "rank"  # two digits: drawn narrower to fit a strip
+    ten = " ten" if view.rank == "10" else ""  # two digits: drawn narrower to fit a strip
+    rank = escape(view.rank)
     return (
         '<span class="face" aria-hidden="true"><span class="index">'
-        f'<span class="{rank}">{escape(view.rank)}</span><span class="suit">{symbol}</span>'
-        f'</span><span class="pip">{symbol}</span></span>'
+        f'<span class="rank{ten}">{rank}</span><span class="suit">{symbol}</span></span>'
+        f'<svg class="art" viewBox="0 0 100 140">'
+        f'<use href="{sprite()}#c-{escape(view.code)}"/></svg>'
+        f'<span class="index foot"><span class="foot-rank{ten}">{rank}</span>'
+        f'<span class="foot-suit">{symbol}</span></span>'
+        f'<span class="pip">{symbol}</span></span>'
     )
+
+
+def sprite() -> str:
+    return static("cards.svg")
 
 
 @register.simple_tag
@@ -51,3 +65,8 @@ def card(view: CardView, static: bool = False) -> SafeString:
     else:
         html = f'<span class="card {colour} {place}" role="img" {common}{hint}>{face(view)}</span>'
     return mark_safe(html + "\n")  # every value above is escaped
+
+
+@register.simple_tag(name="face")
+def face_tag(view: CardView) -> SafeString:
+    return mark_safe(face(view))  # every value in it is escaped

@@ -176,10 +176,13 @@
   });
 
   // ---------------------------------------------------------------- dragging
-  // A mouse or a pen may also drag a card that has moves onto a lit place. Touch keeps tapping
-  // (a finger on a phone scrolls and taps). The drag only picks the same moves a tap would and
-  // posts them through the same form; a press that hardly moves is left to be a click.
+  // A mouse, a pen or a finger may also drag a card that has moves onto a lit place. The drag
+  // only picks the same moves a tap would and posts them through the same form; a press that
+  // hardly moves is left to be a click or a tap, exactly as without dragging. A card that can
+  // move takes no scrolling gesture (touch-action: none in board.css), so dragging it never
+  // scrolls the page; the rest of the page scrolls as ever.
   const DRAG_THRESHOLD = 5; // px: below this a press and release is a click (or a double click)
+  const TOUCH_THRESHOLD = 9; // a fingertip wobbles more than a mouse
   let drag = null; // { card, pointerId, x, y, left, top, ghost, started }
   let swallowClick = false;
 
@@ -197,6 +200,9 @@
     ghost.setAttribute("aria-hidden", "true");
     const face = $(".face", card);
     if (face) ghost.appendChild(face.cloneNode(true));
+    // Outside the table no card size is computed: the ghost takes the card's (CSSOM).
+    const style = getComputedStyle(card);
+    for (const name of ["--card-w", "--card-h", "--peek"]) ghost.style.setProperty(name, style.getPropertyValue(name));
     document.body.appendChild(ghost);
     drag.ghost = ghost;
     drag.left = rect.left;
@@ -259,7 +265,7 @@
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.started) {
-      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      if (Math.hypot(dx, dy) < (drag.touch ? TOUCH_THRESHOLD : DRAG_THRESHOLD)) return;
       drag.started = true;
       const rect = drag.card.getBoundingClientRect(); // before the selection lifts the card
       select(drag.card, "drop it on a lit place");
@@ -305,11 +311,18 @@
   }
 
   document.addEventListener("pointerdown", (event) => {
-    if (drag || event.pointerType === "touch" || event.button !== 0 || !event.isPrimary) return;
+    if (drag || event.button !== 0 || !event.isPrimary) return;
     const card = event.target.closest && event.target.closest(".fan button[data-card][data-moves]");
     const root = board();
     if (!card || !root || !root.contains(card) || !card.dataset.moves) return;
-    drag = { card, pointerId: event.pointerId, x: event.clientX, y: event.clientY, started: false };
+    drag = {
+      card,
+      pointerId: event.pointerId,
+      x: event.clientX,
+      y: event.clientY,
+      started: false,
+      touch: event.pointerType === "touch",
+    };
     document.addEventListener("pointermove", onDragMove, true);
     document.addEventListener("pointerup", onDragUp, true);
     document.addEventListener("pointercancel", onDragCancel, true);
@@ -571,7 +584,7 @@
 
   // Keep keyboard focus on the same fan, foundation or control across a board swap; when that
   // is gone (an emptied fan, a button now disabled) the nearest one takes it, and when the game
-  // has just ended, the end panel's first action.
+  // has just ended, the end panel's first action (New game, or Undo after a loss).
   let focusKey = null;
   let statusBefore = null;
   document.addEventListener("htmx:beforeRequest", () => {
@@ -600,7 +613,7 @@
     if (menu) menu.open = false;
     if (focusKey) {
       const ended = statusBefore === "playing" && root.dataset.status !== "playing";
-      const stop = ended ? $(".end button, .end a", root) : focusAfterSwap(root, focusKey);
+      const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
       if (stop) stop.focus();
       focusKey = null;
     }
@@ -690,12 +703,24 @@
   // them before the page paints). Where storage is denied (a cross-site frame) they last for the
   // visit. The auto-move setting rides on every board POST as `auto=1` or `auto=0`.
   const SETTINGS_KEY = "lucie.settings";
-  const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move"];
+  const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds"];
+  // The Themes choices (prefs.js applies them the same way): `<name>-<value>` classes, none for
+  // the first, default value.
+  const CHOICES = { felt: ["green", "blue", "red", "grey"], cards: ["classic", "large"], scheme: ["system", "light", "dark"] };
   const html = document.documentElement;
+
+  function choiceOf(name) {
+    return CHOICES[name].find((value) => html.classList.contains(`${name}-${value}`)) || CHOICES[name][0];
+  }
+
+  function choose(name, value) {
+    for (const other of CHOICES[name].slice(1)) html.classList.toggle(`${name}-${other}`, other === value);
+  }
 
   function saveSettings() {
     const values = {};
     for (const name of SETTING_NAMES) values[name] = html.classList.contains(name);
+    for (const name of Object.keys(CHOICES)) values[name] = choiceOf(name);
     try {
       window.localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
     } catch (error) {
@@ -707,13 +732,21 @@
     for (const box of $$("[data-settings-form] input[data-setting]")) {
       box.checked = html.classList.contains(box.dataset.setting);
     }
+    for (const radio of $$("[data-settings-form] input[data-choice]")) {
+      radio.checked = choiceOf(radio.dataset.choice) === radio.value;
+    }
   }
 
   document.addEventListener("change", (event) => {
-    const box = event.target.closest && event.target.closest("[data-settings-form] input[data-setting]");
-    if (!box || !box.closest("dialog")) return;
-    html.classList.toggle(box.dataset.setting, box.checked);
+    const target = event.target;
+    if (!target.closest || !target.closest("dialog")) return;
+    const box = target.closest("[data-settings-form] input[data-setting]");
+    const radio = target.closest("[data-settings-form] input[data-choice]");
+    if (box) html.classList.toggle(box.dataset.setting, box.checked);
+    else if (radio && radio.checked && CHOICES[radio.dataset.choice]) choose(radio.dataset.choice, radio.value);
+    else return;
     saveSettings();
+    document.dispatchEvent(new CustomEvent("lucie:settings"));
   });
 
   document.addEventListener("htmx:configRequest", (event) => {

@@ -16,6 +16,31 @@
     }
   }
 
+  // ---------------------------------------------------------------- the next deal, counting down
+  // Ticks each second to midnight UTC; past it, the page says a new deal is out (a reload shows it).
+  function countdown(root = document) {
+    const clocks = Array.from(root.querySelectorAll("[data-countdown]"));
+    if (!clocks.length) return;
+    const show = () => {
+      for (const el of clocks) {
+        const left = new Date(el.dataset.countdown).getTime() - Date.now();
+        if (Number.isNaN(left)) continue;
+        el.hidden = false;
+        if (left <= 0) {
+          el.textContent = "A new deal is out: reload to play it.";
+          continue;
+        }
+        const s = Math.floor(left / 1000);
+        const h = Math.floor(s / 3600);
+        const m = Math.floor((s % 3600) / 60);
+        const pad = (n) => String(n).padStart(2, "0");
+        el.textContent = `Next deal in ${h} h ${pad(m)} min ${pad(s % 60)} s.`;
+      }
+    };
+    show();
+    window.setInterval(show, 1000);
+  }
+
   // ---------------------------------------------------------------- the result box
   // The board is swapped by htmx on every move; when its game ends (or comes back from a dead
   // end by undo) the result box below it is fetched again.
@@ -47,6 +72,7 @@
   function start() {
     compactOnPhones();
     localTimes();
+    countdown();
     refreshResult();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -40,7 +40,9 @@
       cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), node: card, place: placeOf(card) });
     }
     const table = root.querySelector(".fans");
+    const felt = root.querySelector(".table");
     before = {
+      feltHeight: felt ? felt.getBoundingClientRect().height : 0,
       cards,
       status: root.dataset.status,
       redealsLeft: root.dataset.redealsLeft,
@@ -63,10 +65,27 @@
     }).length;
     const redealt = root.dataset.redealsLeft !== noted.redealsLeft || changed >= 8;
     const moved = slide(root, noted, redealt);
+    if (redealt && moved) holdFelt(root, noted.feltHeight, moved);
     sendHome(root, noted);
     if (noted.status === "playing" && root.dataset.status === "won") celebrate(root);
     if (moved) html.dataset.motion = String(Number(html.dataset.motion || 0) + 1);
   });
+
+  // A redeal deals fewer fans, so the felt would shrink at once and the cards on their way would
+  // fly over the page below it: the felt keeps its old height until the deal is laid, then eases
+  // to its new one.
+  function holdFelt(root, height, count) {
+    const felt = root.querySelector(".table");
+    if (!felt || !height) return;
+    const now = felt.getBoundingClientRect().height;
+    if (now >= height - 1) return;
+    felt.style.minHeight = `${height}px`;
+    const laid = 520 + Math.min(count, 52) * 12;
+    window.setTimeout(() => {
+      felt.style.minHeight = "";
+      felt.animate([{ minHeight: `${height}px` }, { minHeight: `${now}px` }], { duration: 320, easing: "ease-in-out" });
+    }, laid);
+  }
 
   // Where a card lies: its fan and depth, or its foundation. A card whose place is unchanged
   // but which shifted on the page (a message line grew, the win's panel came in) is not moved.
@@ -75,6 +94,14 @@
     if (fan) return `fan ${fan.dataset.fan} ${Array.from(fan.querySelectorAll("[data-card]")).indexOf(card)}`;
     const foundation = card.closest("[data-foundation]");
     return foundation ? `home ${foundation.dataset.foundation}` : "";
+  }
+
+  // A copy of a card lives outside the table (on <body>), where no card size is computed: it
+  // takes the table's, through the CSSOM, which our CSP allows.
+  function sized(copy, from) {
+    const style = getComputedStyle(from);
+    for (const name of ["--card-w", "--card-h", "--peek"]) copy.style.setProperty(name, style.getPropertyValue(name));
+    return copy;
   }
 
   function offset(from, to) {
@@ -137,7 +164,7 @@
       ghost.classList.remove("is-selected", "is-target", "buried");
       ghost.classList.add("is-top", "travelling");
       ghost.removeAttribute("data-hint");
-      document.body.appendChild(ghost);
+      document.body.appendChild(sized(ghost, foundation));
       const to = foundation.getBoundingClientRect();
       const from = old.rect;
       const delay = index * HOME_STEP_MS;
@@ -153,40 +180,54 @@
   }
 
   // ---------------------------------------------------------------- a win
-  // The four Kings leap off their foundations and bounce down the page, leaving trails of
-  // copies, the way the old desktop solitaire did. Copies only: the board underneath is live.
+  // The four Kings leap off their foundations and bounce down the page, twice each, leaving
+  // trails of copies, the way the old desktop solitaire did: about six seconds, and any press or
+  // key ends it at once. Copies only: the board underneath is live.
+  const CASCADE_COPIES = 10;
   function celebrate(root) {
     const layer = document.createElement("div");
     layer.className = "cascade";
     layer.setAttribute("aria-hidden", "true");
     document.body.appendChild(layer);
     const height = window.innerHeight;
+    const width = window.innerWidth;
     const kings = Array.from(root.querySelectorAll("[data-foundation] [data-card]"));
     const runs = [];
-    kings.forEach((king, k) => {
+    const launches = kings.concat(kings);
+    launches.forEach((king, k) => {
       const start = king.getBoundingClientRect();
-      const direction = k % 2 ? 1 : -1;
-      for (let copy = 0; copy < 9; copy += 1) {
+      const direction = (k + Math.floor(k / kings.length)) % 2 ? 1 : -1;
+      const reach = Math.min(width * 0.45, 160 + 50 * (k % kings.length));
+      for (let copy = 0; copy < CASCADE_COPIES; copy += 1) {
         const ghost = king.cloneNode(true);
         ghost.classList.add("travelling");
-        layer.appendChild(ghost);
-        const dx = direction * (140 + 40 * k) ;
+        layer.appendChild(sized(ghost, king));
+        const dx = direction * reach;
         const floor = height - start.height - start.top;
         runs.push(
           ghost.animate(
             [
               { transform: `translate(${start.left}px, ${start.top}px)`, opacity: 1 },
-              { transform: `translate(${start.left + dx * 0.35}px, ${start.top + floor}px)`, offset: 0.4 },
-              { transform: `translate(${start.left + dx * 0.6}px, ${start.top + floor * 0.45}px)`, offset: 0.6 },
-              { transform: `translate(${start.left + dx * 0.8}px, ${start.top + floor}px)`, offset: 0.8 },
+              { transform: `translate(${start.left + dx * 0.3}px, ${start.top + floor}px)`, offset: 0.3 },
+              { transform: `translate(${start.left + dx * 0.5}px, ${start.top + floor * 0.35}px)`, offset: 0.5 },
+              { transform: `translate(${start.left + dx * 0.7}px, ${start.top + floor}px)`, offset: 0.7 },
+              { transform: `translate(${start.left + dx * 0.85}px, ${start.top + floor * 0.7}px)`, offset: 0.85 },
               { transform: `translate(${start.left + dx}px, ${start.top + floor}px)`, opacity: 0 },
             ],
-            { duration: 1600, delay: k * 260 + copy * 60, easing: "linear", fill: "both" },
+            { duration: 2400, delay: k * 430 + copy * 55, easing: "linear", fill: "both" },
           ),
         );
       }
     });
-    Promise.allSettled(runs.map((run) => run.finished)).then(() => layer.remove());
+    const skip = () => {
+      for (const run of runs) run.cancel();
+      layer.remove();
+      document.removeEventListener("pointerdown", skip, true);
+      document.removeEventListener("keydown", skip, true);
+    };
+    document.addEventListener("pointerdown", skip, true);
+    document.addEventListener("keydown", skip, true);
+    Promise.allSettled(runs.map((run) => run.finished)).then(skip);
   }
 
   // ---------------------------------------------------------------- "Play it out", step by step

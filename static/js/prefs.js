@@ -2,9 +2,13 @@
 // board never flashes in the wrong colours or layout. board.js keeps them (the settings dialog);
 // the server renders the same classes from the session for players without JavaScript, and a
 // choice stored here wins over those once there is one.
+// On/off settings are a class of their name; the Themes choices are `<name>-<value>` classes
+// (felt-blue, cards-large, scheme-dark), none for the default (green felt, classic faces,
+// the system's light or dark).
 "use strict";
 (() => {
-  const NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move"];
+  const NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds"];
+  const CHOICES = { felt: ["green", "blue", "red", "grey"], cards: ["classic", "large"], scheme: ["system", "light", "dark"] };
   let stored = null;
   try {
     stored = JSON.parse(window.localStorage.getItem("lucie.settings") || "null");
@@ -14,4 +18,8 @@
   if (!stored || typeof stored !== "object") return;
   const classes = document.documentElement.classList;
   for (const name of NAMES) classes.toggle(name, stored[name] === true);
+  for (const [name, values] of Object.entries(CHOICES)) {
+    if (!values.includes(stored[name])) continue;
+    for (const value of values.slice(1)) classes.toggle(`${name}-${value}`, stored[name] === value);
+  }
 })();

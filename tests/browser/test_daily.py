@@ -198,3 +198,34 @@ def test_the_month_page_has_no_serious_accessibility_violations(
     assert serious == []
     expect(page.locator('td[aria-current="date"]')).to_have_count(1)
     context.close()
+
+
+def test_a_320_px_calendar_never_splits_a_word_and_counts_down_to_the_next_deal(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/daily/")
+    day = deals.today_utc()
+    move = next(m for m in engine.card_moves(engine.Position.start(deals.deal_number_for(day))))
+    tap(page, move, 1)
+
+    page.goto(month_url(live_server, day))
+    today = page.locator(f'td[data-day="{day.isoformat()}"]')
+    expect(today).to_have_attribute("data-state", "playing")
+    short = today.locator(".state").evaluate("el => getComputedStyle(el, '::before').content")
+    # Every cell's content fits its cell: no word is split, none spills over.
+    spilled = page.eval_on_selector_all(
+        ".calendar .cell",
+        "cells => cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)",
+    )
+    countdown = page.locator("[data-countdown]")
+    expect(countdown).to_have_text(re.compile(r"^Next deal in \d+ h \d\d min \d\d s\.$"))
+    first = countdown.text_content()
+    page.wait_for_timeout(1100)
+    second = countdown.text_content()
+    context.close()
+
+    assert short == '"▶"'
+    assert spilled == []
+    assert first != second

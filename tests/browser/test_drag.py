@@ -1,4 +1,4 @@
-"""Dragging a card with a mouse: the same moves as a tap, through the same form.
+"""Dragging a card with a mouse or a finger: the same moves as a tap, through the same form.
 
 The move is read from the card's own `data-moves` (what the server offers), dragged with the
 mouse in small steps and dropped; a drop on bare felt changes nothing and the card goes back.
@@ -10,7 +10,7 @@ import re
 from typing import Literal
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.test_play import fans, moves_shown
@@ -115,3 +115,60 @@ def test_a_drop_on_bare_felt_changes_nothing(
     expect(page.locator("#board .is-target")).not_to_have_count(0)
     moves_shown(page, 0)
     assert errors == []
+
+
+def finger_drag(page: Page, source: Locator, to: tuple[float, float]) -> None:
+    """A finger pressed on `source`, moved in steps to `to` and lifted: real touch events
+    through the DevTools protocol (MACHINE-NOTES: Chromium touch drag from a test)."""
+    session = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    x, y = centre(source)
+    touch("touchStart", x, y)
+    for step in range(1, 13):
+        touch("touchMove", x + (to[0] - x) * step / 12, y + (to[1] - y) * step / 12)
+    expect(page.locator(".drag-ghost")).to_have_count(1)
+    touch("touchEnd", *to)
+    session.detach()
+
+
+@pytest.mark.parametrize("path", ["/deal/1/", "/embed/deal/1/"])
+def test_a_finger_drags_a_card_onto_its_place_and_the_page_does_not_scroll(
+    browser: Browser, live_server: LiveServer, path: str
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 600}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}{path}")
+    moves_shown(page, 0)
+    code, move = movable(page)[0]
+    card = page.locator(f'#board .fan [data-card="{code}"]')
+    card.scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    target = move.split(">")[1]
+
+    finger_drag(page, card, centre(place(page, move)))
+
+    moves_shown(page, 1)
+    if target == "F":
+        expect(page.locator(f'[data-foundation="{code[-1]}"] [data-card="{code}"]')).to_be_visible()
+    else:
+        assert any(fan[-2:] == [target, code] for fan in fans(page)), fans(page)
+    assert page.evaluate("window.scrollY") == scrolled
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+
+    # A tap is still a tap: the card is picked up and its places light. Chromium turns no tap
+    # into a click within a moment of a touch drag sent over CDP (seen on a blank page with no
+    # script at all), so the finger rests first, as a real one does.
+    page.wait_for_timeout(250)
+    code, move = movable(page)[0]
+    card = page.locator(f'#board .fan [data-card="{code}"]')
+    card.tap()
+    expect(card).to_have_class(re.compile(r"\bis-selected\b"))
+    expect(page.locator("#board .is-target")).not_to_have_count(0)
+    moves_shown(page, 1)
+    context.close()

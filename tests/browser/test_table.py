@@ -3,6 +3,7 @@ button, words that fit the player's hand, cards readable in long fans, cards tha
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Literal
@@ -17,6 +18,7 @@ from game.board import store
 from game.models import Game
 from tests.browser.conftest import open_dealt
 from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
+from tests.web.board.test_announce import set_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -336,52 +338,98 @@ def test_how_to_play_is_on_the_board_without_a_menu(
 SCREENSHOTS = Path("test-artifacts/screenshots")
 
 
+SIZES = {"se": (375, 667), "phone": (390, 844), "desktop": (1280, 800)}
+THEMES = {
+    "blue": {"felt": "blue"},
+    "red": {"felt": "red"},
+    "grey": {"felt": "grey"},
+    "large-cards": {"cards": "large"},
+}
+
+
+def stored_game(
+    page: Page, live_server: LiveServer, rules: str, moves: tuple[engine.Move, ...], number: int
+) -> None:
+    """This browser's game of `number` under `rules`, brought to the position after `moves`."""
+    open_dealt(page, f"{live_server.url}/deal/{number}/?rules={rules}")
+    game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
+    set_moves(game, moves)
+    page.goto(f"{live_server.url}/game/{game.pk}/")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_screenshots_of_the_table(
     browser: Browser, live_server: LiveServer, scheme: Literal["light", "dark"]
 ) -> None:
-    """The start, a long-fan position, the last deal with the merci marked, and a win, at phone
-    and desktop sizes, into test-artifacts/screenshots/ (README: Screenshots) for a reviewer.
-    Each in a browser of its own, so that no game in progress asks before the next deal."""
+    """The start, a long-fan position, the last deal with the merci marked, a stuck board, a
+    loss, a win and each theme, at 375x667, 390x844 and 1280x800, into
+    test-artifacts/screenshots/ (README: Screenshots) for a reviewer. Each in a browser of its
+    own, so that no game in progress asks before the next deal."""
+    from tests.web.board.test_stuck import stuck_game
+
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     number, moves = greedy_win()
-    for name, (width, height) in {"phone": (390, 844), "desktop": (1280, 800)}.items():
+    stuck_number, stuck_moves = stuck_game("lucie")
+    lost_number, lost_moves = stuck_game("nomerci-r0", lost=True)
+    for name, (width, height) in SIZES.items():
 
-        def fresh() -> Page:
+        def fresh(settings: dict[str, str] | None = None) -> Page:
             context = browser.new_context(
                 viewport={"width": width, "height": height},  # noqa: B023
                 color_scheme=scheme,
-                has_touch=name == "phone",  # noqa: B023
+                has_touch=name != "desktop",  # noqa: B023
             )
+            if settings:
+                context.add_init_script(
+                    f"localStorage.setItem('lucie.settings', '{json.dumps(settings)}')"
+                )
             return context.new_page()
+
+        def shot(page: Page, what: str) -> None:
+            page.screenshot(path=SCREENSHOTS / f"{what}-{name}-{scheme}.png")  # noqa: B023
 
         page = fresh()
         page.goto(f"{live_server.url}/deal/20261129/")
-        page.screenshot(path=SCREENSHOTS / f"start-{name}-{scheme}.png")
+        shot(page, "start")
         show_long_fans(page, live_server)
-        page.screenshot(path=SCREENSHOTS / f"long-fans-{name}-{scheme}.png")
+        shot(page, "long-fans")
         page.context.close()
 
         page = fresh()
         page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
         page.get_by_role("button", name="Show what it can take").click()
         expect(page.locator("#board.show-merci")).to_have_count(1)
-        page.screenshot(path=SCREENSHOTS / f"merci-{name}-{scheme}.png")
+        shot(page, "merci")
         page.context.close()
 
         page = fresh()
-        open_dealt(page, f"{live_server.url}/deal/{number}/")
-        game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
-        store.save(game, engine.Game(number, engine.DEFAULT_RULES, list(moves[:-1])))
-        page.reload()
+        stored_game(page, live_server, "lucie", stuck_moves, stuck_number)
+        expect(page.locator(".message")).to_contain_text("No moves left")
+        shot(page, "stuck")
+        page.context.close()
+
+        page = fresh()
+        stored_game(page, live_server, "nomerci-r0", lost_moves, lost_number)
+        expect(board(page)).to_have_attribute("data-status", "lost")
+        shot(page, "lost")
+        page.context.close()
+
+        page = fresh()
+        stored_game(page, live_server, "lucie", moves[:-1], number)
         last = moves[-1]
         assert last.card is not None
         fan_card(page, last.card).dblclick()
         expect(board(page)).to_have_attribute("data-status", "won")
         expect(page.locator(".cascade")).to_have_count(1)  # the win's celebration
-        page.wait_for_timeout(700)  # the cascade under way
-        page.screenshot(path=SCREENSHOTS / f"won-{name}-{scheme}.png")
+        page.wait_for_timeout(900)  # the cascade under way
+        shot(page, "won")
         page.context.close()
+
+        for theme, settings in THEMES.items():
+            page = fresh(settings)
+            page.goto(f"{live_server.url}/deal/20261129/")
+            shot(page, f"theme-{theme}")
+            page.context.close()
 
 
 def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveServer) -> None:
@@ -414,3 +462,197 @@ def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveS
     context.close()
 
     assert len(dealt) >= 30  # the fans gathered and dealt again, card by card
+
+
+# ---------------------------------------------------------------- a grid that holds still
+
+# At the current width: fans of two to four cards laid out on more than one line, the page
+# scrolling sideways, and (for the embed) the content taller than its frame.
+LAYOUT_PROBLEMS = """
+(frame) => {
+  const problems = [];
+  for (const fan of document.querySelectorAll(".fan")) {
+    const cards = Array.from(fan.querySelectorAll(".card"));
+    if (cards.length < 2 || cards.length > 4) continue;
+    const tops = cards.map((c) => Math.round(c.getBoundingClientRect().top));
+    if (Math.max(...tops) - Math.min(...tops) > 2) {
+      problems.push(`fan ${fan.dataset.fan} of ${cards.length} wraps`);
+    }
+  }
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth) {
+    problems.push(`scrolls sideways: ${root.scrollWidth} px`);
+  }
+  if (frame && root.scrollHeight > frame) {
+    problems.push(`${root.scrollHeight} px tall in a ${frame}-px frame`);
+  }
+  return problems;
+}
+"""
+
+
+def sweep(page: Page, height: int, frame: int = 0) -> dict[int, list[str]]:
+    found = {}
+    for width in range(320, 1921, 8):
+        page.set_viewport_size({"width": width, "height": height})
+        problems: list[str] = page.evaluate(LAYOUT_PROBLEMS, frame)
+        if problems:
+            found[width] = problems
+    return found
+
+
+def test_no_fan_of_three_or_four_wraps_at_any_width(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 800})
+    page = context.new_page()
+    # The board, at the long-fans position: fans of 2 to 14 cards.
+    show_long_fans(page, live_server)
+    game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
+    lengths = page.eval_on_selector_all(
+        "#board .fan", "fans => fans.map(f => f.querySelectorAll('.card').length)"
+    )
+    assert {3, 4} & set(lengths)
+    on_board = sweep(page, 800)
+    # The replay page (a finished game has one), at the deal as dealt, with a fan of four.
+    Game.objects.filter(pk=game.pk).update(status="abandoned")
+    page.goto(f"{live_server.url}/replay/{game.replay_token}/?step=0")
+    page.eval_on_selector(
+        '[data-fan="0"]', "fan => fan.prepend(fan.querySelector('.card').cloneNode(true))"
+    )
+    on_replay = sweep(page, 800)
+    # The embed, framed 620 px high: nothing wraps and it fits its frame.
+    page.goto(f"{live_server.url}/embed/deal/5/")
+    in_embed = sweep(page, 620, frame=620)
+    context.close()
+
+    assert on_board == {}
+    assert on_replay == {}
+    assert in_embed == {}
+
+
+# The felt's place on the page (its top edge, from the document's top).
+FELT_TOP = "document.querySelector('#board .table').getBoundingClientRect().top + window.scrollY"
+
+
+@pytest.mark.parametrize("size", [(320, 640), (375, 667), (1280, 800)])
+def test_the_felt_holds_still_between_picking_a_card_and_playing_it(
+    browser: Browser, live_server: LiveServer, size: tuple[int, int]
+) -> None:
+    """A whole game played by taps, following the hint (whose message and "Why?" come and go):
+    the felt never moves between the two taps of a move, nor when the move is played."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/7/")
+    mirror = engine.Game(7)
+    shifts = []
+    for step in range(40):
+        if step % 3 == 0 and mirror.outcome().status is engine.Status.PLAYING:
+            page.get_by_role("button", name="Hint").click()
+            expect(page.locator("#board [data-hint]")).not_to_have_count(0)
+        moves = [m for m in engine.card_moves(mirror.position) if m.card is not None]
+        if not moves:
+            break
+        move = moves[0]
+        assert move.card is not None
+        before = page.evaluate(FELT_TOP)
+        fan_card(page, move.card).tap()
+        expect(fan_card(page, move.card)).to_have_class(re.compile(r"\bis-selected\b"))
+        picked = page.evaluate(FELT_TOP)
+        destination(page, move).tap()
+        mirror.play(move)
+        moves_shown(page, len(mirror.moves))
+        played = page.evaluate(FELT_TOP)
+        if abs(picked - before) > 0.5 or abs(played - picked) > 0.5:
+            shifts.append(f"{move}: {before:.1f} -> {picked:.1f} -> {played:.1f}")
+    context.close()
+
+    assert len(mirror.moves) >= 10
+    assert shifts == []
+
+
+def test_the_felt_keeps_its_height_while_a_redeal_is_dealt(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    show_long_fans(page, live_server)  # a long fan and many cards home: the redeal is shorter
+    felt = page.locator("#board .table")
+    box = felt.bounding_box()
+    assert box is not None
+    before = box["height"]
+
+    page.get_by_role("button", name="Redeal").click()
+    page.wait_for_function("() => document.documentElement.dataset.motion === '1'")
+    during: float = page.evaluate(
+        "document.querySelector('#board .table').getBoundingClientRect().height"
+    )
+    page.wait_for_timeout(2200)  # the deal laid and the felt eased to its new height
+    after: float = page.evaluate(
+        "document.querySelector('#board .table').getBoundingClientRect().height"
+    )
+    context.close()
+
+    assert abs(during - before) < 1.5
+    assert after < before - 20
+
+
+# ---------------------------------------------------------------- themes and sounds
+
+
+def test_a_theme_chosen_in_settings_applies_at_once_and_is_remembered(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    page.goto(f"{live_server.url}/deal/5/")
+    felt_before = page.eval_on_selector(
+        "#board .table", "el => getComputedStyle(el).backgroundImage"
+    )
+    page.locator("#board-menu summary").click()
+    page.get_by_role("link", name="Settings").click()
+    dialog = page.locator("#settings-dialog")
+    dialog.get_by_role("radio", name="Blue").check()
+    dialog.get_by_role("radio", name="Large indices").check()
+    dialog.get_by_role("radio", name="Dark").check()
+
+    html = page.locator("html")
+    expect(html).to_have_class(re.compile(r"\bfelt-blue\b"))
+    assert serious_violations(page) == []
+    page.reload()
+
+    expect(html).to_have_class(re.compile(r"\bfelt-blue\b.*\bcards-large\b.*\bscheme-dark\b"))
+    felt_after = page.eval_on_selector(
+        "#board .table", "el => getComputedStyle(el).backgroundImage"
+    )
+    assert felt_after != felt_before
+    # Dark mode keeps white card faces; large indices show the big pip instead of the art.
+    face = page.eval_on_selector(
+        "#board .fan .card.is-top", "el => getComputedStyle(el).backgroundColor"
+    )
+    assert face == "rgb(255, 254, 251)"
+    expect(page.locator("#board .fan .card.is-top .pip").first).to_be_visible()
+    expect(page.locator("#board .fan .card.is-top .art").first).to_be_hidden()
+    assert errors == []
+
+
+@pytest.mark.parametrize("sounds", [False, True])
+def test_sounds_play_only_when_turned_on(
+    browser: Browser, live_server: LiveServer, sounds: bool
+) -> None:
+    context = browser.new_context()
+    if sounds:
+        context.add_init_script(
+            "localStorage.setItem('lucie.settings', JSON.stringify({'sounds': true}))"
+        )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/1/")
+    mirror = engine.Game(1)
+    move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
+    assert move.card is not None
+
+    fan_card(page, move.card).dblclick()
+    moves_shown(page, 1)
+    page.wait_for_timeout(300)
+    sound = page.evaluate("document.documentElement.dataset.sound || ''")
+    context.close()
+
+    assert sound == ("place" if sounds else "")

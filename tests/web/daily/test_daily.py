@@ -524,7 +524,7 @@ def test_the_month_page_shows_everyones_figures(
     assert row is not None
     figures = dict(re.findall(r'data-figure="([\w-]+)">([^<]*)<', row[0]))
     assert figures == {"players": "4", "winners": "2", "win-rate": "50%", "best-time": "3:20"}
-    assert "2/4 won" in text_of(cell(html, "2026-11-27"))
+    assert "4 played, 2 won" in text_of(cell(html, "2026-11-27"))
 
 
 def test_the_month_page_shares_todays_finished_result(
@@ -536,3 +536,20 @@ def test_the_month_page_shares_todays_finished_result(
 
     assert "La Belle Lucie #20261129 \N{EM DASH} won in 4:12" in html
     assert "http://testserver/daily/2026/11/29/</textarea>" in html
+
+
+def test_a_game_in_progress_is_not_counted_as_not_won_this_month(
+    client: Client, clock: time_machine.Traveller
+) -> None:
+    finished_daily(
+        client, 20261127, Game.Status.WON, dt.datetime(2026, 11, 27, 8, tzinfo=dt.UTC),
+        elapsed_ms=252_000, move_count=93,
+    )  # fmt: skip
+    game = open_daily(client)
+    make_a_move(client, game)
+
+    html = client.get("/daily/2026/11/").content.decode()
+
+    won = re.search(r'data-stat="won-this-month">(.*?)</dd>', html)
+    assert won is not None
+    assert text_of(won[1]) == "1 of 1"

@@ -450,6 +450,10 @@ def test_a_won_embed_game_shows_the_win_and_another_deal(client: Client) -> None
     html = client.get(f"/embed/g/{game.token}/").content.decode()
     assert "You won!" in html
     assert 'data-action="another"' in html
+    # A text to share, naming the site's page of the deal; no figures (the embed has no session).
+    assert f"La Belle Lucie, deal #{number}: won in " in html
+    assert f"Play it: http://testserver/deal/{number}/" in html
+    assert "Win rate" not in html
     assert post(client, game, "undo").status_code == 400
     assert not client.cookies
 

@@ -20,6 +20,7 @@ SETTINGS = {
     "left_handed": "left-handed",
     "reduced_motion": "reduced-motion",
     "auto_move": "auto-move",
+    "sounds": "sounds",
 }
 
 
@@ -52,8 +53,42 @@ def test_settings_are_off_by_default(client: Client) -> None:
     page = client.get("/settings/")
 
     assert page.status_code == 200
-    assert page.content.count(b'type="checkbox"') == 4
-    assert b" checked" not in page.content
+    assert page.content.count(b'type="checkbox"') == 5
+    # Only the Themes' defaults are chosen: a green table, classic faces, the system's scheme.
+    checked = re.findall(
+        rb'<input type="(\w+)" name="(\w+)" (?:value="(\w+)" )?[^>]* checked>', page.content
+    )
+    assert sorted(checked) == [
+        (b"radio", b"cards", b"classic"),
+        (b"radio", b"felt", b"green"),
+        (b"radio", b"scheme", b"system"),
+    ]
+    assert html_classes(client) == set()
+
+
+@pytest.mark.parametrize(
+    ("choices", "classes"),
+    [
+        ({"felt": "blue"}, {"felt-blue"}),
+        ({"felt": "red", "cards": "large"}, {"felt-red", "cards-large"}),
+        ({"scheme": "dark", "felt": "grey"}, {"scheme-dark", "felt-grey"}),
+        ({"felt": "green", "cards": "classic", "scheme": "system"}, set()),
+    ],
+)
+def test_themes_posted_without_javascript_are_kept_and_shown(
+    client: Client, choices: dict[str, str], classes: set[str]
+) -> None:
+    client.get("/")
+    response = client.post("/settings/", choices)
+
+    assert response.status_code == 303
+    assert html_classes(client) == classes
+
+
+def test_a_theme_that_is_not_offered_is_refused(client: Client) -> None:
+    response = client.post("/settings/", {"felt": "purple"})
+
+    assert response.status_code == 400
     assert html_classes(client) == set()
 
 

@@ -1,0 +1,72 @@
+"""The win's screen: the time and moves, "new best" when it is, this browser's streak and win
+rate under these rules, and a text to share for any deal (random, chosen or daily).
+
+Read once, when the board of a won game is rendered: a win is rare and its figures are a few
+aggregates (game.stats.figures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Min
+
+from game import engine
+from game.board.display import format_ms
+from game.models import Game
+from game.stats import figures
+
+
+@dataclass(frozen=True)
+class WinScreen:
+    time: str
+    moves: int
+    share: str
+    new_best: bool = False
+    played: int = 0
+    won: int = 0
+    streak: int = 0
+    win_rate: str = ""
+
+    @property
+    def has_figures(self) -> bool:
+        return self.played > 0
+
+
+def share_text(game: Game, url: str) -> str:
+    """One line to paste anywhere, for any deal:
+
+    La Belle Lucie, deal #20261201: won in 4:12 and 87 moves. Play it: https://…/deal/20261201/
+    """
+    rules = engine.Rules.parse(game.rules)
+    under = "" if rules == engine.DEFAULT_RULES else f" ({rules.label})"
+    moves = f"{game.move_count} move{'' if game.move_count == 1 else 's'}"
+    return (
+        f"La Belle Lucie, deal #{game.deal_number}{under}: won in {format_ms(game.elapsed_ms)} "
+        f"and {moves}. Play it: {url}"
+    )
+
+
+def for_game(game: Game, url: str) -> WinScreen:
+    """The screen for a won game; with no session (the embed) it has no figures."""
+    time = format_ms(game.elapsed_ms)
+    share = share_text(game, url)
+    if not game.session_key or game.assisted:
+        return WinScreen(time=time, moves=game.move_count, share=share)
+    stats = figures.for_session(game.session_key, game.rules)
+    earlier = (
+        figures.counted_games(game.session_key, game.rules)
+        .filter(status=Game.Status.WON, assisted=False)
+        .exclude(pk=game.pk)
+        .aggregate(best=Min("elapsed_ms"))["best"]
+    )
+    return WinScreen(
+        time=time,
+        moves=game.move_count,
+        share=share,
+        new_best=earlier is None or game.elapsed_ms < earlier,
+        played=stats.played,
+        won=stats.won,
+        streak=stats.current_streak,
+        win_rate=stats.win_rate,
+    )

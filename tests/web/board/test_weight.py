@@ -1,0 +1,30 @@
+"""The first load stays light: the page and everything it names, gzip-compressed as served,
+under 60 kB (bench/load.py measures the same against gunicorn with whitenoise)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+GOAL = 60_000
+
+
+@pytest.mark.parametrize("url", ["/", "/deal/5/", "/embed/deal/5/"])
+def test_a_first_load_is_under_60_kb_compressed(client: Client, url: str) -> None:
+    html = client.get(url).content
+    sizes = {url: len(gzip.compress(html))}
+    # Each asset once, as a browser fetches it (the card sprite is named by every card).
+    for name in dict.fromkeys(re.findall(rb'(?:src|href)="/static/([^"#?]+)', html)):
+        found = finders.find(name.decode())
+        assert found, name
+        sizes[name.decode()] = len(gzip.compress(Path(str(found)).read_bytes()))
+
+    assert "cards.svg" in sizes
+    assert sum(sizes.values()) < GOAL, sizes
