@@ -12,6 +12,10 @@ anything: the first move (or redeal) posted from that board creates the game and
 token URL (a 303 without JavaScript, `HX-Replace-Url` with htmx). A popular page that embeds the
 game costs no database write per view, only per game actually begun.
 
+With no cookie, the frame's language can only be its URL's: `/fr/embed/` and `/de/embed/` are the
+same pages in French and German (lucie/languages.py), every URL they link to keeps the prefix, and
+the snippet page offers the frame's address in each language.
+
 Only these pages may be framed by other sites (`frame-ancestors *`, no `X-Frame-Options`); their
 policy is otherwise as strict as the main site's, and they load nothing from any other host.
 """
