@@ -31,11 +31,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext_lazy, gettext_noop
 from django_ratelimit.core import get_usage
 
 from game import compute_process
@@ -50,11 +51,23 @@ MAX_REPLAY_JUMPS = 12
 the first ones are listed, and Start and End always."""
 
 BUSY_RETRY_SECONDS = 2
-BUSY_MESSAGE = "The site is busy just now: try again in a moment."
+# The player's words for each refusal, in English (the catalogues' msgids). A refusal's `message`
+# is the same words translated lazily, so a page shows them in the language of its request.
+BUSY_MESSAGE = gettext_noop("The site is busy just now: try again in a moment.")
 UNSAVED_RETRY_SECONDS = 5
-UNSAVED_MESSAGE = "That could not be saved just now, so nothing was changed: try again in a moment."
-UNREADABLE_MESSAGE = "This page could not be read just now: try again in a moment."
-LIMITED_MESSAGE = "That was a lot of requests in a short time: wait a minute, then try again."
+UNSAVED_MESSAGE = gettext_noop(
+    "That could not be saved just now, so nothing was changed: try again in a moment."
+)
+UNREADABLE_MESSAGE = gettext_noop("This page could not be read just now: try again in a moment.")
+LIMITED_MESSAGE = gettext_noop(
+    "That was a lot of requests in a short time: wait a minute, then try again."
+)
+
+
+def _lazy(message: str) -> str:
+    """`message` in the language active where it is shown (a lazy string, which every caller
+    treats as the str it becomes: a template, a format, an HttpResponse)."""
+    return cast(str, gettext_lazy(message))
 
 
 class Limited(Exception):
@@ -63,7 +76,7 @@ class Limited(Exception):
     def __init__(self, retry_after: int) -> None:
         super().__init__(LIMITED_MESSAGE)
         self.retry_after = max(1, retry_after)
-        self.message = LIMITED_MESSAGE
+        self.message = _lazy(LIMITED_MESSAGE)
         self.status = 429
 
 
@@ -73,7 +86,7 @@ class Busy(Exception):
     def __init__(self) -> None:
         super().__init__(BUSY_MESSAGE)
         self.retry_after = BUSY_RETRY_SECONDS
-        self.message = BUSY_MESSAGE
+        self.message = _lazy(BUSY_MESSAGE)
         self.status = 503
 
 
@@ -86,7 +99,7 @@ class Unsaved(Exception):
     def __init__(self, message: str = UNSAVED_MESSAGE) -> None:
         super().__init__(message)
         self.retry_after = UNSAVED_RETRY_SECONDS
-        self.message = message
+        self.message = _lazy(message)
         self.status = 503
 
     @classmethod

@@ -11,6 +11,7 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import resolve, reverse
+from django.utils.translation import gettext
 
 from game import limits
 from lucie import languages, metrics
@@ -149,7 +150,7 @@ def database_error_page(request: HttpRequest) -> HttpResponse:
 def refused_page(request: HttpRequest, refused: limits.Refused) -> HttpResponse:
     if languages.unprefixed(request.path_info).startswith("/embed/"):
         context = {
-            "title": "Not just now",
+            "title": gettext("Not just now"),
             "message": refused.message,
             "today": reverse("embed:today"),
         }

@@ -12,6 +12,10 @@ anything: the first move (or redeal) posted from that board creates the game and
 token URL (a 303 without JavaScript, `HX-Replace-Url` with htmx). A popular page that embeds the
 game costs no database write per view, only per game actually begun.
 
+With no cookie, the frame's language can only be its URL's: `/fr/embed/` and `/de/embed/` are the
+same pages in French and German (lucie/languages.py), every URL they link to keeps the prefix, and
+the snippet page offers the frame's address in each language.
+
 Only these pages may be framed by other sites (`frame-ancestors *`, no `X-Frame-Options`); their
 policy is otherwise as strict as the main site's, and they load nothing from any other host.
 """
@@ -24,12 +28,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 from csp.decorators import csp
+from django.conf import settings
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
@@ -54,7 +61,19 @@ EMBED_POLICY: dict[str, Any] = {
     "frame-ancestors": ["*"],
 }
 
-NOT_FOUND = "There is no such game here. It may have been mistyped."
+# The frame's words, as msgids: each is translated where it is shown (gettext in the request, in
+# the language of the frame's URL).
+NOT_FOUND = gettext_noop("There is no such game here. It may have been mistyped.")
+
+# What the board pipeline says in English (game/board/pipeline.py marks no string yet): the frame
+# shows it in its URL's language. Drop an entry once the pipeline marks its own.
+PIPELINE_MESSAGES = frozenset(
+    {
+        gettext_noop(
+            "That board was out of date, so nothing was played. Here is the game as it stands."
+        ),
+    }
+)
 
 View = Callable[..., HttpResponseBase]
 
@@ -71,11 +90,20 @@ def embed_page(view: View) -> View:
         try:
             return view(request, *args, **kwargs)
         except Http404:
-            return _error(request, "Not found", NOT_FOUND, status=404)
+            return _error(
+                request,
+                gettext("Not found"),
+                gettext(NOT_FOUND),
+                status=404,
+            )
         except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-            return _error(request, "That did not work", pipeline.sentence(str(error)), status=400)
+            return _error(
+                request, gettext("That did not work"), pipeline.sentence(str(error)), status=400
+            )
         except limits.REFUSED as refused:
-            response = _error(request, "Not just now", refused.message, status=refused.status)
+            response = _error(
+                request, gettext("Not just now"), refused.message, status=refused.status
+            )
             response["Retry-After"] = str(refused.retry_after)
             return response
 
@@ -153,6 +181,8 @@ class EmbedBoard:
         spoken: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole frame page otherwise."""
+        if message in PIPELINE_MESSAGES:
+            message = gettext(message)
         context = display.board_context(
             game,
             played or game.resume(),
@@ -306,7 +336,9 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
     try:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
-        return _error(request, "That did not work", pipeline.sentence(str(error)), status=400)
+        return _error(
+            request, gettext("That did not work"), pipeline.sentence(str(error)), status=400
+        )
     return pipeline.clock_response(store.set_clock(store.token_games(token), running))
 
 
@@ -323,6 +355,16 @@ def not_found(request: HttpRequest, rest: str) -> HttpResponse:
 @require_safe
 def snippet(request: HttpRequest) -> HttpResponse:
     """The iframe snippet to copy, and the embed live beneath it (a page of the main site)."""
-    embed_path = reverse("embed:today")
-    context = {"embed_url": request.build_absolute_uri(embed_path), "embed_path": embed_path}
+    embed_path = reverse("embed:today")  # in the page's language: /de/embed/ on /de/embed-this/
+    # The frame has no cookie to carry a language, so each language is an address of its own.
+    embed_languages = []
+    for code, name in settings.LANGUAGES:
+        with translation.override(code):
+            url = request.build_absolute_uri(reverse("embed:today"))
+        embed_languages.append({"code": code, "name": name, "url": url})
+    context = {
+        "embed_url": request.build_absolute_uri(embed_path),
+        "embed_path": embed_path,
+        "embed_languages": embed_languages,
+    }
     return render(request, "embed/snippet.html", context)

@@ -10,6 +10,9 @@
 (() => {
   const PREFIX = "lucie.embed.";
   const board = () => document.getElementById("board");
+  // The frame's language is its URL's prefix (/fr/embed/…, none for English): a game it goes
+  // back to keeps it.
+  const prefix = (window.location.pathname.match(/^\/[a-z]{2}(?=\/embed\/)/) || [""])[0];
 
   function storage() {
     try {
@@ -52,14 +55,14 @@
       return false;
     }
     if (!token || !/^[A-Za-z0-9_-]+$/.test(token)) return false;
-    window.location.replace(`/embed/g/${token}/`);
+    window.location.replace(`${prefix}/embed/g/${token}/`);
     return true;
   }
 
   // A remembered game that the server no longer knows: forget it, so the start shows next time.
   function forgetMissing() {
     const store = storage();
-    const found = window.location.pathname.match(/^\/embed\/g\/([A-Za-z0-9_-]+)\//);
+    const found = window.location.pathname.match(/^(?:\/[a-z]{2})?\/embed\/g\/([A-Za-z0-9_-]+)\//);
     if (!store || !found || !document.querySelector("[data-missing]")) return;
     try {
       for (const key of Object.keys(store)) {
@@ -88,10 +91,10 @@
     disarm();
     armed = link;
     link.dataset.label = link.textContent;
-    link.textContent = "Leave this game?";
+    link.textContent = document.body.dataset.leaveLabel || "Leave this game?";
     link.classList.add("armed");
     const message = root.querySelector(".message");
-    const text = "Press again to leave this game for another deal.";
+    const text = document.body.dataset.leaveText || "Press again to leave this game for another deal.";
     if (message) message.textContent = text;
     const region = document.getElementById("announce");
     if (region) region.textContent = text;

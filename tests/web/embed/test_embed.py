@@ -220,6 +220,11 @@ def test_embed_templates_carry_no_csrf_token_and_nothing_from_another_host(clien
         assert "X-CSRFToken" not in html
         assert "{#" not in html
         assert "#}" not in html
+        # hreflang links name this page in other languages with absolute URLs (search engines
+        # want them so): they load nothing, and they name this site only.
+        alternates = re.findall(r'<link rel="alternate" hreflang="[^"]+" href="([^"]+)">', html)
+        assert all(href.startswith("http://testserver/") for href in alternates), alternates
+        html = re.sub(r'<link rel="alternate" [^>]*>', "", html)
         assert not re.search(r'(?:src|href|action)="(?:https?:)?//', html), url
 
 
