@@ -21,7 +21,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from game import engine, limits
-from game.board import clock
+from game.board import clock, rows
 from game.board.played_game import Played, snapshot_text
 from game.models import Game
 
@@ -99,7 +99,9 @@ def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
     # cookie claims (lucie.sessions' claimed_key) rather than read the session first.
     now = timezone.now()
     live = Session.objects.filter(session_key=OuterRef("session_key"), expire_date__gt=now)
-    return Game.objects.filter(Exists(live), pk=game_id, session_key=session_key)
+    games = Game.objects.filter(Exists(live), pk=game_id, session_key=session_key)
+    # A change reads the same game under its row lock with a plain statement (game.board.rows).
+    return rows.name(games, rows.Lookup("session", (game_id, session_key)))
 
 
 def token_games(token: str) -> QuerySet[Game]:
@@ -109,7 +111,8 @@ def token_games(token: str) -> QuerySet[Game]:
     names nothing and never reaches the database (PostgreSQL refuses a NUL byte in text)."""
     if not TOKEN_FORM.fullmatch(token):
         return Game.objects.none()
-    return Game.objects.filter(token=token, session_key="", imported=False)
+    games = Game.objects.filter(token=token, session_key="", imported=False)
+    return rows.name(games, rows.Lookup("token", (token,)))
 
 
 def replay_games(replay_token: str) -> QuerySet[Game]:
@@ -264,9 +267,7 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
     database refuses raises limits.Unsaved, with nothing saved.
     """
     with saving(), transaction.atomic():
-        game = games.select_for_update().first()
-        if game is None:
-            raise Http404("no such game")
+        game = locked_game(games)
         if seen_moves != game.move_count:
             raise StaleBoardError(game)
         if game.status == Game.Status.WON:
@@ -282,6 +283,15 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
         played.loaded_state = (game.status, game.assisted)
         yield played
         save(game, played)
+
+
+def locked_game(games: QuerySet[Game]) -> Game:
+    """The game `games` names, read under its row lock in the caller's transaction (one plain
+    statement for session_games and token_games: game.board.rows), or 404."""
+    game: Game | None = rows.locked(Game, games)
+    if game is None:
+        raise Http404("no such game")
+    return game
 
 
 def _has_newer_game(game: Game) -> bool:
@@ -345,9 +355,7 @@ def set_clock(games: QuerySet[Game], running: bool) -> Game:
     changes nothing (the timer starts at the first move, and an ended game's time is final).
     """
     with saving(), transaction.atomic():
-        game = games.select_for_update().first()
-        if game is None:
-            raise Http404("no such game")
+        game = locked_game(games)
         if game.status == Game.Status.PLAYING and game.started_at is not None:
             now = timezone.now()
             if running:
