@@ -295,8 +295,9 @@ def database_pids(database_url: str) -> list[int]:
 
     with psycopg.connect(database_url) as connection:
         row = connection.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    text = Path(f"/proc/{row[0]}/stat").read_text()
+        assert row is not None
+        # Read while the connection is open: its backend exits once it closes.
+        text = Path(f"/proc/{row[0]}/stat").read_text()
     postmaster = int(text[text.rindex(")") + 2 :].split()[1])
     return [postmaster, *children_of(postmaster)]
 
