@@ -11,6 +11,7 @@ writes them all in the same save as the log, and only the columns that changed.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Collection
 from typing import Any
@@ -22,6 +23,13 @@ from django.utils import timezone
 from game import engine
 from game.board import rows
 from game.board.played_game import Played, parse_moves
+
+
+@functools.lru_cache(maxsize=256)
+def rules_named(name: str) -> engine.Rules:
+    """The rule set a game's `rules` column names, parsed once per process per name (a move
+    loads its game's rules on every request; engine.Rules is an immutable value)."""
+    return engine.Rules.parse(name)
 
 
 def new_token() -> str:
@@ -193,7 +201,7 @@ class Game(models.Model):
 
     @property
     def engine_rules(self) -> engine.Rules:
-        return engine.Rules.parse(self.rules)
+        return rules_named(self.rules)
 
     @property
     def record(self) -> engine.Record:
