@@ -88,7 +88,8 @@ PROFILE_MOVES = 500
 # in save). Whatever is left is "other": middleware, the session, routing, the transaction.
 # Keep the names in step with the code: a name that no longer exists stops the benchmark.
 PHASES: dict[str, tuple[str, ...]] = {
-    "load": ("game.board.played_game:Played.from_row",),
+    # The locked read (its SELECT, and the row made a Game) and the snapshot.
+    "load": ("game.board.store:locked_game", "game.board.played_game:Played.from_row"),
     "apply": (
         "game.board.played_game:Played.play",
         "game.board.played_game:Played.undo",
