@@ -88,7 +88,8 @@ PROFILE_MOVES = 500
 # in save). Whatever is left is "other": middleware, the session, routing, the transaction.
 # Keep the names in step with the code: a name that no longer exists stops the benchmark.
 PHASES: dict[str, tuple[str, ...]] = {
-    "load": ("game.board.played_game:Played.from_row",),
+    # The locked read (its SELECT, and the row made a Game) and the snapshot.
+    "load": ("game.board.store:locked_game", "game.board.played_game:Played.from_row"),
     "apply": (
         "game.board.played_game:Played.play",
         "game.board.played_game:Played.undo",
@@ -295,8 +296,9 @@ def database_pids(database_url: str) -> list[int]:
 
     with psycopg.connect(database_url) as connection:
         row = connection.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    text = Path(f"/proc/{row[0]}/stat").read_text()
+        assert row is not None
+        # Read while the connection is open: its backend exits once it closes.
+        text = Path(f"/proc/{row[0]}/stat").read_text()
     postmaster = int(text[text.rindex(")") + 2 :].split()[1])
     return [postmaster, *children_of(postmaster)]
 

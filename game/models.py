@@ -11,15 +11,25 @@ writes them all in the same save as the log, and only the columns that changed.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Collection
 from typing import Any
 
-from django.db import models
+from django.db import models, transaction
+from django.db.models import signals
 from django.utils import timezone
 
 from game import engine
+from game.board import rows
 from game.board.played_game import Played, parse_moves
+
+
+@functools.lru_cache(maxsize=256)
+def rules_named(name: str) -> engine.Rules:
+    """The rule set a game's `rules` column names, parsed once per process per name (a move
+    loads its game's rules on every request; engine.Rules is an immutable value)."""
+    return engine.Rules.parse(name)
 
 
 def new_token() -> str:
@@ -159,14 +169,39 @@ class Game(models.Model):
                 if field.attname in loaded and getattr(self, field.attname) != loaded[field.attname]
             ]
             if changed:
-                self.save(update_fields=[*changed, "updated_at"])
+                self._update(dict.fromkeys([*changed, "updated_at"]))
         self.loaded_values = {
             field.attname: getattr(self, field.attname) for field in self._meta.concrete_fields
         }
 
+    def _update(self, attnames: Collection[str]) -> None:
+        """What `save(update_fields=attnames)` does for a stored row, with the UPDATE's text built
+        once per set of columns (game.board.rows) rather than compiled on every save: the
+        signals (`pre_save`, `post_save` with `update_fields`), `updated_at` stamped, and a
+        row that is gone a DatabaseError."""
+        update_fields = frozenset(attnames)
+        using = rows.USING
+        signals.pre_save.send(
+            sender=Game, instance=self, raw=False, using=using, update_fields=update_fields
+        )
+        # auto_now, as save() stamps it.
+        self.updated_at = timezone.now()
+        with transaction.mark_for_rollback_on_error(using):
+            rows.update(self, list(attnames))
+        self._state.adding = False
+        self._state.db = using
+        signals.post_save.send(
+            sender=Game,
+            instance=self,
+            created=False,
+            update_fields=update_fields,
+            raw=False,
+            using=using,
+        )
+
     @property
     def engine_rules(self) -> engine.Rules:
-        return engine.Rules.parse(self.rules)
+        return rules_named(self.rules)
 
     @property
     def record(self) -> engine.Record:

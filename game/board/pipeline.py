@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from django.db.models import F, QuerySet
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -116,7 +116,7 @@ AUTO_AFTER = frozenset({"move", "redeal", "redo"})
 
 def apply(
     request: HttpRequest,
-    games: QuerySet[Game],
+    games: store.Games,
     name: str,
     action: Action,
     *,
@@ -136,7 +136,7 @@ def apply(
 
 def change(
     request: HttpRequest,
-    games: QuerySet[Game],
+    games: store.Games,
     name: str,
     front: Front,
     *,
@@ -153,7 +153,7 @@ def change(
 
 
 def refused(
-    request: HttpRequest, games: QuerySet[Game], error: Exception, front: Front
+    request: HttpRequest, games: store.Games, error: Exception, front: Front
 ) -> HttpResponse:
     """The board as it stands, with the refusal's status and message."""
     game = error.game if isinstance(error, store.StaleBoardError) else store.found(games)

@@ -15,6 +15,7 @@ chose it); the flags live beside the log in `Game.auto_flags`.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from typing import TYPE_CHECKING
 
@@ -191,7 +192,14 @@ class Played:
 
 
 def parse_moves(text: str) -> list[engine.Move]:
-    return [engine.Move.parse(token) for token in text.split()]
+    """A stored log's moves. Each request loads its game's whole log, so a move's text is read
+    once per process (engine.Move is an immutable value; the texts of moves are few)."""
+    return [_stored_move(token) for token in text.split()]
+
+
+@functools.lru_cache(maxsize=8192)
+def _stored_move(token: str) -> engine.Move:
+    return engine.Move.parse(token)
 
 
 def log_checksum(moves_text: str) -> str:

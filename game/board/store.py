@@ -14,14 +14,13 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.contrib.sessions.models import Session
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from game import engine, limits
-from game.board import clock
+from game.board import clock, rows
 from game.board.played_game import Played, snapshot_text
 from game.models import Game
 
@@ -90,26 +89,36 @@ def _same_kind(game: Game) -> QuerySet[Game]:
     return games.filter(deal_number=game.deal_number) if game.daily else games
 
 
-def session_games(game_id: int, session_key: str | None) -> QuerySet[Game]:
+# Which game a request names (session_games, token_games): a change reads it under the row
+# lock (changing_game, set_clock), a page without (found), each with one plain statement.
+Games = rows.Lookup
+
+NO_GAMES = Games("none")
+
+# The largest id a game can have (a BigAutoField): a URL's number past it names nothing, and
+# never reaches SQLite, which refuses an integer wider than 64 bits.
+MAX_GAME_ID = 2**63 - 1
+
+
+def session_games(game_id: int, session_key: str | None) -> Games:
     """Game `game_id` if it belongs to this session: another session's game, or a game with no
-    session (an embed game), is not told apart from none."""
-    if not session_key:
-        return Game.objects.none()
-    # The session must be alive, checked in this same query: a caller may pass the key the
-    # cookie claims (lucie.sessions' claimed_key) rather than read the session first.
-    now = timezone.now()
-    live = Session.objects.filter(session_key=OuterRef("session_key"), expire_date__gt=now)
-    return Game.objects.filter(Exists(live), pk=game_id, session_key=session_key)
+    session (an embed game), is not told apart from none.
+
+    The session must be alive, checked in the same query that reads the game: a caller may pass
+    the key the cookie claims (lucie.sessions' claimed_key) rather than read the session first."""
+    if not session_key or not 0 < game_id <= MAX_GAME_ID:
+        return NO_GAMES
+    return Games("session", (game_id, session_key))
 
 
-def token_games(token: str) -> QuerySet[Game]:
+def token_games(token: str) -> Games:
     """The embed game named by `token`. Only games with no session answer to a token: a main-site
     game is reached through its session alone, so its token (if it ever leaked) opens nothing;
     nor does an imported record's, which is only ever watched. A token not of the form we issue
     names nothing and never reaches the database (PostgreSQL refuses a NUL byte in text)."""
     if not TOKEN_FORM.fullmatch(token):
-        return Game.objects.none()
-    return Game.objects.filter(token=token, session_key="", imported=False)
+        return NO_GAMES
+    return Games("token", (token,))
 
 
 def replay_games(replay_token: str) -> QuerySet[Game]:
@@ -129,8 +138,9 @@ def get_game(game_id: int, session_key: str | None) -> Game:
     return found(session_games(game_id, session_key))
 
 
-def found(games: QuerySet[Game]) -> Game:
-    game = games.first()
+def found(games: Games | QuerySet[Game]) -> Game:
+    """The game `games` names (read without a lock), or 404."""
+    game = rows.read(Game, games, lock=False) if isinstance(games, Games) else games.first()
     if game is None:
         raise Http404("no such game")
     return game
@@ -255,7 +265,7 @@ def saving() -> Iterator[None]:
 
 
 @contextmanager
-def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
+def changing_game(games: Games, seen_moves: int) -> Iterator[Played]:
     """Lock the game that `games` names (see session_games, token_games), replay it, let the
     caller change it, then save it in one write; 404 when `games` names none.
 
@@ -264,9 +274,7 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
     database refuses raises limits.Unsaved, with nothing saved.
     """
     with saving(), transaction.atomic():
-        game = games.select_for_update().first()
-        if game is None:
-            raise Http404("no such game")
+        game = locked_game(games)
         if seen_moves != game.move_count:
             raise StaleBoardError(game)
         if game.status == Game.Status.WON:
@@ -282,6 +290,14 @@ def changing_game(games: QuerySet[Game], seen_moves: int) -> Iterator[Played]:
         played.loaded_state = (game.status, game.assisted)
         yield played
         save(game, played)
+
+
+def locked_game(games: Games) -> Game:
+    """The game `games` names, read under its row lock in the caller's transaction, or 404."""
+    game: Game | None = rows.read(Game, games, lock=True)
+    if game is None:
+        raise Http404("no such game")
+    return game
 
 
 def _has_newer_game(game: Game) -> bool:
@@ -338,16 +354,14 @@ def finish(game: Game, status: str, now: dt.datetime) -> None:
     clock.stop(game, now)
 
 
-def set_clock(games: QuerySet[Game], running: bool) -> Game:
+def set_clock(games: Games, running: bool) -> Game:
     """The page was shown (`running`) or hidden: run or stop the game's clock, under the row lock.
 
     Only a game that is begun and not over has a running clock: a pause or a resume for any other
     changes nothing (the timer starts at the first move, and an ended game's time is final).
     """
     with saving(), transaction.atomic():
-        game = games.select_for_update().first()
-        if game is None:
-            raise Http404("no such game")
+        game = locked_game(games)
         if game.status == Game.Status.PLAYING and game.started_at is not None:
             now = timezone.now()
             if running:
