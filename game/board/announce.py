@@ -242,15 +242,13 @@ def choices(position: engine.Position, card: engine.Card, moves: Sequence[engine
     where = position.find(card)
     places = _listing([_goes(position, move) for move in moves], "or")
     if where is not None:
-        return _("%(card)s from fan %(fan)s picked up: it may go %(places)s.") % {
-            "card": card_name(card),
-            "fan": where[0] + 1,
-            "places": places,
-        }
-    return _("%(card)s picked up: it may go %(places)s.") % {
-        "card": card_name(card),
-        "places": places,
-    }
+        return capfirst(
+            _("%(card)s from fan %(fan)s picked up: it may go %(places)s.")
+            % {"card": card_name(card), "fan": where[0] + 1, "places": places}
+        )
+    return capfirst(
+        _("%(card)s picked up: it may go %(places)s.") % {"card": card_name(card), "places": places}
+    )
 
 
 def no_move(card: engine.Card) -> str:
@@ -332,7 +330,7 @@ def _one(before: engine.Position, move: engine.Move, after: engine.Position) -> 
             "goes": goes,
         }
     else:
-        text = _("%(card)s %(goes)s.") % {"card": card_name(card), "goes": goes}
+        text = capfirst(_("%(card)s %(goes)s.") % {"card": card_name(card), "goes": goes})
     landed = after.find(card)
     ends = []
     if landed is not None:
@@ -548,9 +546,10 @@ def blocked(position: engine.Position) -> list[str]:
         values = {"suit": suit_name(suit), "card": the_card(card), "fan": fan + 1}
         if above:
             values["cards"] = _listing([the_card(c) for c in above], "and")
-            lines.append(_("%(suit)s: %(card)s lies under %(cards)s in fan %(fan)s.") % values)
+            line = _("%(suit)s: %(card)s lies under %(cards)s in fan %(fan)s.") % values
         else:
-            lines.append(_("%(suit)s: %(card)s is on top of fan %(fan)s.") % values)
+            line = _("%(suit)s: %(card)s is on top of fan %(fan)s.") % values
+        lines.append(capfirst(line))
     return lines
 
 

@@ -96,11 +96,18 @@ class FoundationView:
     kept: bool = field(default=False, compare=False)
 
 
-def card_view(card: engine.Card) -> CardView:
+def rank_labels() -> tuple[str, ...]:
+    """The corner indices in the page's language (French cards read V D R, German B D K): the
+    letters a player types for the ranks, as the catalogue gives them."""
+    letters = tuple(str(announce.RANK_LETTERS).split())
+    return letters if len(letters) == len(RANK_LABELS) else RANK_LABELS
+
+
+def card_view(card: engine.Card, labels: tuple[str, ...] | None = None) -> CardView:
     return CardView(
         code=card.code,
         name=announce.card_name(card),
-        rank=RANK_LABELS[card.rank - 1],
+        rank=(labels or rank_labels())[card.rank - 1],
         symbol=SUIT_SYMBOLS[card.suit],
         red=card.is_red,
     )
@@ -156,7 +163,9 @@ def board_context(
     targets: dict[str, str] = {}
     if selected and not message:
         card = engine.Card.parse(selected)
-        message = _("%(card)s: choose a lit place.") % {"card": announce.card_name(card)}
+        message = announce.capfirst(
+            _("%(card)s: choose a lit place.") % {"card": announce.card_name(card)}
+        )
         said = announce.choices(
             position, card, [engine.Move.parse(text) for text in by_card[selected]]
         )

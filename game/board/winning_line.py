@@ -76,7 +76,7 @@ class Shown:
         """(number, text, "done" | "next" | "") for each move of the line, for the list."""
         marks = ["done"] * self.step + ["next"] + [""] * len(self.line)
         return [
-            (number, announce.describe(engine.Move.parse(text)), marks[number - 1])
+            (number, announce.capfirst(announce.describe(engine.Move.parse(text))), marks[number - 1])
             for number, text in enumerate(self.line, start=1)
         ]
 

@@ -151,8 +151,8 @@
     const from = fanNumber(card);
     const places = listing(moves.map(goes), "or");
     say(
-      fill("picked_short", { card: name, how }),
-      from ? fill("picked_from", { card: name, fan: from, places }) : fill("picked", { card: name, places }),
+      capitalised(fill("picked_short", { card: name, how })),
+      capitalised(from ? fill("picked_from", { card: name, fan: from, places }) : fill("picked", { card: name, places })),
     );
   }
 
