@@ -7,6 +7,8 @@ game/_card.html used to hold; every value is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import template
 from django.templatetags.static import static
 from django.utils.html import escape
@@ -83,8 +85,8 @@ def board_words() -> dict[str, object]:
 
     from game.board import announce
 
-    def plural(one: str, many: str) -> list[str]:
-        return [ngettext(one, many, 1), ngettext(one, many, 2)]
+    def plural(say: Callable[[int], str]) -> list[str]:
+        return [say(1), say(2)]
 
     return {
         # A card's name: its rank's pattern (Ace to King) with the suit put in.
@@ -110,12 +112,18 @@ def board_words() -> dict[str, object]:
         "on_foundation": _("%(card)s is on its foundation."),
         "not_on_table": _("%(card)s is not on the table."),
         "deal": pgettext("a numbered layout", "Deal %(number)s"),
-        "moves": plural("%(count)s move", "%(count)s moves"),
+        "moves": plural(lambda n: ngettext("%(count)s move", "%(count)s moves", n)),
         "time": _("time %(time)s"),
         "unlimited": _("unlimited redeals"),
-        "redeals_left": plural("%(count)s redeal left", "%(count)s redeals left"),
-        "mercis_left": plural("%(count)s merci left", "%(count)s mercis left"),
-        "cards_home": plural("%(count)s of 52 cards home", "%(count)s of 52 cards home"),
+        "redeals_left": plural(
+            lambda n: ngettext("%(count)s redeal left", "%(count)s redeals left", n)
+        ),
+        "mercis_left": plural(
+            lambda n: ngettext("%(count)s merci left", "%(count)s mercis left", n)
+        ),
+        "cards_home": plural(
+            lambda n: ngettext("%(count)s of 52 cards home", "%(count)s of 52 cards home", n)
+        ),
         "unreachable": _("The server could not be reached. Please try again."),
         "busy": _(
             "The server is busy just now, so nothing was played. Please try again in a moment."
@@ -123,7 +131,9 @@ def board_words() -> dict[str, object]:
         "too_many": _("Too many requests at once, so nothing was played. Please wait a moment."),
         "failed": _("Something went wrong on the server. Please try again."),
         "merci_none": _("No buried card has a place to go just now."),
-        "merci_count": plural("one buried card", "%(count)s buried cards"),
+        "merci_count": plural(
+            lambda n: ngettext("one buried card", "%(count)s buried cards", n)
+        ),
         "merci_marked": _("The merci can take %(count)s: they are marked."),
         "merci_cards": _("The merci can take %(count)s: %(cards)s."),
         # The letters typed to name a card, rank letters Ace to King and suit letters Clubs,
