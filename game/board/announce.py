@@ -28,11 +28,11 @@ if TYPE_CHECKING:
     from game.board.played_game import Played
 
 
-# ---------------------------------------------------------------- card names, in the page's language
+# ---------------------------------------------------------------- card names, in each language
 # The engine names cards in English ("Six of Clubs"); the web layer says them in the page's
 # language, built from the rank and the suit. Each rank has its own entry (and one with the
 # definite article) because the article and the word order depend on the rank: French
-# "l’as de trèfle" but "le six de trèfle", German "Kreuz-Sechs".
+# "l'as de trèfle" but "le six de trèfle", German "Kreuz-Sechs".
 
 SUIT_WORDS = {
     "C": pgettext_lazy("suit, in a card's name", "Clubs"),
@@ -146,7 +146,6 @@ def describe(move: engine.Move) -> str:
     else:
         text = _("%(card)s to its foundation") % {"card": name}
     return _("Merci: %(move)s") % {"move": text} if move.merci else text
-
 
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
@@ -403,10 +402,7 @@ def _undone(now: engine.Position, undone: Sequence[engine.Move]) -> str:
         return _("Undone: the redeal%(also)s.") % values + " " + back_in
     card = first.card
     where = now.find(card)
-    if first.merci:
-        what = _("the merci")
-    else:
-        what = f"{card_name(card)} {_goes(now, first, fan=False)}"
+    what = _("the merci") if first.merci else f"{card_name(card)} {_goes(now, first, fan=False)}"
     text = _("Undone: %(move)s%(also)s.") % {"move": what, "also": also}
     if where is not None:
         text += " " + _("%(card)s is back on fan %(fan)s.") % {
@@ -480,7 +476,9 @@ def _table(position: engine.Position) -> str:
     fans = sum(1 for fan in position.fans if fan)
     return _("%(cards)s in %(fans)s") % {
         "cards": ngettext("%(count)s card", "%(count)s cards", cards) % {"count": cards},
-        "fans": npgettext("after “in”: 31 cards in 11 fans", "%(count)s fan", "%(count)s fans", fans)
+        "fans": npgettext(
+            "after “in”: 31 cards in 11 fans", "%(count)s fan", "%(count)s fans", fans
+        )
         % {"count": fans},
     }
 
@@ -488,8 +486,10 @@ def _table(position: engine.Position) -> str:
 def _listing(items: Sequence[str], last: str) -> str:
     if len(items) <= 1:
         return "".join(items)
-    word = pgettext("the last of a list", "or") if last == "or" else pgettext(
-        "the last of a list", "and"
+    word = (
+        pgettext("the last of a list", "or")
+        if last == "or"
+        else pgettext("the last of a list", "and")
     )
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 

@@ -49,20 +49,26 @@ def share_text(game: Game, url: str) -> str:
         "rules": rulesets.label(rules),
     }
     if rules == engine.DEFAULT_RULES:
-        return ngettext(
-            "La Belle Lucie, deal #%(deal)s: won in %(time)s and %(count)s move. "
+        return (
+            ngettext(
+                "La Belle Lucie, deal #%(deal)s: won in %(time)s and %(count)s move. "
+                "Play it: %(url)s",
+                "La Belle Lucie, deal #%(deal)s: won in %(time)s and %(count)s moves. "
+                "Play it: %(url)s",
+                game.move_count,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "La Belle Lucie, deal #%(deal)s (%(rules)s): won in %(time)s and %(count)s move. "
             "Play it: %(url)s",
-            "La Belle Lucie, deal #%(deal)s: won in %(time)s and %(count)s moves. "
+            "La Belle Lucie, deal #%(deal)s (%(rules)s): won in %(time)s and %(count)s moves. "
             "Play it: %(url)s",
             game.move_count,
-        ) % values
-    return ngettext(
-        "La Belle Lucie, deal #%(deal)s (%(rules)s): won in %(time)s and %(count)s move. "
-        "Play it: %(url)s",
-        "La Belle Lucie, deal #%(deal)s (%(rules)s): won in %(time)s and %(count)s moves. "
-        "Play it: %(url)s",
-        game.move_count,
-    ) % values
+        )
+        % values
+    )
 
 
 def for_game(game: Game, url: str) -> WinScreen:

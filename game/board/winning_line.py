@@ -76,7 +76,11 @@ class Shown:
         """(number, text, "done" | "next" | "") for each move of the line, for the list."""
         marks = ["done"] * self.step + ["next"] + [""] * len(self.line)
         return [
-            (number, announce.capfirst(announce.describe(engine.Move.parse(text))), marks[number - 1])
+            (
+                number,
+                announce.capfirst(announce.describe(engine.Move.parse(text))),
+                marks[number - 1],
+            )
             for number, text in enumerate(self.line, start=1)
         ]
 
@@ -171,9 +175,7 @@ def _on_line(played: Played, session: SessionBase) -> tuple[tuple[str, ...], int
     assert played.row is not None
     now = shown(session, played.row)
     if now is None or now.status != "won":
-        raise engine.IllegalMoveError(
-            _("there is no winning line on show: ask “Show a win” again")
-        )
+        raise engine.IllegalMoveError(_("there is no winning line on show: ask “Show a win” again"))
     if now.next_move is None:
         raise engine.IllegalMoveError(_("the winning line is played out"))
     return now.line, now.step

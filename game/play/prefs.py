@@ -27,8 +27,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 SESSION_KEY = "prefs"
@@ -94,9 +94,12 @@ class PrefsForm(forms.Form):
     left_handed = forms.BooleanField(
         required=False, label=gettext_lazy("Left-handed: the layout mirrored, the menu on the left")
     )
-    reduced_motion = forms.BooleanField(required=False, label=gettext_lazy("Reduced motion: no animations"))
+    reduced_motion = forms.BooleanField(
+        required=False, label=gettext_lazy("Reduced motion: no animations")
+    )
     auto_move = forms.BooleanField(
-        required=False, label=gettext_lazy("Move cards to the foundations automatically after each move")
+        required=False,
+        label=gettext_lazy("Move cards to the foundations automatically after each move"),
     )
     sounds = forms.BooleanField(required=False, label=gettext_lazy("Sounds"))
     felt = forms.ChoiceField(choices=list(CHOICE_LABELS["felt"].items()), required=False)

@@ -131,9 +131,7 @@ def board_words() -> dict[str, object]:
         "too_many": _("Too many requests at once, so nothing was played. Please wait a moment."),
         "failed": _("Something went wrong on the server. Please try again."),
         "merci_none": _("No buried card has a place to go just now."),
-        "merci_count": plural(
-            lambda n: ngettext("one buried card", "%(count)s buried cards", n)
-        ),
+        "merci_count": plural(lambda n: ngettext("one buried card", "%(count)s buried cards", n)),
         "merci_marked": _("The merci can take %(count)s: they are marked."),
         "merci_cards": _("The merci can take %(count)s: %(cards)s."),
         # The letters typed to name a card, rank letters Ace to King and suit letters Clubs,

@@ -1,6 +1,6 @@
 """`{{ game.rules|rules_label }}`: a stored rule-set name as players read it, in the page's
-language; `{{ rules|rules_describe }}`: the rule set and its options in a line; `{{ move|move_words }}`:
-a move in words.
+language; `{{ rules|rules_describe }}`: the rule set and its options in a line;
+`{{ move|move_words }}`: a move in words.
 
 The engine's `Rules.label` and `Rules.describe` are the English words (and the one source of
 what a rule set is); these filters say the same in the page's language, built from the rule set's

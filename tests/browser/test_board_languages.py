@@ -22,9 +22,12 @@ WORDS = {
     "fr": {
         "ace_keys": ["a", "t"],
         "ace": "as de trèfle",
-        "picked": re.compile(r"^Carte prise\s:\sas de trèfle, de l’éventail \d+\. Elle peut aller sur sa fondation( ou sur le deux de trèfle de l’éventail \d+)?\.$"),
+        "picked": re.compile(
+            r"^Carte prise\s:\sas de trèfle, de l.éventail \d+\. Elle peut aller sur sa fondation"
+            r"( ou sur le deux de trèfle de l.éventail \d+)?\.$"
+        ),
         "foundation": re.compile(r"^Fondation trèfle\s:\s"),
-        "played": re.compile(r"^As de trèfle sur sa fondation\. L’éventail \d+ "),
+        "played": re.compile(r"^As de trèfle sur sa fondation\. L.éventail \d+ "),
         "queen_keys": ["d", "p"],
         "queen": "dame de pique",
         "moves": "Coups",
@@ -32,7 +35,10 @@ WORDS = {
     "de": {
         "ace_keys": ["a", "k"],
         "ace": "Kreuz-Ass",
-        "picked": re.compile(r"^Kreuz-Ass aus Fächer \d+ aufgenommen, möglich: auf die Ablage( oder auf Kreuz-Zwei in Fächer \d+)?\.$"),
+        "picked": re.compile(
+            r"^Kreuz-Ass aus Fächer \d+ aufgenommen, möglich: auf die Ablage"
+            r"( oder auf Kreuz-Zwei in Fächer \d+)?\.$"
+        ),
         "foundation": re.compile(r"^Ablage Kreuz: "),
         "played": re.compile(r"^Kreuz-Ass auf die Ablage\. Fächer \d+ "),
         "queen_keys": ["d", "p"],
