@@ -226,3 +226,39 @@ def test_english_card_names_and_letters_are_unchanged(client: Client) -> None:
     words = json.loads(unescape(re.search(r'data-words="([^"]*)"', page)[1]))  # type: ignore[index]
     assert words["rank_keys"] == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     assert words["names"][5] == "Six of %(suit)s"
+
+
+def spoken(content: bytes) -> str:
+    region = re.search(r'<div id="announce"[^>]*>(.*?)</div>', content.decode(), re.S)
+    assert region is not None
+    return unescape(region[1]).strip()
+
+
+@LANGS
+def test_undo_redo_and_a_redeal_are_said_in_the_pages_language(client: Client, code: str) -> None:
+    game = start(client)
+    move = a_move(game, "build")
+    words = {
+        "fr": ("Annulé\u00a0: ", "Rétabli\u00a0: ", "Redistribution 1 sur 2\u00a0: "),
+        "de": ("Rückgängig: ", "Wiederholt: ", "Neuverteilung 1 von 2: "),
+    }[code]
+    said = []
+    for action, data in (
+        ("move", {"move": move.text}),
+        ("undo", {}),
+        ("redo", {}),
+        ("redeal", {}),
+    ):
+        game.refresh_from_db()
+        response = client.post(
+            f"/{code}/game/{game.pk}/{action}/",
+            {"n": game.move_count, **data},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status_code == 200, response.content[-300:]
+        said.append(spoken(response.content))
+
+    assert said[1].startswith(words[0]), said
+    assert said[2].startswith(words[1]), said
+    assert said[3].startswith(words[2]), said
+    assert not any(re.search(r"\b(fan|onto|Undone|Redeal)\b", text) for text in said), said
