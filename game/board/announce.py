@@ -18,11 +18,135 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
+
 from game import engine
-from game.engine.cards import RANK_NAMES, SUIT_NAMES, SUITS
+from game.engine.cards import SUITS
 
 if TYPE_CHECKING:
     from game.board.played_game import Played
+
+
+# ---------------------------------------------------------------- card names, in each language
+# The engine names cards in English ("Six of Clubs"); the web layer says them in the page's
+# language, built from the rank and the suit. Each rank has its own entry (and one with the
+# definite article) because the article and the word order depend on the rank: French
+# "l'as de trèfle" but "le six de trèfle", German "Kreuz-Sechs".
+
+SUIT_WORDS = {
+    "C": pgettext_lazy("suit, in a card's name", "Clubs"),
+    "D": pgettext_lazy("suit, in a card's name", "Diamonds"),
+    "H": pgettext_lazy("suit, in a card's name", "Hearts"),
+    "S": pgettext_lazy("suit, in a card's name", "Spades"),
+}
+
+# Translators: a card's spoken name (a screen reader says it); %(suit)s is the suit.
+CARD_WORDS = (
+    pgettext_lazy("a card's name", "Ace of %(suit)s"),
+    pgettext_lazy("a card's name", "Two of %(suit)s"),
+    pgettext_lazy("a card's name", "Three of %(suit)s"),
+    pgettext_lazy("a card's name", "Four of %(suit)s"),
+    pgettext_lazy("a card's name", "Five of %(suit)s"),
+    pgettext_lazy("a card's name", "Six of %(suit)s"),
+    pgettext_lazy("a card's name", "Seven of %(suit)s"),
+    pgettext_lazy("a card's name", "Eight of %(suit)s"),
+    pgettext_lazy("a card's name", "Nine of %(suit)s"),
+    pgettext_lazy("a card's name", "Ten of %(suit)s"),
+    pgettext_lazy("a card's name", "Jack of %(suit)s"),
+    pgettext_lazy("a card's name", "Queen of %(suit)s"),
+    pgettext_lazy("a card's name", "King of %(suit)s"),
+)
+
+# Translators: a card's name inside a sentence, with the definite article where the language
+# wants one ("onto the Seven of Clubs").
+THE_CARD_WORDS = (
+    pgettext_lazy("a card's name in a sentence", "the Ace of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Two of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Three of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Four of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Five of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Six of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Seven of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Eight of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Nine of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Ten of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Jack of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the Queen of %(suit)s"),
+    pgettext_lazy("a card's name in a sentence", "the King of %(suit)s"),
+)
+
+# Translators: how far a suit's foundation got after several cards went home at once:
+# "Clubs up to the Five". %(suit)s is the suit.
+UP_TO_WORDS = (
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Ace"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Two"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Three"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Four"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Five"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Six"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Seven"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Eight"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Nine"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Ten"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Jack"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Queen"),
+    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the King"),
+)
+
+# Translators: a suit on its own, as a foundation's name and at the head of "what blocked".
+SUIT_TITLES = {
+    "C": pgettext_lazy("a suit on its own", "Clubs"),
+    "D": pgettext_lazy("a suit on its own", "Diamonds"),
+    "H": pgettext_lazy("a suit on its own", "Hearts"),
+    "S": pgettext_lazy("a suit on its own", "Spades"),
+}
+
+# Translators: the letter a player types for each rank, Ace to King, separated by spaces (then
+# the suit's letter picks the card). Use the letters of your card names; the English letters
+# always work too.
+RANK_LETTERS = pgettext_lazy("rank letters typed on the keyboard", "A 2 3 4 5 6 7 8 9 10 J Q K")
+# Translators: the letter a player types for each suit after a rank, in the order Clubs,
+# Diamonds, Hearts, Spades, separated by spaces. The English letters still work where free.
+SUIT_LETTERS = pgettext_lazy("suit letters typed on the keyboard", "C D H S")
+
+
+def suit_name(suit: str) -> str:
+    return str(SUIT_TITLES[suit])
+
+
+def card_name(card: engine.Card) -> str:
+    """A card's spoken name in the page's language: "Six of Clubs", « six de trèfle »."""
+    return str(CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+
+
+def the_card(card: engine.Card) -> str:
+    """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
+    return str(THE_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+
+
+def capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def fan_word(number: int) -> str:
+    return _("fan %(number)s") % {"number": number}
+
+
+def describe(move: engine.Move) -> str:
+    """A move in a line a player reads: "Six of Clubs onto the Seven of Clubs" (engine's
+    Move.describe, in the page's language)."""
+    if move.card is None:
+        return pgettext("a move in a list", "Redeal")
+    name = card_name(move.card)
+    if move.onto is not None:
+        text = _("%(card)s onto %(target)s") % {"card": name, "target": the_card(move.onto)}
+    elif move.empty_fan is not None:
+        text = _("%(card)s into the empty fan") % {"card": name}
+    else:
+        text = _("%(card)s to its foundation") % {"card": name}
+    return _("Merci: %(move)s") % {"move": text} if move.merci else text
+
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
 # Next or Play it out; "auto" is Auto-finish.
@@ -62,14 +186,28 @@ def hint(position: engine.Position, found: engine.Hint) -> str:
     """The hint in words, with the fan the card lies in so that it can be found."""
     move = found.move
     if move.card is None:
-        return "Hint: redeal now."
+        return _("Hint: redeal now.")
     where = position.find(move.card)
     fan = where[0] + 1 if where is not None else None
+    goes = _goes(position, move)
     if move.merci:
-        buried = f", buried in fan {fan}," if fan is not None else ""
-        return f"Hint: take the merci: the {move.card.name}{buried} {_goes(position, move)}."
-    source = f", from fan {fan}" if fan is not None else ""
-    return f"Hint: {move.card.name} {_goes(position, move)}{source}."
+        if fan is not None:
+            return _("Hint: take the merci: %(card)s, buried in fan %(fan)s, %(goes)s.") % {
+                "card": the_card(move.card),
+                "fan": fan,
+                "goes": goes,
+            }
+        return _("Hint: take the merci: %(card)s %(goes)s.") % {
+            "card": the_card(move.card),
+            "goes": goes,
+        }
+    if fan is not None:
+        return _("Hint: %(card)s %(goes)s, from fan %(fan)s.") % {
+            "card": card_name(move.card),
+            "goes": goes,
+            "fan": fan,
+        }
+    return _("Hint: %(card)s %(goes)s.") % {"card": card_name(move.card), "goes": goes}
 
 
 def verdict(
@@ -79,36 +217,58 @@ def verdict(
     of its line are left, and the next one."""
     if status == "won":
         if next_move is None:
-            return "This game can still be won from here: the line is played out."
-        moves = f"{left} move{'s' if left != 1 else ''}"
+            return _("This game can still be won from here: the line is played out.")
         if next_move.card is None:
-            first = "redeal"
+            first = pgettext("the next move of the winning line", "redeal")
         else:
-            first = f"the {next_move.card.name} {_goes(position, next_move)}"
-        return f"This game can still be won from here, in {moves}. Next: {first}."
+            first = f"{the_card(next_move.card)} {_goes(position, next_move)}"
+        return ngettext(
+            "This game can still be won from here, in %(count)s move. Next: %(first)s.",
+            "This game can still be won from here, in %(count)s moves. Next: %(first)s.",
+            left,
+        ) % {"count": left, "first": first}
     if status == "lost":
         # The solver's "lost" is a proof before the last deal too (it also tries holding cards
         # back from the foundations, which changes the next shuffle).
-        return "No win is possible from here."
-    return "Could not decide in time whether this game can still be won."
+        return _("No win is possible from here.")
+    return _("Could not decide in time whether this game can still be won.")
 
 
 def choices(position: engine.Position, card: engine.Card, moves: Sequence[engine.Move]) -> str:
     """A picked card and where it may go (the selection, as the board shows it lit)."""
-    where = position.find(card)
-    fan = f" from fan {where[0] + 1}" if where is not None else ""
     if not moves:
-        return f"The {card.name} has no move just now."
-    places = [_goes(position, move) for move in moves]
-    return f"{card.name}{fan} picked up: it may go {_listing(places, 'or')}."
+        return no_move(card)
+    where = position.find(card)
+    places = _listing([_goes(position, move) for move in moves], "or")
+    if where is not None:
+        return capfirst(
+            _("%(card)s from fan %(fan)s picked up: it may go %(places)s.")
+            % {"card": card_name(card), "fan": where[0] + 1, "places": places}
+        )
+    return capfirst(
+        _("%(card)s picked up: it may go %(places)s.") % {"card": card_name(card), "places": places}
+    )
+
+
+def no_move(card: engine.Card) -> str:
+    """ "The Six of Clubs has no move just now." """
+    return _("%(card)s has no move just now.") % {"card": capfirst(the_card(card))}
 
 
 def deal_summary(position: engine.Position) -> str:
     """Which deal this is and what is on the table: "Deal 1 of 3: 52 cards in 18 fans."."""
     total = position.rules.redeals
     number = position.redeals_used + 1
-    of = f" of {total + 1}" if total is not None else ""
-    return f"Deal {number}{of}: {_table(position)}."
+    if total is not None:
+        return pgettext("one of the three rounds", "Deal %(number)s of %(total)s: %(table)s.") % {
+            "number": number,
+            "total": total + 1,
+            "table": _table(position),
+        }
+    return pgettext("one of the three rounds", "Deal %(number)s: %(table)s.") % {
+        "number": number,
+        "table": _table(position),
+    }
 
 
 def replay_step(
@@ -116,8 +276,12 @@ def replay_step(
 ) -> str:
     """A replay's step: the move that led to it, or the deal as dealt at step 0."""
     if move is None:
-        return f"The deal as it was dealt: {_table(after)}."
-    return f"Move {step} of {last}: {_one(before, move, after)}"
+        return _("The deal as it was dealt: %(table)s.") % {"table": _table(after)}
+    return _("Move %(step)s of %(last)s: %(move)s") % {
+        "step": step,
+        "last": last,
+        "move": _one(before, move, after),
+    }
 
 
 # ---------------------------------------------------------------- played and undone
@@ -130,17 +294,23 @@ def _played(
     auto: Sequence[bool],
 ) -> str:
     if action == "auto":
-        return f"Auto-finish: {_home_summary(positions[0], positions[-1], moves)}"
+        return _("Auto-finish: %(summary)s") % {
+            "summary": _home_summary(positions[0], positions[-1], moves)
+        }
     if action == "line" and len(moves) > 1 and not any(auto[1:]):
-        return f"The winning line is played out: {len(moves)} moves."
+        return ngettext(
+            "The winning line is played out: %(count)s move.",
+            "The winning line is played out: %(count)s moves.",
+            len(moves),
+        ) % {"count": len(moves)}
     first = _one(positions[0], moves[0], positions[1])
     if action == "redo":
-        first = f"Redo: {first}"
+        first = _("Redo: %(move)s") % {"move": first}
     rest = moves[1:]
     if not rest:
         return first
     then = _home_summary(positions[1], positions[-1], rest)
-    return f"{first} Then automatically {then}"
+    return _("%(move)s Then automatically %(then)s") % {"move": first, "then": then}
 
 
 def _one(before: engine.Position, move: engine.Move, after: engine.Position) -> str:
@@ -153,38 +323,53 @@ def _one(before: engine.Position, move: engine.Move, after: engine.Position) -> 
     source = where[0]
     goes = _goes(before, move, fan=False)
     if move.merci:
-        text = f"Merci: the {card.name}, drawn from under fan {source + 1}, {goes}."
+        text = _("Merci: %(card)s, drawn from under fan %(fan)s, %(goes)s.") % {
+            "card": the_card(card),
+            "fan": source + 1,
+            "goes": goes,
+        }
     else:
-        text = f"{card.name} {goes}."
+        text = capfirst(_("%(card)s %(goes)s.") % {"card": card_name(card), "goes": goes})
     landed = after.find(card)
     ends = []
     if landed is not None:
-        ends.append(f"fan {landed[0] + 1} now ends with the {card.name}")
+        ends.append(_ends_with(landed[0], card))
     if not move.merci:
         ends.append(_fan_end(after, source, short=bool(ends)))
     if ends:
-        joined = "; ".join(ends)
-        text += f" {joined[:1].upper()}{joined[1:]}."
+        joined = (
+            _("%(first)s; %(second)s") % {"first": ends[0], "second": ends[1]}
+            if len(ends) > 1
+            else ends[0]
+        )
+        text += f" {capfirst(joined)}."
     return text
+
+
+def _ends_with(index: int, card: engine.Card) -> str:
+    return _("fan %(fan)s now ends with %(card)s") % {"fan": index + 1, "card": the_card(card)}
 
 
 def _fan_end(position: engine.Position, index: int, *, short: bool) -> str:
     fan = position.fans[index]
     if not fan:
-        return f"fan {index + 1} is empty"
-    now = "" if short else " now"
-    joiner = "with" if short else "ends with"
-    return f"fan {index + 1}{now} {joiner} the {fan[-1].name}"
+        return _("fan %(fan)s is empty") % {"fan": index + 1}
+    if short:
+        return _("fan %(fan)s with %(card)s") % {"fan": index + 1, "card": the_card(fan[-1])}
+    return _ends_with(index, fan[-1])
 
 
 def _redealt(after: engine.Position) -> str:
     total = after.rules.redeals
-    of = f" of {total}" if total is not None else ""
-    text = f"Redeal {after.redeals_used}{of}: {_table(after)}."
+    values = {"number": after.redeals_used, "total": total, "table": _table(after)}
+    if total is not None:
+        text = pgettext("a redeal taken", "Redeal %(number)s of %(total)s: %(table)s.") % values
+    else:
+        text = pgettext("a redeal taken", "Redeal %(number)s: %(table)s.") % values
     if after.merci_open:
-        text += " This is the last deal: the merci is open."
+        text += " " + _("This is the last deal: the merci is open.")
     elif after.is_last_deal:
-        text += " This is the last deal."
+        text += " " + _("This is the last deal.")
     return text
 
 
@@ -192,27 +377,55 @@ def _undone(now: engine.Position, undone: Sequence[engine.Move]) -> str:
     """Undo took back `undone` (the player's move first, then what the setting played after it)."""
     first = undone[0]
     more = len(undone) - 1
-    also = f", and the {more} card{'s' if more > 1 else ''} sent home after it" if more else ""
+    also = (
+        ngettext(
+            ", and the %(count)s card sent home after it",
+            ", and the %(count)s cards sent home after it",
+            more,
+        )
+        % {"count": more}
+        if more
+        else ""
+    )
     if first.card is None:
-        return f"Undone: the redeal{also}. Back in {_lower(deal_summary(now))}"
+        total = now.rules.redeals
+        values = {
+            "also": also,
+            "number": now.redeals_used + 1,
+            "total": (total or 0) + 1,
+            "table": _table(now),
+        }
+        if total is not None:
+            back_in = _("Back in deal %(number)s of %(total)s: %(table)s.") % values
+        else:
+            back_in = _("Back in deal %(number)s: %(table)s.") % values
+        return _("Undone: the redeal%(also)s.") % values + " " + back_in
     card = first.card
     where = now.find(card)
-    back = f" The {card.name} is back on fan {where[0] + 1}." if where is not None else ""
-    what = "the merci" if first.merci else f"{card.name} {_goes(now, first, fan=False)}"
-    return f"Undone: {what}{also}.{back}"
+    what = _("the merci") if first.merci else f"{card_name(card)} {_goes(now, first, fan=False)}"
+    text = _("Undone: %(move)s%(also)s.") % {"move": what, "also": also}
+    if where is not None:
+        text += " " + _("%(card)s is back on fan %(fan)s.") % {
+            "card": capfirst(the_card(card)),
+            "fan": where[0] + 1,
+        }
+    return text
 
 
 def _with_outcome(text: str, after: engine.Position, assisted: bool) -> str:
     outcome = after.outcome()
     if outcome.status is engine.Status.WON:
         if assisted:
-            return f"{text} All 52 cards are home, with the help of Show a win."
-        return f"{text} All 52 cards are home: you won!"
+            return f"{text} " + _("All 52 cards are home, with the help of Show a win.")
+        return f"{text} " + _("All 52 cards are home: you won!")
     if outcome.status is engine.Status.LOST:
-        return (
-            f"{text} No move, redeal or merci is left: the game is over with "
-            f"{after.cards_home} of 52 cards home. Undo to try another way."
-        )
+        return f"{text} " + ngettext(
+            "No move, redeal or merci is left: the game is over with %(count)s of 52 cards "
+            "home. Undo to try another way.",
+            "No move, redeal or merci is left: the game is over with %(count)s of 52 cards "
+            "home. Undo to try another way.",
+            after.cards_home,
+        ) % {"count": after.cards_home}
     return text
 
 
@@ -223,11 +436,15 @@ def _goes(position: engine.Position, move: engine.Move, *, fan: bool = True) -> 
     """Where a move takes its card: "onto the Seven of Clubs on fan 9", "to its foundation"."""
     if move.onto is not None:
         where = position.find(move.onto) if fan else None
-        on = f" on fan {where[0] + 1}" if where is not None else ""
-        return f"onto the {move.onto.name}{on}"
+        if where is not None:
+            return _("onto %(card)s on fan %(fan)s") % {
+                "card": the_card(move.onto),
+                "fan": where[0] + 1,
+            }
+        return _("onto %(card)s") % {"card": the_card(move.onto)}
     if move.empty_fan is not None:
-        return f"into empty fan {move.empty_fan + 1}"
-    return "to its foundation"
+        return _("into empty fan %(fan)s") % {"fan": move.empty_fan + 1}
+    return _("to its foundation")
 
 
 def _home_summary(
@@ -236,32 +453,50 @@ def _home_summary(
     """Cards sent home: each named when few, else how far each suit got."""
     home = [move.card for move in moves if move.card is not None and move.to_foundation]
     if not home:
-        return f"{len(moves)} moves."
-    count = f"{len(home)} card{'s' if len(home) > 1 else ''} home"
+        return ngettext("%(count)s move.", "%(count)s moves.", len(moves)) % {"count": len(moves)}
+    count = ngettext("%(count)s card home", "%(count)s cards home", len(home)) % {
+        "count": len(home)
+    }
     if len(home) <= NAMED_AT_MOST:
-        return f"{count}: {_listing([card.name for card in home], 'and')}."
-    suits = [
-        f"{SUIT_NAMES[suit]} up to the {RANK_NAMES[after.foundations[i] - 1]}"
-        for i, suit in enumerate(SUITS)
-        if after.foundations[i] != before.foundations[i]
-    ]
-    return f"{count}: {_listing(suits, 'and')}."
+        items = [card_name(card) for card in home]
+    else:
+        items = [
+            str(UP_TO_WORDS[after.foundations[i] - 1]) % {"suit": suit_name(suit)}
+            for i, suit in enumerate(SUITS)
+            if after.foundations[i] != before.foundations[i]
+        ]
+    return pgettext("a count, then what it counts", "%(count)s: %(items)s.") % {
+        "count": count,
+        "items": _listing(items, "and"),
+    }
 
 
 def _table(position: engine.Position) -> str:
     cards = sum(len(fan) for fan in position.fans)
     fans = sum(1 for fan in position.fans if fan)
-    return f"{cards} card{'s' if cards != 1 else ''} in {fans} fan{'s' if fans != 1 else ''}"
-
-
-def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:]
+    return _("%(cards)s in %(fans)s") % {
+        "cards": ngettext("%(count)s card", "%(count)s cards", cards) % {"count": cards},
+        "fans": npgettext(
+            "after “in”: 31 cards in 11 fans", "%(count)s fan", "%(count)s fans", fans
+        )
+        % {"count": fans},
+    }
 
 
 def _listing(items: Sequence[str], last: str) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+    word = (
+        pgettext("the last of a list", "or")
+        if last == "or"
+        else pgettext("the last of a list", "and")
+    )
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def listing(items: Sequence[str], last: str) -> str:
+    """ "a, b and c" (`last` "and" or "or") in the page's language."""
+    return _listing(items, last)
 
 
 def stuck(position: engine.Position, legal: Sequence[engine.Move]) -> str:
@@ -272,13 +507,20 @@ def stuck(position: engine.Position, legal: Sequence[engine.Move]) -> str:
     can_redeal = engine.REDEAL in legal
     can_merci = any(move.merci for move in legal)
     left = position.redeals_left
-    redeal = "Redeal" if left is None else f"Redeal ({left} left)"
+    if left is None:
+        redeal = pgettext("the Redeal button", "Redeal")
+    else:
+        redeal = ngettext("Redeal (%(count)s left)", "Redeal (%(count)s left)", left) % {
+            "count": left
+        }
     if can_redeal and can_merci:
-        return f"No moves left: {redeal}, or take the merci (a buried card)."
+        return _("No moves left: %(redeal)s, or take the merci (a buried card).") % {
+            "redeal": redeal
+        }
     if can_redeal:
-        return f"No moves left: {redeal}."
+        return _("No moves left: %(redeal)s.") % {"redeal": redeal}
     if can_merci:
-        return "No moves left: take the merci. Pick a buried card to play."
+        return _("No moves left: take the merci. Pick a buried card to play.")
     return ""
 
 
@@ -301,11 +543,39 @@ def blocked(position: engine.Position) -> list[str]:
             continue
         fan, depth = where
         above = position.fans[fan][depth + 1 :]
+        values = {"suit": suit_name(suit), "card": the_card(card), "fan": fan + 1}
         if above:
-            names = _listing([f"the {c.name}" for c in above], "and")
-            lines.append(
-                f"{SUIT_NAMES[suit]}: the {card.name} lies under {names} in fan {fan + 1}."
-            )
+            values["cards"] = _listing([the_card(c) for c in above], "and")
+            line = _("%(suit)s: %(card)s lies under %(cards)s in fan %(fan)s.") % values
         else:
-            lines.append(f"{SUIT_NAMES[suit]}: the {card.name} is on top of fan {fan + 1}.")
+            line = _("%(suit)s: %(card)s is on top of fan %(fan)s.") % values
+        lines.append(capfirst(line))
     return lines
+
+
+def hint_message(position: engine.Position, found: engine.Hint) -> str:
+    """What the board's message line says for a hint (the words of game/board/pipeline.py's
+    hint_message, in the page's language): the move, and plainly when it is a redeal or the
+    merci, naming the buried card and the fan it lies in."""
+    move = found.move
+    if move.card is None:
+        return _("Hint: Redeal now.")
+    if move.merci:
+        if move.onto is not None:
+            goes = _("onto %(card)s") % {"card": the_card(move.onto)}
+        elif move.empty_fan is not None:
+            goes = _("into the empty fan")
+        else:
+            goes = _("to its foundation")
+        where = position.find(move.card)
+        if where is not None:
+            return _("Hint: take the merci: %(card)s, buried in fan %(fan)s, %(goes)s.") % {
+                "card": the_card(move.card),
+                "fan": where[0] + 1,
+                "goes": goes,
+            }
+        return _("Hint: take the merci: %(card)s %(goes)s.") % {
+            "card": the_card(move.card),
+            "goes": goes,
+        }
+    return _("Hint: %(move)s.") % {"move": describe(move)}

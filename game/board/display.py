@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from game import engine
-from game.board import announce, clock
+from game.board import announce, clock, hints
 from game.board.played_game import Played
 from game.board.winning_line import Shown
-from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from game.engine.cards import SUIT_SYMBOLS, SUITS
 from game.models import Game
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -69,10 +70,15 @@ class FanView:
         """What a screen reader says on entering the fan: its cards, bottom first, and its top:
         "Fan 4: Seven of Hearts, Queen of Clubs, top: Two of Spades"."""
         if not self.cards:
-            return f"Fan {self.number}: empty"
+            return _("Fan %(number)s: empty") % {"number": self.number}
         names = [view.name for view in self.cards]
-        under = ", ".join(names[:-1])
-        return f"Fan {self.number}: {under + ', ' if under else ''}top: {names[-1]}"
+        if len(names) == 1:
+            return _("Fan %(number)s: top: %(top)s") % {"number": self.number, "top": names[-1]}
+        return _("Fan %(number)s: %(under)s, top: %(top)s") % {
+            "number": self.number,
+            "under": ", ".join(names[:-1]),
+            "top": names[-1],
+        }
 
 
 @dataclass
@@ -90,11 +96,18 @@ class FoundationView:
     kept: bool = field(default=False, compare=False)
 
 
-def card_view(card: engine.Card) -> CardView:
+def rank_labels() -> tuple[str, ...]:
+    """The corner indices in the page's language (French cards read V D R, German B D K): the
+    letters a player types for the ranks, as the catalogue gives them."""
+    letters = tuple(str(announce.RANK_LETTERS).split())
+    return letters if len(letters) == len(RANK_LABELS) else RANK_LABELS
+
+
+def card_view(card: engine.Card, labels: tuple[str, ...] | None = None) -> CardView:
     return CardView(
         code=card.code,
-        name=card.name,
-        rank=RANK_LABELS[card.rank - 1],
+        name=announce.card_name(card),
+        rank=(labels or rank_labels())[card.rank - 1],
         symbol=SUIT_SYMBOLS[card.suit],
         red=card.is_red,
     )
@@ -128,25 +141,31 @@ def board_context(
     live region says instead of the message (a refusal that quotes the request says it once,
     on the board)."""
     position = played.position
+    if hint is not None and message:
+        # The hint's message line in the page's language (game/board/pipeline.py words it in
+        # English, the one caller that passes a hint).
+        message = announce.hint_message(position, hint)
     said = announcement(game, played, hint=hint, message=spoken or message)
     if not said and line is not None and played.action == "solve":
         said = announce.verdict(line.status, line.left, line.next_move, position)
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
-    hint_reason = hint.reason if hint is not None else ""
+    hint_reason = hints.reason_text(position, hint) if hint is not None else ""
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = played.legal_moves() if game.status == Game.Status.PLAYING else []
     by_card = _moves_by_card(legal)
     if selected and selected not in by_card:
         if not message and selected in {c.code for fan in position.fans for c in fan}:
-            message = f"The {engine.Card.parse(selected).name} has no move just now."
+            message = announce.no_move(engine.Card.parse(selected))
         selected = ""
 
     # With JavaScript off the selection lives in the URL (?sel=6C): its moves become buttons.
     targets: dict[str, str] = {}
     if selected and not message:
         card = engine.Card.parse(selected)
-        message = f"{card.name}: choose a lit place."
+        message = announce.capfirst(
+            _("%(card)s: choose a lit place.") % {"card": announce.card_name(card)}
+        )
         said = announce.choices(
             position, card, [engine.Move.parse(text) for text in by_card[selected]]
         )
@@ -364,7 +383,7 @@ def foundation_views(position: engine.Position) -> list[FoundationView]:
         views.append(
             FoundationView(
                 suit=suit,
-                name=SUIT_NAMES[suit],
+                name=announce.suit_name(suit),
                 symbol=SUIT_SYMBOLS[suit],
                 red=suit in "DH",
                 top=top,

@@ -18,8 +18,11 @@ from collections.abc import Callable
 from contextlib import nullcontext
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from game import engine, limits
+from game.board import announce
 from game.engine.hint import fair_hint, reason
 from lucie import metrics
 
@@ -62,3 +65,27 @@ def hint_for(
     else:
         cache.set(key, found.move.text, COMPLETE_SECONDS)
     return engine.Hint(found.move, reason(position, found.move))
+
+
+# The engine's reasons (game/engine/hint.py's `reason`) are English; these are the same words
+# in the page's language. The one that names a card ("it frees the Six of Clubs") is rebuilt from
+# the position, so its card is named in the page's language too.
+REASONS = {
+    "nothing better is left in this deal": gettext_lazy("nothing better is left in this deal"),
+    "the merci is best spent on it": gettext_lazy("the merci is best spent on it"),
+    "it can go home": gettext_lazy("it can go home"),
+    "it empties its fan": gettext_lazy("it empties its fan"),
+}
+FREES = "it frees the "
+
+
+def reason_text(position: engine.Position, found: engine.Hint) -> str:
+    """Why the hint chose its move, in the page's language (shown behind "Why?")."""
+    if found.reason in REASONS:
+        return str(REASONS[found.reason])
+    card = found.move.card
+    where = position.find(card) if card is not None else None
+    if found.reason.startswith(FREES) and where is not None and where[1] > 0:
+        freed = position.fans[where[0]][where[1] - 1]
+        return _("it frees %(card)s") % {"card": announce.the_card(freed)}
+    return found.reason

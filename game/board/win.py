@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Min
+from django.utils.translation import ngettext
 
 from game import engine
 from game.board.display import format_ms
 from game.models import Game
 from game.stats import figures
+from game.templatetags import rulesets
 
 
 @dataclass(frozen=True)
@@ -39,11 +41,33 @@ def share_text(game: Game, url: str) -> str:
     La Belle Lucie, deal #20261201: won in 4:12 and 87 moves. Play it: https://…/deal/20261201/
     """
     rules = engine.Rules.parse(game.rules)
-    under = "" if rules == engine.DEFAULT_RULES else f" ({rules.label})"
-    moves = f"{game.move_count} move{'' if game.move_count == 1 else 's'}"
+    values = {
+        "deal": game.deal_number,
+        "time": format_ms(game.elapsed_ms),
+        "count": game.move_count,
+        "url": url,
+        "rules": rulesets.label(rules),
+    }
+    if rules == engine.DEFAULT_RULES:
+        return (
+            ngettext(
+                "La Belle Lucie, deal #%(deal)s: won in %(time)s and %(count)s move. "
+                "Play it: %(url)s",
+                "La Belle Lucie, deal #%(deal)s: won in %(time)s and %(count)s moves. "
+                "Play it: %(url)s",
+                game.move_count,
+            )
+            % values
+        )
     return (
-        f"La Belle Lucie, deal #{game.deal_number}{under}: won in {format_ms(game.elapsed_ms)} "
-        f"and {moves}. Play it: {url}"
+        ngettext(
+            "La Belle Lucie, deal #%(deal)s (%(rules)s): won in %(time)s and %(count)s move. "
+            "Play it: %(url)s",
+            "La Belle Lucie, deal #%(deal)s (%(rules)s): won in %(time)s and %(count)s moves. "
+            "Play it: %(url)s",
+            game.move_count,
+        )
+        % values
     )
 
 

@@ -20,8 +20,10 @@ from typing import Any, Literal
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 from game import engine, limits
+from game.board import announce
 from game.board.played_game import Played
 from game.engine import solver
 from game.models import Game
@@ -74,7 +76,11 @@ class Shown:
         """(number, text, "done" | "next" | "") for each move of the line, for the list."""
         marks = ["done"] * self.step + ["next"] + [""] * len(self.line)
         return [
-            (number, engine.Move.parse(text).describe(), marks[number - 1])
+            (
+                number,
+                announce.capfirst(announce.describe(engine.Move.parse(text))),
+                marks[number - 1],
+            )
             for number, text in enumerate(self.line, start=1)
         ]
 
@@ -169,7 +175,7 @@ def _on_line(played: Played, session: SessionBase) -> tuple[tuple[str, ...], int
     assert played.row is not None
     now = shown(session, played.row)
     if now is None or now.status != "won":
-        raise engine.IllegalMoveError("there is no winning line on show: ask “Show a win” again")
+        raise engine.IllegalMoveError(_("there is no winning line on show: ask “Show a win” again"))
     if now.next_move is None:
-        raise engine.IllegalMoveError("the winning line is played out")
+        raise engine.IllegalMoveError(_("the winning line is played out"))
     return now.line, now.step

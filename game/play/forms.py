@@ -5,27 +5,40 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from game import engine
+from game.templatetags.rulesets import LAYOUT_TITLES, NO_MERCI
 
 _RULE_SET_DETAILS = {
-    "lucie": "2 redeals, 1 merci",
-    "nomerci": "2 redeals",
-    "trefoil": "the Aces start at home, 16 fans",
-    "sixteen": "16 fans of three and two of two",
+    "lucie": (LAYOUT_TITLES[engine.Layout.STANDARD], gettext_lazy("2 redeals, 1 merci")),
+    "nomerci": (NO_MERCI, gettext_lazy("2 redeals")),
+    "trefoil": (
+        LAYOUT_TITLES[engine.Layout.TREFOIL],
+        gettext_lazy("the Aces start at home, 16 fans"),
+    ),
+    "sixteen": (
+        LAYOUT_TITLES[engine.Layout.SIXTEEN],
+        gettext_lazy("16 fans of three and two of two"),
+    ),
 }
 RULE_SET_CHOICES = [
-    (name, f"{engine.PRESETS[name].label}: {detail}") for name, detail in _RULE_SET_DETAILS.items()
+    (name, format_lazy(gettext_lazy("{title}: {detail}"), title=title, detail=detail))
+    for name, (title, detail) in _RULE_SET_DETAILS.items()
 ]
+AS_THE_RULES_SAY = gettext_lazy("as the rule set says")
+NONE = pgettext_lazy("no redeal, no merci", "none")
 REDEAL_CHOICES = [
-    ("", "as the rule set says"),
-    ("0", "none"),
+    ("", AS_THE_RULES_SAY),
+    ("0", NONE),
     ("1", "1"),
     ("2", "2"),
     ("3", "3"),
-    ("u", "unlimited (no merci)"),
+    ("u", gettext_lazy("unlimited (no merci)")),
 ]
-MERCI_CHOICES = [("", "as the rule set says"), ("0", "none"), ("1", "1"), ("2", "2")]
+MERCI_CHOICES = [("", AS_THE_RULES_SAY), ("0", NONE), ("1", "1"), ("2", "2")]
 
 
 class NewGameForm(forms.Form):
@@ -35,13 +48,13 @@ class NewGameForm(forms.Form):
     redeals = forms.ChoiceField(choices=REDEAL_CHOICES, required=False, initial="")
     mercis = forms.ChoiceField(choices=MERCI_CHOICES, required=False, initial="")
     free_merci = forms.BooleanField(
-        required=False, label="Free merci: the drawn card may go on any fan"
+        required=False, label=gettext_lazy("Free merci: the drawn card may go on any fan")
     )
-    kings = forms.BooleanField(required=False, label="Kings may fill an empty fan")
+    kings = forms.BooleanField(required=False, label=gettext_lazy("Kings may fill an empty fan"))
     deal = forms.CharField(
         required=False,
         max_length=25,
-        label="Deal number (leave empty for a random deal)",
+        label=gettext_lazy("Deal number (leave empty for a random deal)"),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
 
@@ -72,7 +85,9 @@ class NewGameForm(forms.Form):
                 preset.layout, redeals, mercis, data["free_merci"], data["kings"]
             )
         except engine.InvalidRulesError as error:
-            raise forms.ValidationError(f"Those options do not go together: {error}.") from None
+            raise forms.ValidationError(
+                _("Those options do not go together: %(error)s.") % {"error": error}
+            ) from None
         return data
 
     def remembered(self) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods
 
 SESSION_KEY = "prefs"
@@ -40,9 +41,21 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "scheme": ("system", "light", "dark"),
 }
 CHOICE_LABELS = {
-    "felt": {"green": "Green", "blue": "Blue", "red": "Red", "grey": "Grey"},
-    "cards": {"classic": "Classic faces", "large": "Large indices"},
-    "scheme": {"system": "As the system", "light": "Light", "dark": "Dark"},
+    "felt": {
+        "green": pgettext_lazy("a table colour", "Green"),
+        "blue": pgettext_lazy("a table colour", "Blue"),
+        "red": pgettext_lazy("a table colour", "Red"),
+        "grey": pgettext_lazy("a table colour", "Grey"),
+    },
+    "cards": {
+        "classic": gettext_lazy("Classic faces"),
+        "large": gettext_lazy("Large indices"),
+    },
+    "scheme": {
+        "system": gettext_lazy("As the system"),
+        "light": gettext_lazy("Light"),
+        "dark": gettext_lazy("Dark"),
+    },
 }
 
 
@@ -76,16 +89,19 @@ class Prefs:
 
 class PrefsForm(forms.Form):
     four_colour = forms.BooleanField(
-        required=False, label="Four-colour suits (clubs green, diamonds blue)"
+        required=False, label=gettext_lazy("Four-colour suits (clubs green, diamonds blue)")
     )
     left_handed = forms.BooleanField(
-        required=False, label="Left-handed: the layout mirrored, the menu on the left"
+        required=False, label=gettext_lazy("Left-handed: the layout mirrored, the menu on the left")
     )
-    reduced_motion = forms.BooleanField(required=False, label="Reduced motion: no animations")
+    reduced_motion = forms.BooleanField(
+        required=False, label=gettext_lazy("Reduced motion: no animations")
+    )
     auto_move = forms.BooleanField(
-        required=False, label="Move cards to the foundations automatically after each move"
+        required=False,
+        label=gettext_lazy("Move cards to the foundations automatically after each move"),
     )
-    sounds = forms.BooleanField(required=False, label="Sounds")
+    sounds = forms.BooleanField(required=False, label=gettext_lazy("Sounds"))
     felt = forms.ChoiceField(choices=list(CHOICE_LABELS["felt"].items()), required=False)
     cards = forms.ChoiceField(choices=list(CHOICE_LABELS["cards"].items()), required=False)
     scheme = forms.ChoiceField(choices=list(CHOICE_LABELS["scheme"].items()), required=False)

@@ -7,6 +7,8 @@ game/_card.html used to hold; every value is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import template
 from django.templatetags.static import static
 from django.utils.html import escape
@@ -70,3 +72,78 @@ def card(view: CardView, static: bool = False) -> SafeString:
 @register.simple_tag(name="face")
 def face_tag(view: CardView) -> SafeString:
     return mark_safe(face(view))  # every value in it is escaped
+
+
+def board_words() -> dict[str, object]:
+    """The words board.js says for what happens in the browser alone (a picked card, a card
+    looked up by typing its name, the counters read aloud, a failed request), in the page's
+    language: the same msgids as game/board/announce.py where the sentence is the same. `%(name)s`
+    placeholders are filled by the script; a plural is a pair (one, many) and `zero_is_one` says
+    whether 0 takes the first (French)."""
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext, pgettext
+
+    from game.board import announce
+
+    def plural(say: Callable[[int], str]) -> list[str]:
+        return [say(1), say(2)]
+
+    return {
+        # A card's name: its rank's pattern (Ace to King) with the suit put in.
+        "names": [str(words) for words in announce.CARD_WORDS],
+        "the": [str(words) for words in announce.THE_CARD_WORDS],
+        "suits": {suit: str(words) for suit, words in announce.SUIT_WORDS.items()},
+        "zero_is_one": ngettext("%(count)s move", "%(count)s moves", 0)
+        == ngettext("%(count)s move", "%(count)s moves", 1),
+        "and": pgettext("the last of a list", "and"),
+        "or": pgettext("the last of a list", "or"),
+        "home": _("to its foundation"),
+        "empty_fan": _("into empty fan %(fan)s"),
+        "onto_on": _("onto %(card)s on fan %(fan)s"),
+        "onto": _("onto %(card)s"),
+        "no_move": _("%(card)s has no move just now."),
+        "tap": _("tap a lit place"),
+        "keys": _("move to a lit place and press Enter"),
+        "click": _("click a lit place"),
+        "picked_short": _("%(card)s: %(how)s."),
+        "picked_from": _("%(card)s from fan %(fan)s picked up: it may go %(places)s."),
+        "picked": _("%(card)s picked up: it may go %(places)s."),
+        "in_fan": _("%(card)s is in fan %(fan)s, under %(cards)s."),
+        "on_foundation": _("%(card)s is on its foundation."),
+        "not_on_table": _("%(card)s is not on the table."),
+        "deal": pgettext("a numbered layout", "Deal %(number)s"),
+        "moves": plural(lambda n: ngettext("%(count)s move", "%(count)s moves", n)),
+        "time": _("time %(time)s"),
+        "unlimited": _("unlimited redeals"),
+        "redeals_left": plural(
+            lambda n: ngettext("%(count)s redeal left", "%(count)s redeals left", n)
+        ),
+        "mercis_left": plural(
+            lambda n: ngettext("%(count)s merci left", "%(count)s mercis left", n)
+        ),
+        "cards_home": plural(
+            lambda n: ngettext("%(count)s of 52 cards home", "%(count)s of 52 cards home", n)
+        ),
+        "unreachable": _("The server could not be reached. Please try again."),
+        "busy": _(
+            "The server is busy just now, so nothing was played. Please try again in a moment."
+        ),
+        "too_many": _("Too many requests at once, so nothing was played. Please wait a moment."),
+        "failed": _("Something went wrong on the server. Please try again."),
+        "merci_none": _("No buried card has a place to go just now."),
+        "merci_count": plural(lambda n: ngettext("one buried card", "%(count)s buried cards", n)),
+        "merci_marked": _("The merci can take %(count)s: they are marked."),
+        "merci_cards": _("The merci can take %(count)s: %(cards)s."),
+        # The letters typed to name a card, rank letters Ace to King and suit letters Clubs,
+        # Diamonds, Hearts, Spades (the English ones work too where they are free).
+        "rank_keys": str(announce.RANK_LETTERS).split(),
+        "suit_keys": str(announce.SUIT_LETTERS).split(),
+    }
+
+
+@register.simple_tag
+def board_words_json() -> str:
+    """board_words() as JSON, for a data attribute (the template escapes it)."""
+    import json
+
+    return json.dumps(board_words(), ensure_ascii=False, separators=(",", ":"))

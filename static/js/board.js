@@ -32,13 +32,48 @@
     if (region) region.textContent = spoken;
   }
 
-  // Card names in words, as the server says them (game/engine/cards.py).
-  const RANK_NAMES = { A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-    8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King" };
-  const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+  // The words this script says, in the page's language: the server renders them on #announce
+  // (game/templatetags/cards.py's board_words), with the card names as the board says them.
+  let WORDS = null;
+  function words() {
+    if (WORDS) return WORDS;
+    const region = document.getElementById("announce");
+    try {
+      WORDS = JSON.parse((region && region.dataset.words) || "{}");
+    } catch (error) {
+      WORDS = {};
+    }
+    return WORDS;
+  }
+
+  // A sentence from its words: "%(card)s has no move just now." with { card: "…" }.
+  function fill(key, values = {}) {
+    const text = words()[key] || "";
+    return text.replace(/%\((\w+)\)s/g, (all, name) => (name in values ? String(values[name]) : all));
+  }
+
+  function plural(key, count, values = {}) {
+    const [one, many] = words()[key] || ["", ""];
+    const single = count === 1 || (count === 0 && words().zero_is_one);
+    return (single ? one : many).replace(/%\((\w+)\)s/g, (all, name) =>
+      name === "count" ? String(count) : name in values ? String(values[name]) : all);
+  }
+
+  function capitalised(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  function named(patterns, code) {
+    const pattern = (words()[patterns] || [])["A23456789TJQK".indexOf(code.slice(0, -1))];
+    return pattern ? pattern.replace("%(suit)s", (words().suits || {})[code.slice(-1)] || "") : code;
+  }
 
   function cardName(code) {
-    return `${RANK_NAMES[code.slice(0, -1)]} of ${SUIT_NAMES[code.slice(-1)]}`;
+    return named("names", code);
+  }
+
+  function theCard(code) {
+    return named("the", code);
   }
 
   function fanNumber(element) {
@@ -47,17 +82,18 @@
   }
 
   function listing(items, last) {
-    return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${last} ${items[items.length - 1]}`;
+    const word = words()[last] || last;
+    return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`;
   }
 
   // Where a move takes its card, in the words of game/board/announce.py: "onto the Seven of Clubs on
   // fan 9", "to its foundation", "into empty fan 3".
   function goes(moveText) {
     const target = moveText.replace("*", "").split(">")[1];
-    if (target === "F") return "to its foundation";
-    if (target.startsWith("@")) return `into empty fan ${Number(target.slice(1)) + 1}`;
+    if (target === "F") return fill("home");
+    if (target.startsWith("@")) return fill("empty_fan", { fan: Number(target.slice(1)) + 1 });
     const on = fanNumber($(`.fan [data-card="${target}"]`, board()));
-    return `onto the ${cardName(target)}${on ? ` on fan ${on}` : ""}`;
+    return on ? fill("onto_on", { card: theCard(target), fan: on }) : fill("onto", { card: theCard(target) });
   }
 
   function clearSelection() {
@@ -89,9 +125,9 @@
   }, true);
 
   function placeWord() {
-    if (lastInput === "touch") return "tap a lit place";
-    if (lastInput === "keyboard") return "move to a lit place and press Enter";
-    return "click a lit place";
+    if (lastInput === "touch") return fill("tap");
+    if (lastInput === "keyboard") return fill("keys");
+    return fill("click");
   }
 
   function select(card, how = placeWord()) {
@@ -99,7 +135,7 @@
     const moves = (card.dataset.moves || "").split(" ").filter(Boolean);
     const name = card.getAttribute("aria-label");
     if (!moves.length) {
-      say(`The ${name} has no move just now.`);
+      say(fill("no_move", { card: capitalised(theCard(card.dataset.card)) }));
       return;
     }
     selection = { card, targets: new Map() };
@@ -114,7 +150,10 @@
     }
     const from = fanNumber(card);
     const places = listing(moves.map(goes), "or");
-    say(`${name}: ${how}.`, `${name}${from ? ` from fan ${from}` : ""} picked up: it may go ${places}.`);
+    say(
+      capitalised(fill("picked_short", { card: name, how })),
+      capitalised(from ? fill("picked_from", { card: name, fan: from, places }) : fill("picked", { card: name, places })),
+    );
   }
 
   function submitMove(text) {
@@ -417,12 +456,34 @@
   // Typing a card's name jumps to it: a rank (A or 1, 2-9, 10 or T, J, Q, K), an optional
   // space, then a suit (C, D, H, S or its symbol): "6 c", "6c", "6♣", "10h", "q s". A rank key
   // waits a moment for its suit; "a" alone, once that moment has passed, is still auto-finish.
-  const RANK_KEYS = { a: "A", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
+  // The page's language adds its own letters (French V D R for Valet, Dame, Roi and T K C P for
+  // the suits; German B D K for Bube, Dame, König): the server renders them with the words
+  // (board_words' rank_keys, suit_keys). Its letters come first; the English ones still work
+  // wherever the language's letters leave them free.
+  const ENGLISH_RANK_KEYS = { a: "A", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
     t: "T", j: "J", q: "Q", k: "K" };
-  const SUIT_KEYS = { c: "C", d: "D", h: "H", s: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
+  const ENGLISH_SUIT_KEYS = { c: "C", d: "D", h: "H", s: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
     "♧": "C", "♢": "D", "♡": "H", "♤": "S" };
+  let KEYS = null;
+  function typingKeys() {
+    if (KEYS) return KEYS;
+    const ranks = {};
+    (words().rank_keys || []).forEach((letter, index) => {
+      const key = letter.toLowerCase();
+      if (key.length === 1 && !/[0-9]/.test(key)) ranks[key] = "A23456789TJQK"[index];
+    });
+    const suits = {};
+    (words().suit_keys || []).forEach((letter, index) => {
+      if (letter.length === 1) suits[letter.toLowerCase()] = "CDHS"[index];
+    });
+    KEYS = { ranks: { ...ENGLISH_RANK_KEYS, ...ranks }, suits: { ...ENGLISH_SUIT_KEYS, ...suits } };
+    return KEYS;
+  }
+  // A key that both begins a card's name and has a job of its own (A auto-finish; R redo, where R
+  // names a King): alone, once the moment for a suit has passed, it does its job.
+  const KEY_JOBS = { a: "auto", r: "redo" };
   const TYPING_MS = 1200;
-  let typed = null; // { rank, timer }
+  let typed = null; // { rank, key, timer }
 
   function stopTyping() {
     if (!typed) return null;
@@ -432,12 +493,15 @@
     return rank;
   }
 
-  function startTyping(rank) {
+  function startTyping(rank, key = "") {
     stopTyping();
     typed = {
       rank,
+      key,
       timer: setTimeout(() => {
-        if (stopTyping() === "A") clickAction("auto");
+        const job = typed && KEY_JOBS[typed.key];
+        stopTyping();
+        if (job) clickAction(job);
       }, TYPING_MS),
     };
   }
@@ -445,6 +509,7 @@
   // Returns true when the key was part of a card's name.
   function typeCard(key) {
     const lower = key.toLowerCase();
+    const { ranks: RANK_KEYS, suits: SUIT_KEYS } = typingKeys();
     if (typed) {
       if (key === " ") return true;
       if (key === "Escape") {
@@ -452,7 +517,7 @@
         return true;
       }
       if (typed.rank === "1" && lower === "0") {
-        startTyping("T");
+        startTyping("T", "1");
         return true;
       }
       if (lower in SUIT_KEYS) {
@@ -460,11 +525,13 @@
         jumpTo((rank === "1" ? "A" : rank) + SUIT_KEYS[lower]);
         return true;
       }
-      if (stopTyping() === "A") clickAction("auto");
+      const job = KEY_JOBS[typed.key];
+      stopTyping();
+      if (job) clickAction(job);
       return false;
     }
     if (lower in RANK_KEYS) {
-      startTyping(RANK_KEYS[lower]);
+      startTyping(RANK_KEYS[lower], lower);
       return true;
     }
     if (key in SUIT_KEYS && key.length === 1 && !/[a-z]/i.test(key)) return true;
@@ -474,7 +541,7 @@
   function jumpTo(code) {
     const root = board();
     if (!root) return;
-    const name = cardName(code);
+    const name = capitalised(theCard(code));
     const card = $(`.fan [data-card="${code}"]`, root);
     if (card && card.matches("button:not([disabled])")) {
       card.focus();
@@ -483,19 +550,19 @@
     if (card) {
       const fan = card.closest("[data-fan]");
       const cards = $$("[data-card]", fan);
-      const over = cards.slice(cards.indexOf(card) + 1).map((el) => `the ${el.getAttribute("aria-label")}`);
+      const over = cards.slice(cards.indexOf(card) + 1).map((el) => theCard(el.dataset.card));
       const stop = fanStop(fan);
       if (stop) stop.focus();
-      say("", `The ${name} is in fan ${fanNumber(fan)}, under ${listing(over, "and")}.`);
+      say("", fill("in_fan", { card: name, fan: fanNumber(fan), cards: listing(over, "and") }));
       return;
     }
     const foundation = $(`.foundations [data-foundation="${code.slice(-1)}"]`, root);
     const rank = "A23456789TJQK".indexOf(code.slice(0, -1)) + 1;
     if (foundation && Number(foundation.dataset.count) >= rank) {
       if (!foundation.disabled) foundation.focus();
-      say("", `The ${name} is on its foundation.`);
+      say("", fill("on_foundation", { card: name }));
     } else {
-      say("", `The ${name} is not on the table.`);
+      say("", fill("not_on_table", { card: name }));
     }
   }
 
@@ -505,14 +572,14 @@
     if (!root) return;
     const data = root.dataset;
     const timer = $(".timer", root);
-    const left = data.redealsLeft === "unlimited" ? "unlimited redeals" : `${data.redealsLeft} redeal${data.redealsLeft === "1" ? "" : "s"} left`;
+    const left = data.redealsLeft === "unlimited" ? fill("unlimited") : plural("redeals_left", Number(data.redealsLeft));
     const parts = [
-      `Deal ${data.deal}`,
-      `${data.moves} move${data.moves === "1" ? "" : "s"}`,
-      timer ? `time ${timer.textContent.trim()}` : "",
+      fill("deal", { number: data.deal }),
+      plural("moves", Number(data.moves)),
+      timer ? fill("time", { time: timer.textContent.trim() }) : "",
       left,
-      data.mercisLeft !== undefined && $(".merci", root) ? `${data.mercisLeft} merci${data.mercisLeft === "1" ? "" : "s"} left` : "",
-      data.home !== undefined ? `${data.home} of 52 cards home` : "",
+      data.mercisLeft !== undefined && $(".merci", root) ? plural("mercis_left", Number(data.mercisLeft)) : "",
+      data.home !== undefined ? plural("cards_home", Number(data.home)) : "",
     ];
     say("", `${parts.filter(Boolean).join(", ")}.`);
   }
@@ -650,12 +717,12 @@
   document.addEventListener("htmx:afterSwap", (event) => {
     if (event.target && event.target.id === "board") afterSwap();
   });
-  document.addEventListener("htmx:sendError", () => say("The server could not be reached. Please try again."));
+  document.addEventListener("htmx:sendError", () => say(fill("unreachable")));
   document.addEventListener("htmx:responseError", (event) => {
     const status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
-    if (status === 503) say("The server is busy just now, so nothing was played. Please try again in a moment.");
-    else if (status === 429) say("Too many requests at once, so nothing was played. Please wait a moment.");
-    else say("Something went wrong on the server. Please try again.");
+    if (status === 503) say(fill("busy"));
+    else if (status === 429) say(fill("too_many"));
+    else say(fill("failed"));
   });
   // A dropped card waits faded for the new board; when none comes, show it again.
   for (const name of ["htmx:sendError", "htmx:responseError"]) {
@@ -896,12 +963,12 @@
     if (!merciShown) return;
     const names = merciCards(board()).map((card) => card.getAttribute("aria-label"));
     if (!names.length) {
-      say("No buried card has a place to go just now.");
+      say(fill("merci_none"));
       return;
     }
-    const count = names.length === 1 ? "one buried card" : `${names.length} buried cards`;
+    const count = plural("merci_count", names.length);
     // On screen the marks speak for themselves; a screen reader hears the cards' names.
-    say(`The merci can take ${count}: they are marked.`, `The merci can take ${count}: ${listing(names, "and")}.`);
+    say(fill("merci_marked", { count }), fill("merci_cards", { count, cards: listing(names, "and") }));
   });
 
   document.addEventListener("htmx:afterSettle", (event) => {
