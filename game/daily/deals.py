@@ -96,7 +96,8 @@ def parse_month(year: str, month: str) -> dt.date:
         )
     if not 1 <= int(month) <= 12:
         raise DailyDateError(
-            gettext("There is no month %(month)s: months run from 01 to 12.") % {"month": int(month)}
+            gettext("There is no month %(month)s: months run from 01 to 12.")
+            % {"month": int(month)}
         )
     if int(year) < 1:
         raise DailyDateError(gettext("There is no year 0: the calendar starts at year 1."))

@@ -31,6 +31,7 @@ from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.views import SITE, first_board, selected_card, session_key, start_game
 
+
 def _weekdays() -> list[tuple[str, str]]:
     """The calendar's column heads, Monday first, in the page's language: (abbreviation, name)."""
     return [(str(WEEKDAYS_ABBR[index]), str(WEEKDAYS[index])) for index in range(7)]
@@ -66,7 +67,9 @@ def _rollover_context() -> dict[str, Any]:
         % {
             "time": format_date(rollover, "H:i"),
             # Translators: a Django date format (D: weekday, j: day, N: month, abbreviated).
-            "date": format_date(rollover, pgettext("the rollover's day, a Django date format", "D j M")),
+            "date": format_date(
+                rollover, pgettext("the rollover's day, a Django date format", "D j M")
+            ),
         },
     }
 
