@@ -63,6 +63,7 @@ def english_sentences() -> tuple[str, ...]:
             if reading:
                 msgid.append(_unquote(line))
         english = "".join(msgid).encode("latin-1").decode("utf-8")
+        english = re.sub(r"<code>.*?</code>", " ", english)  # notation, the same in every language
         for part in re.split(r"%\([a-z_]+\)[sd]|<[^>]+>", english):
             part = " ".join(part.split()).strip(" ,.:;·")
             if len(part.split()) >= MIN_WORDS:
@@ -91,10 +92,14 @@ OWN_REGIONS = re.compile(
 )
 
 
+# The live region of a replay speaks with the board's announcements (game/board/announce.py).
+BOARD_REGIONS = re.compile(r'<div id="announce"[^>]*>.*?</div>', re.S)
+
+
 def own_part(path: str, html: str) -> str:
     if DAILY_PLAY.match(path):
         return " ".join(OWN_REGIONS.findall(html))
-    return html
+    return BOARD_REGIONS.sub(" ", html)
 
 
 def untranslated(client: Client, path: str, code: str) -> list[str]:
@@ -206,3 +211,81 @@ def test_the_share_text_is_in_the_pages_language(played: Client) -> None:
     assert "— won in 4:12, 93 moves, clean, 2 redeals, merci used" in english
     assert "— gagnée en 4:12, 93 coups, victoire nette, 2 redistributions, merci joué" in french
     assert "— gewonnen in 4:12, 93 Züge, sauber, 2 Neuverteilungen, Merci genutzt" in german
+
+
+# ---------------------------------------------------------------- statistics, records, review
+
+
+@pytest.fixture
+def finished(client: Client) -> dict[str, Game]:
+    """A browser with a clean win and two losses (one in the last deal, one before a redeal)."""
+    from tests.web.review.test_review import (
+        LOST_BEFORE_A_REDEAL,
+        LOST_IN_THE_LAST_DEAL,
+        lost_game,
+        review_until_done,
+        won_game,
+    )
+
+    games = {
+        "won": won_game(client),
+        "last_deal": lost_game(client, LOST_IN_THE_LAST_DEAL),
+        "before_redeal": lost_game(client, LOST_BEFORE_A_REDEAL),
+    }
+    for game in games.values():
+        review_until_done(client, game)
+    return games
+
+
+@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize(
+    "path", ["/stats/", "/stats/?rules=all", "/stats/reset/", "/stats/transfer/", "/import/"]
+)
+def test_the_pages_of_a_new_browser_show_no_english_sentence(
+    client: Client, code: str, path: str
+) -> None:
+    assert untranslated(client, path, code) == []
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_statistics_replays_records_and_reviews_show_no_english_sentence(
+    client: Client, finished: dict[str, Game], code: str
+) -> None:
+    paths = ["/stats/", "/stats/?rules=all", "/stats/transfer/"]
+    for game in finished.values():
+        paths += [
+            f"/replay/{game.replay_token}/",
+            f"/replay/{game.replay_token}/?step=3",
+            f"/game/{game.pk}/record/",
+            f"/game/{game.pk}/review/",
+        ]
+    lost = finished["before_redeal"]
+    paths += [f"/game/{lost.pk}/review/?show=1", f"/game/{lost.pk}/review/?show=1&step=1"]
+
+    left = {path: found for path in paths if (found := untranslated(client, path, code))}
+
+    assert left == {}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_transfer_and_import_refusals_are_in_the_language(client: Client, code: str) -> None:
+    client.get("/")
+    english = client.post("/stats/transfer/use/", {"code": "nonsense"}).content.decode()
+    translated = client.post(f"/{code}/stats/transfer/use/", {"code": "nonsense"})
+    refused = client.post(f"/{code}/import/", {"record": "", "then": "replay"}).content.decode()
+
+    assert "A transfer code is" in english
+    assert "A transfer code is" not in translated.content.decode()
+    assert "There is no record" not in refused
+    assert {"fr": "Il n’y a pas de relevé", "de": "Kein Protokoll"}[code] in refused
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_a_shown_transfer_code_is_explained_in_the_language(client: Client, code: str) -> None:
+    client.get("/")
+    client.post("/deal/5/")
+    shown = client.post(f"/{code}/stats/transfer/code/").content.decode()
+
+    assert 'data-transfer="code"' in shown
+    assert "On the other device" not in shown
+    assert "Valid until" not in shown
