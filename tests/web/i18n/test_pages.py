@@ -277,7 +277,7 @@ def test_the_transfer_and_import_refusals_are_in_the_language(client: Client, co
     assert "A transfer code is" in english
     assert "A transfer code is" not in translated.content.decode()
     assert "There is no record" not in refused
-    assert {"fr": "Il n’y a pas de relevé", "de": "Kein Protokoll"}[code] in refused
+    assert {"fr": "pas de relevé", "de": "Kein Protokoll"}[code] in refused
 
 
 @pytest.mark.parametrize("code", CODES)
