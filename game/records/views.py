@@ -91,8 +91,7 @@ def read_import(request: HttpRequest) -> engine.Record:
         engine.Game.from_record(record)
     except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
         raise BadRecord(
-            gettext("That record cannot be used: %(why)s")
-            % {"why": pipeline.sentence(str(error))}
+            gettext("That record cannot be used: %(why)s") % {"why": pipeline.sentence(str(error))}
         ) from None
     return record
 

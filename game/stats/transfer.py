@@ -66,9 +66,9 @@ class Merged:
             wins = ngettext("%(count)s won", "%(count)s won", self.wins) % {"count": self.wins}
         else:
             wins = gettext("none won")
-        days = ngettext(
-            "%(count)s daily deal", "%(count)s daily deals", self.daily_days
-        ) % {"count": self.daily_days}
+        days = ngettext("%(count)s daily deal", "%(count)s daily deals", self.daily_days) % {
+            "count": self.daily_days
+        }
         text = gettext("Moved %(games)s (%(wins)s) here, with %(days)s for the calendar.") % {
             "games": games,
             "wins": wins,
