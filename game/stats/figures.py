@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Avg, Case, Count, F, IntegerField, Max, Min, Q, QuerySet, Sum, When
 from django.db.models.expressions import Window
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from game import engine
 from game.board.display import format_ms
@@ -61,7 +61,7 @@ class Bin:
     @property
     def label(self) -> str:
         if self.helped:
-            return "52, help"
+            return pgettext("the chart's bar of wins with help", "52, help")
         return str(self.low) if self.low == self.high else f"{self.low}\N{EN DASH}{self.high}"
 
 

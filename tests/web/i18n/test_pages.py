@@ -289,3 +289,4 @@ def test_a_shown_transfer_code_is_explained_in_the_language(client: Client, code
     assert 'data-transfer="code"' in shown
     assert "On the other device" not in shown
     assert "Valid until" not in shown
+
