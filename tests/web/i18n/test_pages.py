@@ -102,10 +102,10 @@ def own_part(path: str, html: str) -> str:
     return BOARD_REGIONS.sub(" ", html)
 
 
-def untranslated(client: Client, path: str, code: str) -> list[str]:
+def untranslated(client: Client, path: str, code: str, **headers: str) -> list[str]:
     """The sentences of this part that the English page shows and the translated one still does."""
-    english = visible(own_part(path, client.get(path).content.decode()))
-    response = client.get(f"/{code}{path}")
+    english = visible(own_part(path, client.get(path, headers=headers).content.decode()))
+    response = client.get(f"/{code}{path}", headers=headers)
     assert response.status_code in (200, 404), (path, response.status_code)
     translated = visible(own_part(path, response.content.decode()))
     shown = [s for s in english_sentences() if s in english]
@@ -290,3 +290,29 @@ def test_a_shown_transfer_code_is_explained_in_the_language(client: Client, code
     assert "On the other device" not in shown
     assert "Valid until" not in shown
 
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_htmx_fragments_are_in_the_language(
+    client: Client, finished: dict[str, Game], code: str
+) -> None:
+    lost = finished["before_redeal"]
+    fragments = [
+        f"/game/{lost.pk}/review/",
+        f"/game/{lost.pk}/review/?show=1&step=2",
+        "/stats/?rules=all",
+    ]
+    client.get("/daily/")
+    client.post("/daily/")
+    key = client.session.session_key
+    Game.objects.filter(session_key=key, deal_number=20261201).delete()
+    finished_daily(client, dt.date(2026, 12, 1), Game.Status.LOST)
+    fragments.append("/daily/2026/12/01/result/")
+
+    left = {
+        path: found for path in fragments if (found := untranslated(client, path, code, **HTMX))
+    }
+
+    assert left == {}
