@@ -12,6 +12,8 @@ import re
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.dateformat import format as format_date
+from django.utils.translation import gettext
 
 # Today's deal is always played under the default rules, whatever a player chose for random games.
 DAILY_RULES = "lucie"
@@ -89,11 +91,16 @@ def parse_month(year: str, month: str) -> dt.date:
     first month, or a month still to come.
     """
     if not (_YEAR.fullmatch(year) and _MONTH_OR_DAY.fullmatch(month)):
-        raise DailyDateError(f"“{year}/{month}” is not a month: write it as YYYY/MM.")
+        raise DailyDateError(
+            gettext("“%(text)s” is not a month: write it as YYYY/MM.") % {"text": f"{year}/{month}"}
+        )
     if not 1 <= int(month) <= 12:
-        raise DailyDateError(f"There is no month {int(month)}: months run from 01 to 12.")
+        raise DailyDateError(
+            gettext("There is no month %(month)s: months run from 01 to 12.")
+            % {"month": int(month)}
+        )
     if int(year) < 1:
-        raise DailyDateError("There is no year 0: the calendar starts at year 1.")
+        raise DailyDateError(gettext("There is no year 0: the calendar starts at year 1."))
     first = dt.date(int(year), int(month), 1)
     _check_offered(first, first, "month")
     return first
@@ -105,11 +112,16 @@ def parse_day(year: str, month: str, day: str) -> dt.date:
     if not (
         _YEAR.fullmatch(year) and _MONTH_OR_DAY.fullmatch(month) and _MONTH_OR_DAY.fullmatch(day)
     ):
-        raise DailyDateError(f"“{year}/{month}/{day}” is not a date: write it as YYYY/MM/DD.")
+        raise DailyDateError(
+            gettext("“%(text)s” is not a date: write it as YYYY/MM/DD.")
+            % {"text": f"{year}/{month}/{day}"}
+        )
     try:
         date = dt.date(int(year), int(month), int(day))
     except ValueError:
-        raise DailyDateError(f"There is no such day as {year}-{month}-{day}.") from None
+        raise DailyDateError(
+            gettext("There is no such day as %(text)s.") % {"text": f"{year}-{month}-{day}"}
+        ) from None
     _check_offered(date, date.replace(day=1), "day")
     return date
 
@@ -119,9 +131,12 @@ def _check_offered(date: dt.date, first: dt.date, what: str) -> None:
     if first < site_start():
         start = site_start()
         raise DailyDateError(
-            f"The daily deals begin in {start:%B %Y}: there is nothing before that to play."
+            gettext("The daily deals begin in %(month)s: there is nothing before that to play.")
+            % {"month": format_date(start, "F Y")}
         )
     if (what == "month" and first > today.replace(day=1)) or (what == "day" and date > today):
-        raise DailyDateError(
-            f"That {what} has not come yet: each day's deal arrives at midnight UTC."
-        )
+        if what == "month":
+            text = gettext("That month has not come yet: each day's deal arrives at midnight UTC.")
+        else:
+            text = gettext("That day has not come yet: each day's deal arrives at midnight UTC.")
+        raise DailyDateError(text)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from game import engine, limits
 from game.daily import deals
@@ -32,8 +33,14 @@ class Difficulty:
     played: int
 
     @property
+    def level(self) -> str:
+        """easy, medium or hard: the same in every language (a CSS hook)."""
+        return difficulty.rating(self.wins, self.played).lower()
+
+    @property
     def rating(self) -> str:
-        return difficulty.rating(self.wins, self.played)
+        """Easy, Medium or Hard, in the active language."""
+        return str(RATINGS[difficulty.rating(self.wins, self.played)])
 
     @property
     def in_ten(self) -> int:
@@ -41,11 +48,26 @@ class Difficulty:
 
     @property
     def sentence(self) -> str:
-        return f"a strong fair player wins this layout {self.in_ten} times in 10"
+        # English keeps "times" for one as well; the plural form is for the other languages.
+        return ngettext(
+            "a strong fair player wins this layout %(count)s times in 10",
+            "a strong fair player wins this layout %(count)s times in 10",
+            self.in_ten,
+        ) % {"count": self.in_ten}
 
     @property
     def share(self) -> str:
-        return f"{self.rating} ({self.in_ten} in 10)"
+        return pgettext("the share text's difficulty", "%(rating)s (%(count)s in 10)") % {
+            "rating": self.rating,
+            "count": self.in_ten,
+        }
+
+
+RATINGS = {
+    "Easy": pgettext_lazy("how hard a deal is", "Easy"),
+    "Medium": pgettext_lazy("how hard a deal is", "Medium"),
+    "Hard": pgettext_lazy("how hard a deal is", "Hard"),
+}
 
 
 def _row(number: int, rules: str) -> DealDifficulty:

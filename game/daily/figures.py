@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import Count, F, Min, Q, QuerySet
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from game.board.display import format_ms
 from game.daily import deals, tally
@@ -85,7 +86,7 @@ class DayResult:
 
     @property
     def label(self) -> str:
-        return STATE_LABELS[self.state]
+        return str(STATE_LABELS[self.state])
 
     @property
     def finished(self) -> bool:
@@ -93,11 +94,11 @@ class DayResult:
 
 
 STATE_LABELS = {
-    "won": "Won",
-    "assisted": "Won with help",
-    "playing": "In progress",
-    "lost": "Lost",
-    "abandoned": "Left unfinished",
+    "won": pgettext_lazy("a daily result", "Won"),
+    "assisted": pgettext_lazy("a daily result", "Won with help"),
+    "playing": pgettext_lazy("a daily result", "In progress"),
+    "lost": pgettext_lazy("a daily result", "Lost"),
+    "abandoned": pgettext_lazy("a daily result", "Left unfinished"),
 }
 # Which of a day's games speaks for it: a clean win first, then one under way, then the rest.
 _STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
@@ -412,17 +413,33 @@ def share_text(
     """
     parts: list[str]
     if result.state in ("won", "assisted"):
-        verb = "won" if result.state == "won" else "solved with help"
-        parts = [f"{verb} in {result.time}", f"{result.move_count} moves"]
+        if result.state == "won":
+            verb = pgettext("the share text", "won in %(time)s")
+        else:
+            verb = pgettext("the share text", "solved with help in %(time)s")
+        moves = ngettext("%(count)s move", "%(count)s moves", result.move_count)
+        parts = [verb % {"time": result.time}, moves % {"count": result.move_count}]
         if result.clean:
-            parts.append("clean")
+            parts.append(pgettext("the share text", "clean"))
     else:
-        verb = "left unfinished" if result.state == "abandoned" else "lost"
-        parts = [verb, f"{result.cards_home}/52 cards home"]
+        if result.state == "abandoned":
+            verb = pgettext("the share text", "left unfinished")
+        else:
+            verb = pgettext("the share text", "lost")
+        home = pgettext("the share text", "%(count)s/52 cards home") % {"count": result.cards_home}
+        parts = [verb, home]
     redeals = result.redeals_used
-    parts.append("no redeal" if redeals == 0 else f"{redeals} redeal{'s' if redeals > 1 else ''}")
-    parts.append("merci used" if result.mercis_used else "no merci")
+    if redeals == 0:
+        parts.append(pgettext("the share text", "no redeal"))
+    else:
+        parts.append(
+            ngettext("%(count)s redeal", "%(count)s redeals", redeals) % {"count": redeals}
+        )
+    if result.mercis_used:
+        parts.append(pgettext("the share text", "merci used"))
+    else:
+        parts.append(pgettext("the share text", "no merci"))
     if not result.on_the_day:
-        parts.append("played late")
+        parts.append(pgettext("the share text", "played late"))
     hard = f" \N{MIDDLE DOT} {hardness.share}" if hardness is not None else ""
     return f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}{hard}\n{url}"

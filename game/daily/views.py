@@ -18,6 +18,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.dateformat import format as format_date
+from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
@@ -28,7 +31,10 @@ from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.views import SITE, first_board, selected_card, session_key, start_game
 
-WEEKDAYS = [(name, calendar.day_name[index]) for index, name in enumerate(calendar.day_abbr)]
+
+def _weekdays() -> list[tuple[str, str]]:
+    """The calendar's column heads, Monday first, in the page's language: (abbreviation, name)."""
+    return [(str(WEEKDAYS_ABBR[index]), str(WEEKDAYS[index])) for index in range(7)]
 
 
 # ---------------------------------------------------------------- helpers
@@ -57,7 +63,14 @@ def _rollover_context() -> dict[str, Any]:
     rollover = deals.next_rollover()
     return {
         "rollover_iso": rollover.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "rollover_utc": f"{rollover:%H:%M} UTC on {rollover:%a} {rollover.day} {rollover:%b}",
+        "rollover_utc": gettext("%(time)s UTC on %(date)s")
+        % {
+            "time": format_date(rollover, "H:i"),
+            # Translators: a Django date format (D: weekday, j: day, N: month, abbreviated).
+            "date": format_date(
+                rollover, pgettext("the rollover's day, a Django date format", "D j M")
+            ),
+        },
     }
 
 
@@ -201,7 +214,9 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
                 days.append(cell)
         # The row's header for screen readers: the week by its first day in this month.
         first_day = next(cell["date"] for cell in cells if cell is not None)
-        weeks.append({"label": f"Week of {first_day.day} {first_day:%B}", "cells": cells})
+        day_format = pgettext("a day and its month, as a Django date format", "j F")
+        label = gettext("Week of %(date)s") % {"date": format_date(first_day, day_format)}
+        weeks.append({"label": label, "cells": cells})
 
     previous = deals.add_months(first, -1)
     following = deals.add_months(first, 1)
@@ -210,7 +225,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         "first": first,
         "weeks": weeks,
         "days": list(reversed(days)),
-        "weekdays": WEEKDAYS,
+        "weekdays": _weekdays(),
         "today": today,
         "today_url": reverse("daily"),
         "this_month_url": _month_url(today),

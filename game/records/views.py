@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
@@ -37,7 +38,7 @@ class BadRecord(ValueError):
 class ImportForm(forms.Form):
     record = forms.CharField(
         required=False,
-        label="Paste a record",
+        label=gettext_lazy("Paste a record"),
         widget=forms.Textarea(
             attrs={
                 "rows": 5,
@@ -47,7 +48,9 @@ class ImportForm(forms.Form):
             }
         ),
     )
-    file = forms.FileField(required=False, label="or upload a record file (.txt, up to 64 kB)")
+    file = forms.FileField(
+        required=False, label=gettext_lazy("or upload a record file (.txt, up to 64 kB)")
+    )
 
 
 def read_import(request: HttpRequest) -> engine.Record:
@@ -56,33 +59,40 @@ def read_import(request: HttpRequest) -> engine.Record:
     if upload is not None and upload.size:
         if upload.size > MAX_RECORD_BYTES:
             raise BadRecord(
-                f"That file is too large: a record is at most {MAX_RECORD_BYTES // 1024} kB."
+                gettext("That file is too large: a record is at most %(kb)s kB.")
+                % {"kb": MAX_RECORD_BYTES // 1024}
             )
         raw = upload.read(MAX_RECORD_BYTES + 1)
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise BadRecord("That file is not a text record (it is not UTF-8 text).") from None
+            raise BadRecord(
+                gettext("That file is not a text record (it is not UTF-8 text).")
+            ) from None
     else:
         text = request.POST.get("record", "")
         if len(text.encode("utf-8", "replace")) > MAX_RECORD_BYTES:
             raise BadRecord(
-                f"That record is too long: a record is at most {MAX_RECORD_BYTES // 1024} kB."
+                gettext("That record is too long: a record is at most %(kb)s kB.")
+                % {"kb": MAX_RECORD_BYTES // 1024}
             )
     if "\x00" in text or any(ord(c) < 32 and c not in "\t\n\r" for c in text):
-        raise BadRecord("That is not a text record: it holds control characters.")
+        raise BadRecord(gettext("That is not a text record: it holds control characters."))
     if not text.strip():
-        raise BadRecord("There is no record: paste one or choose a file.")
+        raise BadRecord(gettext("There is no record: paste one or choose a file."))
     # Counted before anything is parsed: a record's cost grows with its moves.
     if len(text.split()) - 2 > limits.MAX_GAME_MOVES:
         raise BadRecord(
-            f"That record is too long: a record holds at most {limits.MAX_GAME_MOVES} moves."
+            gettext("That record is too long: a record holds at most %(count)s moves.")
+            % {"count": limits.MAX_GAME_MOVES}
         )
     try:
         record = engine.Record.parse(text)
         engine.Game.from_record(record)
     except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
-        raise BadRecord(f"That record cannot be used: {pipeline.sentence(str(error))}") from None
+        raise BadRecord(
+            gettext("That record cannot be used: %(why)s") % {"why": pipeline.sentence(str(error))}
+        ) from None
     return record
 
 
@@ -164,8 +174,11 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     position = positions[step]
     redeals = [index + 1 for index, move in enumerate(moves) if move.is_redeal]
     listed = redeals[: limits.MAX_REPLAY_JUMPS]
-    jumps = [("Start", 0)] + [(f"Deal {n}", at) for n, at in enumerate(listed, start=2)]
-    jumps.append(("End", last))
+    jumps = [(pgettext("the replay's first position", "Start"), 0)] + [
+        (pgettext("one of the three rounds", "Deal %(number)s") % {"number": n}, at)
+        for n, at in enumerate(listed, start=2)
+    ]
+    jumps.append((pgettext("the replay's last position", "End"), last))
     context: dict[str, Any] = {
         "game": game,
         "step": step,

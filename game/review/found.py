@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from game import engine, limits
 from game.board import hints, winning_line
@@ -117,13 +118,17 @@ class Progress:
 def check_reviewable(game: Game) -> None:
     """Refuse a game that has no review: in progress, left for another, or not played here."""
     if game.status == Game.Status.PLAYING:
-        raise ReviewError("This game is still being played: its review opens once it is over.")
+        raise ReviewError(
+            gettext("This game is still being played: its review opens once it is over.")
+        )
     if game.status == Game.Status.ABANDONED:
         raise ReviewError(
-            "This game was left for another before it ended, so there is nothing to review."
+            gettext(
+                "This game was left for another before it ended, so there is nothing to review."
+            )
         )
     if game.imported:
-        raise ReviewError("An imported record is watched, not reviewed.")
+        raise ReviewError(gettext("An imported record is watched, not reviewed."))
 
 
 def kept(game: Game) -> tuple[GameReview, Progress]:
@@ -237,7 +242,9 @@ def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, st
     ReviewError when there is nothing to try; changes nothing in the game."""
     at = progress.slip.last_winnable
     if game.status != Game.Status.LOST or at is None or at < 0:
-        raise ReviewError("There is no position to find a move in: the review has no slip.")
+        raise ReviewError(
+            gettext("There is no position to find a move in: the review has no slip.")
+        )
     move = engine.Move.parse(text)
     played = game.replay()
     position = played.positions()[at]

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
@@ -98,8 +99,14 @@ def _work_estimate(game: Game, progress: Progress) -> str:
     """Progress in words for the working state."""
     slip = progress.slip
     if slip.state == "working":
-        return f"{slip.solves} solve{'s' if slip.solves != 1 else ''} so far"
-    return f"compared {progress.scanned} of {game.move_count} positions with the fair hint"
+        return ngettext("%(count)s solve so far", "%(count)s solves so far", slip.solves) % {
+            "count": slip.solves
+        }
+    return ngettext(
+        "compared %(scanned)s of %(count)s position with the fair hint",
+        "compared %(scanned)s of %(count)s positions with the fair hint",
+        game.move_count,
+    ) % {"scanned": progress.scanned, "count": game.move_count}
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:

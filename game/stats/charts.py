@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, ngettext, pgettext
+
 from game.board.display import format_ms
-from game.stats.figures import Stats
+from game.stats.figures import Bin, Stats
 
 WIDTH = 600
 HEIGHT = 220
@@ -91,6 +93,29 @@ def _grid(top_value: int, label: Callable[[int], str]) -> tuple[Grid, ...]:
     )
 
 
+def _spoken_bin(b: Bin) -> str:
+    """A bar of the cards-home chart as a screen reader reads it."""
+    if b.helped:
+        return ngettext(
+            "All 52 home with help (Show a win, or a record played on): %(count)s game, "
+            "not counted as won",
+            "All 52 home with help (Show a win, or a record played on): %(count)s games, "
+            "not counted as won",
+            b.count,
+        ) % {"count": b.count}
+    if b.won:
+        text = ngettext(
+            "%(label)s cards home: %(count)s game, each a win",
+            "%(label)s cards home: %(count)s games, each a win",
+            b.count,
+        )
+    else:
+        text = ngettext(
+            "%(label)s cards home: %(count)s game", "%(label)s cards home: %(count)s games", b.count
+        )
+    return text % {"label": b.label, "count": b.count}
+
+
 def cards_home(stats: Stats) -> Chart:
     counts = [b.count for b in stats.bins]
     if not any(counts):
@@ -106,14 +131,8 @@ def cards_home(stats: Stats) -> Chart:
             b.label,
             str(b.count) if b.count else "",
             "bar won" if b.won else "bar helped" if b.helped else "bar",
-            (
-                f"All 52 home with help (Show a win, or a record played on): {b.count} "
-                f"game{'s' if b.count != 1 else ''}, not counted as won"
-                if b.helped
-                else f"{b.label} cards home: {b.count} game{'s' if b.count != 1 else ''}"
-                + (", each a win" if b.won else "")
-            ),
-            short="H" if b.helped else str(b.low),
+            _spoken_bin(b),
+            short=pgettext("the chart's bar of wins with help", "H") if b.helped else str(b.low),
         )
         for (x, y, w, h, c), b in zip(_bars(counts, top), stats.bins, strict=True)
     )
@@ -136,8 +155,12 @@ def win_times(stats: Stats) -> Chart:
             str(win.number) if win.number in (1, count) or win.number % 5 == 0 else "",
             "",
             "bar best" if win.best else "bar",
-            f"Win {win.number}: deal #{win.deal_number} in {win.time}"
-            + (" (best)" if win.best else ""),
+            (
+                gettext("Win %(number)s: deal #%(deal)s in %(time)s (best)")
+                if win.best
+                else gettext("Win %(number)s: deal #%(deal)s in %(time)s")
+            )
+            % {"number": win.number, "deal": win.deal_number, "time": win.time},
             short=str(win.number) if win.number in (1, count) or win.number % 10 == 0 else "",
         )
         for (x, y, w, h, c), win in zip(_bars(times, top), stats.win_times, strict=True)

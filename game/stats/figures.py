@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Avg, Case, Count, F, IntegerField, Max, Min, Q, QuerySet, Sum, When
 from django.db.models.expressions import Window
+from django.utils.translation import gettext, pgettext
 
 from game import engine
 from game.board.display import format_ms
@@ -60,7 +61,7 @@ class Bin:
     @property
     def label(self) -> str:
         if self.helped:
-            return "52, help"
+            return pgettext("the chart's bar of wins with help", "52, help")
         return str(self.low) if self.low == self.high else f"{self.low}\N{EN DASH}{self.high}"
 
 
@@ -100,13 +101,21 @@ class Recent:
 
     @property
     def summary(self) -> str:
-        what = {
-            "won": f"won in {self.time}" + (", a clean win" if self.clean else ""),
-            "assisted": "won with help (counts as played)",
-            "lost": f"lost, {self.cards_home} cards home",
-            "abandoned": f"abandoned, {self.cards_home} cards home",
-        }[self.result]
-        return f"Game {self.number}: deal #{self.deal_number}, {what}"
+        if self.result == "won" and self.clean:
+            what = gettext("won in %(time)s, a clean win") % {"time": self.time}
+        elif self.result == "won":
+            what = gettext("won in %(time)s") % {"time": self.time}
+        elif self.result == "assisted":
+            what = gettext("won with help (counts as played)")
+        elif self.result == "lost":
+            what = gettext("lost, %(count)s cards home") % {"count": self.cards_home}
+        else:
+            what = gettext("abandoned, %(count)s cards home") % {"count": self.cards_home}
+        return gettext("Game %(number)s: deal #%(deal)s, %(what)s") % {
+            "number": self.number,
+            "deal": self.deal_number,
+            "what": what,
+        }
 
 
 @dataclass(frozen=True)
@@ -307,7 +316,7 @@ def rule_set_tabs(
     tabs = [
         RuleSetTab(name, rules_label(name), counts.get(name, 0), name == selected) for name in names
     ]
-    tabs.append(RuleSetTab("all", "All rule sets", sum(counts.values()), selected is None))
+    tabs.append(RuleSetTab("all", gettext("All rule sets"), sum(counts.values()), selected is None))
     return tabs
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from game.board import store
 from game.daily import tally
@@ -59,16 +60,28 @@ class Merged:
     @property
     def summary(self) -> str:
         if not self.games:
-            return "The other browser had no games to move: nothing changed here."
-        games = f"{self.games} game{'s' if self.games != 1 else ''}"
-        wins = f"{self.wins} won" if self.wins else "none won"
-        days = f"{self.daily_days} daily deal{'s' if self.daily_days != 1 else ''}"
-        text = f"Moved {games} ({wins}) here, with {days} for the calendar."
+            return gettext("The other browser had no games to move: nothing changed here.")
+        games = ngettext("%(count)s game", "%(count)s games", self.games) % {"count": self.games}
+        if self.wins:
+            wins = ngettext("%(count)s won", "%(count)s won", self.wins) % {"count": self.wins}
+        else:
+            wins = gettext("none won")
+        days = ngettext("%(count)s daily deal", "%(count)s daily deals", self.daily_days) % {
+            "count": self.daily_days
+        }
+        text = gettext("Moved %(games)s (%(wins)s) here, with %(days)s for the calendar.") % {
+            "games": games,
+            "wins": wins,
+            "days": days,
+        }
         if self.closed:
-            text += (
-                f" {self.closed} game{'s' if self.closed != 1 else ''} in progress on the other "
-                "device met one under way here and now count as left unfinished."
-            )
+            text += " " + ngettext(
+                "%(count)s game in progress on the other device met one under way here and now "
+                "count as left unfinished.",
+                "%(count)s games in progress on the other device met one under way here and now "
+                "count as left unfinished.",
+                self.closed,
+            ) % {"count": self.closed}
         return text
 
 
@@ -78,8 +91,11 @@ def normalize(text: str) -> str:
     bare = "".join(ch for ch in text.upper() if ch not in " -\t")[:64]
     if len(bare) != LENGTH or any(ch not in ALPHABET for ch in bare):
         raise TransferError(
-            f"A transfer code is {LENGTH} letters and digits, such as ABCDE-23456: "
-            "check it on the other device."
+            gettext(
+                "A transfer code is %(length)s letters and digits, such as ABCDE-23456: "
+                "check it on the other device."
+            )
+            % {"length": LENGTH}
         )
     return bare
 
@@ -105,10 +121,12 @@ def issue(session_key: str, now: dt.datetime | None = None) -> Issued:
     return Issued(shown(bare), expires)
 
 
-INVALID = (
-    "That code opens nothing: it may be mistyped, already used, or older than "
-    f"{TRANSFER_MINUTES} minutes. Ask the other device for a new one."
-)
+def invalid() -> str:
+    """The refusal of a code that opens nothing, in the active language."""
+    return gettext(
+        "That code opens nothing: it may be mistyped, already used, or older than "
+        "%(minutes)s minutes. Ask the other device for a new one."
+    ) % {"minutes": TRANSFER_MINUTES}
 
 
 def redeem(text: str, target: str, now: dt.datetime | None = None) -> Merged:
@@ -118,11 +136,13 @@ def redeem(text: str, target: str, now: dt.datetime | None = None) -> Merged:
     with transaction.atomic():
         transfer = Transfer.objects.select_for_update().filter(code_hash=_digest(bare)).first()
         if transfer is None or transfer.used_at is not None or transfer.expires_at <= now:
-            raise TransferError(INVALID)
+            raise TransferError(invalid())
         if transfer.session_key == target:
             raise TransferError(
-                "That is this browser's own code: enter it on the other device, the one that "
-                "should receive these statistics."
+                gettext(
+                    "That is this browser's own code: enter it on the other device, the one "
+                    "that should receive these statistics."
+                )
             )
         transfer.used_at = now
         transfer.save(update_fields=["used_at"])

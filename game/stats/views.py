@@ -7,6 +7,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import limits
@@ -35,7 +36,8 @@ def transfer_code(request: HttpRequest) -> HttpResponse:
     """Show a new code for this browser's games (replacing any earlier one)."""
     key = request.session.session_key
     if not key:
-        return _page(request, message="This browser has no games yet, so there is nothing to move.")
+        message = gettext("This browser has no games yet, so there is nothing to move.")
+        return _page(request, message=message)
     limits.check(request, limits.TRANSFER_CODE)
     issued = transfer.issue(key)
     link = request.build_absolute_uri(reverse("transfer") + "?" + f"{CODE_FIELD}={issued.code}")

@@ -1,0 +1,39 @@
+"""The pages around the board in French and German, in Chromium: accessible (axe), with the
+calendar's month and weekdays in the page's language."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/fr/daily/", "/de/daily/", "/fr/stats/", "/de/stats/transfer/", "/fr/import/", "/de/import/"],
+)
+def test_no_serious_accessibility_violations_in_french_and_german(
+    page: Page, live_server: LiveServer, path: str
+) -> None:
+    page.goto(f"{live_server.url}{path}")
+
+    results = Axe().run(page)
+
+    serious = [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
+
+
+@pytest.mark.parametrize(("code", "monday"), [("fr", "lun"), ("de", "Mo")])
+def test_the_calendar_reads_its_weekdays_in_the_language(
+    page: Page, live_server: LiveServer, code: str, monday: str
+) -> None:
+    page.goto(f"{live_server.url}/{code}/daily/")
+    page.get_by_role("link", name="Calendrier" if code == "fr" else "Kalender").first.click()
+
+    calendar = page.get_by_role("table").first
+    expect(calendar.get_by_role("columnheader", name=monday, exact=True)).to_have_count(1)
