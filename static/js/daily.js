@@ -4,14 +4,26 @@
 "use strict";
 (() => {
   // ---------------------------------------------------------------- midnight UTC, locally
+  // The page's own words and language: the templates give the sentences (daily/_rollover.html),
+  // and dates are written in the page's language, not the browser's.
+  // The browser's own variant of the page's language where it has one (en-GB writes "2 Dec"),
+  // else the page's language itself.
+  const page = document.documentElement.lang || "";
+  const lang = (navigator.languages || []).find((l) => l.split("-")[0] === page) || page || undefined;
+  const fill = (format, values) => format.replace(/\{(\w+)\}/g, (all, name) => values[name] ?? all);
+
   function localTimes(root = document) {
     for (const el of root.querySelectorAll("time[data-local-time]")) {
       const when = new Date(el.getAttribute("datetime"));
       if (Number.isNaN(when.getTime())) continue;
-      const time = when.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-      const day = when.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });
+      const words = el.closest("[data-local-format]");
+      const format = words?.dataset.localFormat || "{time} on {day}, your time{zone}";
+      const zoneFormat = words?.dataset.zoneFormat || " ({zone})";
+      const time = when.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+      const day = when.toLocaleDateString(lang, { weekday: "short", day: "numeric", month: "short" });
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      el.textContent = `${time} on ${day}, your time${zone ? ` (${zone.replace(/_/g, " ")})` : ""}`;
+      const zoneText = zone ? fill(zoneFormat, { zone: zone.replace(/_/g, " ") }) : "";
+      el.textContent = fill(format, { time, day, zone: zoneText });
       el.title = el.getAttribute("datetime");
     }
   }
@@ -27,14 +39,15 @@
         if (Number.isNaN(left)) continue;
         el.hidden = false;
         if (left <= 0) {
-          el.textContent = "A new deal is out: reload to play it.";
+          el.textContent = el.dataset.out || "A new deal is out: reload to play it.";
           continue;
         }
         const s = Math.floor(left / 1000);
         const h = Math.floor(s / 3600);
         const m = Math.floor((s % 3600) / 60);
         const pad = (n) => String(n).padStart(2, "0");
-        el.textContent = `Next deal in ${h} h ${pad(m)} min ${pad(s % 60)} s.`;
+        const format = el.dataset.format || "Next deal in {h} h {m} min {s} s.";
+        el.textContent = fill(format, { h: String(h), m: pad(m), s: pad(s % 60) });
       }
     };
     show();

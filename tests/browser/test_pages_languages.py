@@ -37,3 +37,17 @@ def test_the_calendar_reads_its_weekdays_in_the_language(
 
     calendar = page.get_by_role("table").first
     expect(calendar.get_by_role("columnheader", name=monday, exact=True)).to_have_count(1)
+
+
+@pytest.mark.parametrize(
+    ("code", "local", "countdown"),
+    [("fr", "à votre heure", "Prochaine donne dans"), ("de", "Ihre Ortszeit", "Nächstes Spiel in")],
+)
+def test_the_rollover_and_the_countdown_speak_the_language(
+    page: Page, live_server: LiveServer, code: str, local: str, countdown: str
+) -> None:
+    page.goto(f"{live_server.url}/{code}/daily/")
+
+    expect(page.locator("time[data-local-time]")).to_contain_text(local)
+    expect(page.locator("[data-countdown]")).to_contain_text(countdown)
+    assert "your time" not in page.locator("main").inner_text()
