@@ -17,7 +17,12 @@
       field.select();
       try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
     }
-    if (status) status.textContent = done ? "Copied." : "Select the text and copy it.";
+    // The words come from the status's data attributes, in the page's language.
+    if (status) {
+      status.textContent = done
+        ? status.dataset.copied || "Copied."
+        : status.dataset.notCopied || "Select the text and copy it.";
+    }
   }
 
   function showButtons() {
