@@ -712,6 +712,8 @@ def first_load(site: Site) -> tuple[int, list[tuple[str, int, str]]]:
         html = gzip.decompress(page.raw)
     # Each asset once, as a browser fetches it: the cards' sprite is named by every card
     # (`/static/cards.svg#c-7H`), one file whatever the fragment.
+    # Not the home-screen icon, which no browser fetches on a visit (see test_weight.py).
+    html = re.sub(rb'<link rel="apple-touch-icon"[^>]*>', b"", html)
     named = re.findall(rb'(?:src|href)="(/static/[^"#]+)', html)
     for path in dict.fromkeys(named):
         asset = visitor.request("GET", path.decode(), accept_gzip=True)

@@ -19,6 +19,10 @@ GOAL = 60_000
 @pytest.mark.parametrize("url", ["/", "/deal/5/", "/embed/deal/5/"])
 def test_a_first_load_is_under_60_kb_compressed(client: Client, url: str) -> None:
     html = client.get(url).content
+    # A browser does not fetch the home-screen icon on a visit: Chromium never does (a Playwright
+    # run listed every request of a first visit to /: the page, its scripts, styles, the sprite
+    # and the favicon), Safari only when the page is added to the home screen.
+    html = re.sub(rb'<link rel="apple-touch-icon"[^>]*>', b"", html)
     sizes = {url: len(gzip.compress(html))}
     # Each asset once, as a browser fetches it (the card sprite is named by every card).
     for name in dict.fromkeys(re.findall(rb'(?:src|href)="/static/([^"#?]+)', html)):
@@ -27,4 +31,4 @@ def test_a_first_load_is_under_60_kb_compressed(client: Client, url: str) -> Non
         sizes[name.decode()] = len(gzip.compress(Path(str(found)).read_bytes()))
 
     assert "cards.svg" in sizes
-    assert sum(sizes.values()) < GOAL, sizes
+    assert sum(sizes.values()) < GOAL, sorted(sizes.items(), key=lambda item: -item[1])
