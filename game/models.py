@@ -267,7 +267,11 @@ class DailyTally(models.Model):
         return f"#{self.deal_number}: {self.winners}/{self.players}"
 
 
-CLEAN_WIN = models.Q(status=Game.Status.WON, assisted=False, undos=0, hints=0)
+WIN = models.Q(status=Game.Status.WON, assisted=False)
+"""A win that counts as won: all 52 home with no "Show a win" (nor a record played on). What Won,
+the win rate, the streaks and everyone's daily winners count; CLEAN_WIN is stricter."""
+
+CLEAN_WIN = WIN & models.Q(undos=0, hints=0)
 """A clean win: won with no undo (even one taken back by redo), no hint and no "Show a win".
 Game.is_clean_win says the same of one game."""
 

@@ -29,7 +29,7 @@ from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from game.board.display import format_ms
 from game.daily import deals, tally
-from game.models import Game
+from game.models import WIN, Game
 from lucie import metrics
 
 if TYPE_CHECKING:
@@ -105,7 +105,6 @@ _STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
 
 
 BEST_TIME_FLOOR_MS_PER_MOVE = tally.BEST_TIME_FLOOR_MS_PER_MOVE
-_clean_win = tally.clean_win
 _plausible_win = tally.plausible_win
 
 
@@ -275,7 +274,7 @@ def day_breakdown(day: dt.date) -> DayBreakdown:
         .annotate(started_day=_started_day_number())
         .aggregate(
             players=Count("pk"),
-            winners=Count("pk", filter=_clean_win()),
+            winners=Count("pk", filter=WIN),
             best=Min("wall_ms", filter=_plausible_win()),
             on_the_day=Count("pk", filter=Q(started_day=number)),
             in_progress=Count("pk", filter=Q(status=Game.Status.PLAYING)),
@@ -367,7 +366,7 @@ def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
     low = deals.deal_number_for(deals.site_start())
     numbers = (
         _daily_games(low, deals.deal_number_for(today))
-        .filter(_clean_win(), session_key=session_key)
+        .filter(WIN, session_key=session_key)
         .alias(started_day=_started_day_number())
         .filter(started_day=F("deal_number"))
         .values_list("deal_number", flat=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Value, When
 
-from game.models import DailyTally, Game
+from game.models import WIN, DailyTally, Game
 
 BEST_TIME_FLOOR_MS_PER_MOVE = 250
 """A win faster than this per move is not shown as a best time: no person plays a card a quarter
@@ -30,15 +30,11 @@ of a second after the last, move after move (auto-finish included, it is a small
 A time under it can only come from a script, so it counts as a win but never as the record."""
 
 
-def clean_win() -> Q:
-    return Q(status=Game.Status.WON, assisted=False)
-
-
 def plausible_win() -> Q:
-    """A clean win whose time may stand as everyone's best: timed by the server's own clock from
-    the first move to the win (Game.wall_ms, which no pause or resume from the page shortens),
-    and not faster than a person plays."""
-    return clean_win() & Q(wall_ms__gte=F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
+    """A win (models.WIN) whose time may stand as everyone's best: timed by the server's own
+    clock from the first move to the win (Game.wall_ms, which no pause or resume from the page
+    shortens), and not faster than a person plays."""
+    return WIN & Q(wall_ms__gte=F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
 
 
 Counted = tuple[object, ...]
@@ -103,7 +99,7 @@ def rebuild(low: int, high: int) -> None:
         .values("deal_number")
         .annotate(
             players=Count("pk"),
-            winners=Count("pk", filter=clean_win()),
+            winners=Count("pk", filter=WIN),
             best=Min("wall_ms", filter=plausible_win()),
         )
         .order_by()

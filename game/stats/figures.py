@@ -29,7 +29,7 @@ from django.utils.translation import gettext, pgettext
 
 from game import engine
 from game.board.display import format_ms
-from game.models import CLEAN_WIN, Game
+from game.models import CLEAN_WIN, WIN, Game
 from game.templatetags.rulesets import rules_label
 
 # Cards home per game: bins of five, then the near misses and the wins on their own.
@@ -177,11 +177,6 @@ class RuleSetTab:
     current: bool
 
 
-def _clean_win() -> Q:
-    # A win that counts (no "Show a win"). A clean win is stricter: models.CLEAN_WIN.
-    return Q(status=Game.Status.WON, assisted=False)
-
-
 def counted_games(
     session_key: str | None, rules: str | None = None, since: dt.datetime | None = None
 ) -> QuerySet[Game]:
@@ -199,7 +194,7 @@ def for_session(
 ) -> Stats:
     games = counted_games(session_key, rules, since)
     over = Q(finished_at__isnull=False)
-    helped_win = over & Q(cards_home=52) & ~_clean_win()
+    helped_win = over & Q(cards_home=52) & ~WIN
     bins = {
         f"bin_{low}": Count(
             "pk", filter=over & Q(cards_home__gte=low, cards_home__lte=high) & ~helped_win
@@ -210,9 +205,9 @@ def for_session(
         played=Count("pk", filter=over),
         in_progress=Count("pk", filter=Q(finished_at__isnull=True)),
         helped=Count("pk", filter=helped_win),
-        won=Count("pk", filter=_clean_win()),
-        best_time=Min("elapsed_ms", filter=_clean_win()),
-        average_time=Avg("elapsed_ms", filter=_clean_win()),
+        won=Count("pk", filter=WIN),
+        best_time=Min("elapsed_ms", filter=WIN),
+        average_time=Avg("elapsed_ms", filter=WIN),
         best_home=Max("cards_home", filter=over),
         average_home=Avg("cards_home", filter=over),
         clean_won=Count("pk", filter=CLEAN_WIN),
@@ -250,7 +245,7 @@ def _streaks(games: QuerySet[Game], wins: Q | None = None) -> tuple[int, int]:
     window function); a streak is a group's count of wins, and the current streak is the last
     group's. One query, whatever the number of games.
     """
-    wins = _clean_win() if wins is None else wins
+    wins = WIN if wins is None else wins
     not_won = Case(When(wins, then=0), default=1, output_field=IntegerField())
     won = Case(When(wins, then=1), default=0, output_field=IntegerField())
     ordered = games.filter(finished_at__isnull=False).values(
@@ -291,7 +286,7 @@ def _recent(games: QuerySet[Game]) -> tuple[Recent, ...]:
 
 def _win_times(games: QuerySet[Game], best_ms: int | None) -> tuple[WinTime, ...]:
     rows = list(
-        games.filter(_clean_win())
+        games.filter(WIN)
         .order_by("-finished_at", "-pk")
         .values_list("elapsed_ms", "deal_number")[:RECENT]
     )
