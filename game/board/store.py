@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, When
 from django.http import Http404
 from django.utils import timezone
 
@@ -61,9 +61,9 @@ def current_game(session_key: str | None) -> Game | None:
     deal's game lives beside it (see `day_game`) and never replaces it."""
     if not session_key:
         return None
+    in_progress_first = Case(When(status=Game.Status.PLAYING, then=0), default=1)
     games = Game.objects.filter(session_key=session_key, daily=False)
-    playing = games.filter(status=Game.Status.PLAYING).order_by("-created_at", "-pk").first()
-    return playing or games.order_by("-created_at", "-pk").first()
+    return games.order_by(in_progress_first, "-created_at", "-pk").first()
 
 
 def day_game(session_key: str | None, deal_number: int) -> Game | None:

@@ -27,13 +27,13 @@ import secrets
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from game.board import store
 from game.daily import tally
-from game.models import Game, Transfer
+from game.models import WIN, Game, Transfer
 
 TRANSFER_MINUTES = 15
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0, O, 1, I or L
@@ -171,14 +171,13 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
         closed += _close(theirs.filter(playing, daily=False), now)
     days_in_play = mine.filter(playing, daily=True).values("deal_number")
     closed += _close(theirs.filter(playing, daily=True, deal_number__in=days_in_play), now)
-    moved = list(theirs.values_list("status", "assisted", "daily"))
-    theirs.update(session_key=target)
-    return Merged(
-        games=len(moved),
-        wins=sum(1 for status, assisted, _ in moved if status == Game.Status.WON and not assisted),
-        daily_days=sum(1 for _, _, daily in moved if daily),
-        closed=closed,
+    moved = theirs.aggregate(
+        games=Count("pk"),
+        wins=Count("pk", filter=WIN),
+        daily_days=Count("pk", filter=Q(daily=True)),
     )
+    theirs.update(session_key=target)
+    return Merged(**moved, closed=closed)
 
 
 def _close(games: QuerySet[Game], now: dt.datetime) -> int:
