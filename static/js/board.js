@@ -203,10 +203,23 @@
     clearSelection();
   });
 
-  // A double tap sends a top card home when it can go there.
+  // A double tap sends a top card home when it can go there. Both taps must land on that card: a
+  // phone counts two quick taps within a finger's width of each other as a double tap, so the tap
+  // that plays a move and a quick tap on a card beside it would otherwise bank that card unasked.
+  const clickedCards = [null, null]; // the cards the last two clicks landed on
+  document.addEventListener(
+    "click",
+    (event) => {
+      const card = event.target.closest && event.target.closest(".fan button[data-card]");
+      clickedCards.shift();
+      clickedCards.push(card ? card.dataset.card : null);
+    },
+    true,
+  );
   document.addEventListener("dblclick", (event) => {
     const card = event.target.closest && event.target.closest(".fan button.is-top[data-moves]");
     if (!card || !board() || !board().contains(card)) return;
+    if (clickedCards.some((code) => code !== card.dataset.card)) return;
     const home = card.dataset.moves.split(" ").find((move) => move.endsWith(">F") && !move.startsWith("*"));
     if (home) {
       event.preventDefault();

@@ -656,3 +656,39 @@ def test_sounds_play_only_when_turned_on(
     context.close()
 
     assert sound == ("place" if sounds else "")
+
+
+def test_two_quick_taps_on_different_cards_are_not_a_double_tap(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A phone reports two quick taps a finger's width apart as a double tap. When the first
+    landed elsewhere (say, on the place a move was just played to), the second only picks its
+    card: it never sends that card home unasked."""
+    page.goto(f"{live_server.url}/deal/1/")
+    position = engine.Game(1).position
+    home = next(m for m in engine.card_moves(position) if m.to_foundation)
+    other = next(m for m in engine.card_moves(position) if m.card not in (None, home.card))
+    assert home.card is not None
+    assert other.card is not None
+    cdp = page.context.new_cdp_session(page)
+
+    def press(card: engine.Card, count: int) -> None:
+        box = fan_card(page, card).bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for kind in ("mousePressed", "mouseReleased"):
+            cdp.send(
+                "Input.dispatchMouseEvent",
+                {"type": kind, "x": x, "y": y, "button": "left", "clickCount": count},
+            )
+
+    press(other.card, 1)
+    press(home.card, 2)  # the browser's second click of a "double click", on another card
+    expect(fan_card(page, home.card)).to_have_class(re.compile(r"\bis-selected\b"))
+    page.wait_for_timeout(300)
+    expect(page.locator("#board")).to_have_attribute("data-moves", "0")
+
+    # Both clicks on the one card are a double tap, and it goes home.
+    press(home.card, 1)
+    press(home.card, 2)
+    expect(page.locator("#board")).to_have_attribute("data-moves", "1")
