@@ -89,11 +89,11 @@ PROFILE_MOVES = 500
 # Keep the names in step with the code: a name that no longer exists stops the benchmark.
 PHASES: dict[str, tuple[str, ...]] = {
     # The locked read (its SELECT, and the row made a Game) and the snapshot.
-    "load": ("game.board.store:locked_game", "game.board.played_game:Played.from_row"),
+    "load": ("game.board.store:locked_game", "game.models:Game.resume"),
     "apply": (
-        "game.board.played_game:Played.play",
-        "game.board.played_game:Played.undo",
-        "game.board.played_game:Played.redo",
+        "game.engine:Game.play",
+        "game.engine:Game.undo",
+        "game.engine:Game.redo",
         "game.engine:auto_finish",
     ),
     "save": ("game.board.store:save",),

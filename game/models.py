@@ -2,11 +2,9 @@
 
 The log (`moves`) is the truth: the position is the deal replayed through it, so a game can be
 resumed, audited and replayed. Beside it the row keeps a snapshot of the current position
-(`snapshot`, bound to the log by a checksum; see game/board/played_game.py) so that a move need not
-replay the
-log, and counters (`cards_home`, `redeals_used`, ...) kept for statistics and the admin;
-game.board.store
-writes them all in the same save as the log, and only the columns that changed.
+(`snapshot`, bound to the log by a checksum: engine.Game.snapshot) so that a move need not replay
+the log, and counters (`cards_home`, `redeals_used`, ...) kept for statistics and the admin;
+game.board.store writes them all in the same save as the log, and only the columns that changed.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from django.utils import timezone
 
 from game import engine
 from game.board import rows
-from game.board.played_game import Played, parse_moves
 
 
 @functools.lru_cache(maxsize=256)
@@ -30,6 +27,17 @@ def rules_named(name: str) -> engine.Rules:
     """The rule set a game's `rules` column names, parsed once per process per name (a move
     loads its game's rules on every request; engine.Rules is an immutable value)."""
     return engine.Rules.parse(name)
+
+
+def parse_moves(text: str) -> list[engine.Move]:
+    """A stored log's moves. Each request loads its game's whole log, so a move's text is read
+    once per process (engine.Move is an immutable value; the texts of moves are few)."""
+    return [_stored_move(token) for token in text.split()]
+
+
+@functools.lru_cache(maxsize=8192)
+def _stored_move(token: str) -> engine.Move:
+    return engine.Move.parse(token)
 
 
 def new_token() -> str:
@@ -82,9 +90,8 @@ class Game(models.Model):
     # can only come from a visible page, so a move on a paused clock counts the time since the
     # pause (game/board/clock.py): pausing between moves cannot shrink a game's time.
     paused_at = models.DateTimeField(null=True, blank=True)
-    # The current position, so that a move need not replay the log (game/board/played_game.py):
-    # written with
-    # the log it belongs to, and ignored (the log replayed instead) if it does not match it.
+    # The current position, so that a move need not replay the log (engine.Game.snapshot): written
+    # with the log it belongs to, and ignored (the log replayed instead) if it does not match it.
     snapshot = models.TextField(blank=True, default="")
     # One flag per logged move, "1" where the move was played by the auto-move setting rather than
     # by the player: undo takes such moves back together with the move that caused them.
@@ -217,9 +224,9 @@ class Game(models.Model):
         """Won with no undo, no hint and no "Show a win" (the one definition: CLEAN_WIN)."""
         return self.status == self.Status.WON and not (self.assisted or self.undos or self.hints)
 
-    def replay(self) -> Played:
+    def replay(self) -> engine.Game:
         """The engine game: the deal replayed through the whole log, with the redo list."""
-        return Played(
+        return engine.Game(
             self.deal_number,
             self.engine_rules,
             parse_moves(self.moves),
@@ -227,10 +234,17 @@ class Game(models.Model):
             auto_flags=self.auto_flags,
         )
 
-    def resume(self) -> Played:
+    def resume(self) -> engine.Game:
         """The engine game from the row's snapshot of its position when that matches the log,
-        else replayed (see game/board/played_game.py)."""
-        return Played.from_row(self)
+        else replayed (engine.Game.resume)."""
+        return engine.Game.resume(
+            self.deal_number,
+            self.engine_rules,
+            parse_moves(self.moves),
+            snapshot=self.snapshot,
+            redo=parse_moves(self.redo),
+            auto_flags=self.auto_flags,
+        )
 
 
 class Transfer(models.Model):

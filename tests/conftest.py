@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
+from django.utils import translation
 
 TESTS_DIR = Path(__file__).resolve().parent
 SQLITE_FOLDER = pytest.StashKey[Path]()
@@ -95,3 +97,15 @@ def _empty_cache() -> None:
     With CACHE_URL set the cache is a Redis that outlives the test process, so figures or
     counters left by an earlier test (or an earlier run) would otherwise leak into this one."""
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_outside_requests() -> Iterator[None]:
+    """Every test starts in English, whatever the last one asked for.
+
+    LocaleMiddleware activates a request's language for the thread and leaves it active after
+    the response, so a test that fetched a French page would otherwise leave French active for
+    the next test's code outside any request (pytest-randomly runs them in any order)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

@@ -16,17 +16,12 @@ Fans are numbered from 1 here, as the board labels them (the engine counts from 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
 
 from game import engine
 from game.engine.cards import SUITS
-
-if TYPE_CHECKING:
-    from game.board.played_game import Played
-
 
 # ---------------------------------------------------------------- card names, in each language
 # The engine names cards in English ("Six of Clubs"); the web layer says them in the page's
@@ -158,7 +153,7 @@ NAMED_AT_MOST = 3
 
 
 def change(
-    game: Played,
+    game: engine.Game,
     seen: int,
     action: str,
     *,
@@ -167,8 +162,7 @@ def change(
 ) -> str:
     """The sentence for a request that took `game` from move count `seen` to where it is now.
 
-    `auto` flags the logged moves that the auto-move setting played
-    (game.board.played_game.Played.auto);
+    `auto` flags the logged moves that the auto-move setting played (engine.Game.auto);
     `assisted` says that "Show a win" was used, so a win is not called the player's.
     """
     count = len(game.moves)
@@ -413,12 +407,12 @@ def _undone(now: engine.Position, undone: Sequence[engine.Move]) -> str:
 
 
 def _with_outcome(text: str, after: engine.Position, assisted: bool) -> str:
-    outcome = after.outcome()
-    if outcome.status is engine.Status.WON:
+    status = after.status
+    if status is engine.Status.WON:
         if assisted:
             return f"{text} " + _("All 52 cards are home, with the help of Show a win.")
         return f"{text} " + _("All 52 cards are home: you won!")
-    if outcome.status is engine.Status.LOST:
+    if status is engine.Status.LOST:
         return f"{text} " + ngettext(
             "No move, redeal or merci is left: the game is over with %(count)s of 52 cards "
             "home. Undo to try another way.",

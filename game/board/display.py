@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from game import engine
 from game.board import announce, clock, hints
-from game.board.played_game import Played
+from game.board.change import Change, Loaded
 from game.board.winning_line import Shown
 from game.engine.cards import SUIT_SYMBOLS, SUITS
 from game.models import Game
@@ -122,8 +122,9 @@ def format_ms(millis: int) -> str:
 
 def board_context(
     game: Game,
-    played: Played,
+    played: engine.Game,
     *,
+    change: Change | None = None,
     selected: str = "",
     hint: engine.Hint | None = None,
     message: str = "",
@@ -139,14 +140,14 @@ def board_context(
     parts this change left as they were are sent as empty `hx-preserve` placeholders that htmx
     fills with the elements already on the page (`keep`). `spoken`, when given, is what the
     live region says instead of the message (a refusal that quotes the request says it once,
-    on the board)."""
+    on the board). `change`: what this request did to the game, to be said."""
     position = played.position
     if hint is not None and message:
         # The hint's message line in the page's language (game/board/pipeline.py words it in
         # English, the one caller that passes a hint).
         message = announce.hint_message(position, hint)
-    said = announcement(game, played, hint=hint, message=spoken or message)
-    if not said and line is not None and played.action == "solve":
+    said = announcement(game, played, change, hint=hint, message=spoken or message)
+    if not said and line is not None and change is not None and change.action == "solve":
         said = announce.verdict(line.status, line.left, line.next_move, position)
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
     hint_reason = hints.reason_text(position, hint) if hint is not None else ""
@@ -187,7 +188,8 @@ def board_context(
         foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
         foundation.live = True
 
-    keep = _unchanged(game, played, fans, foundations, previous) if previous and key else Keep()
+    loaded = change.loaded if change is not None else None
+    keep = _unchanged(game, played, loaded, fans, foundations, previous) if key else Keep()
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
@@ -251,16 +253,18 @@ def _can_peek(status: str) -> bool:
 
 def _unchanged(
     game: Game,
-    played: Played,
+    played: engine.Game,
+    loaded: Loaded | None,
     fans: list[FanView],
     foundations: list[FoundationView],
     previous: str,
 ) -> Keep:
     """Mark the fans and foundations that are as they were on the board with key `previous`
-    (the game as it was loaded for this request), and say which other parts are."""
-    before = played.loaded_position
-    status, assisted = played.loaded_state or (game.status, game.assisted)
-    if before is None or previous != board_key(game, before, status, assisted):
+    (the game as it was `loaded` for this request), and say which other parts are."""
+    if loaded is None or not previous:
+        return Keep()
+    before, status, assisted = loaded.position, loaded.status, loaded.assisted
+    if previous != board_key(game, before, status, assisted):
         return Keep()
     legal = engine.legal_moves(before) if status == Game.Status.PLAYING else []
     old = fan_views(before, _moves_by_card(legal))
@@ -272,7 +276,7 @@ def _unchanged(
     playing = game.status == Game.Status.PLAYING
     legal_now = played.legal_moves() if playing else []
     buttons_then = (
-        played.loaded_redo and status == Game.Status.PLAYING,
+        loaded.redo and status == Game.Status.PLAYING,
         any(move.to_foundation and not move.merci for move in legal),
         _can_peek(status),
     )
@@ -337,12 +341,19 @@ def fan_views(
     return fans
 
 
-def announcement(game: Game, played: Played, *, hint: engine.Hint | None, message: str) -> str:
+def announcement(
+    game: Game,
+    played: engine.Game,
+    change: Change | None,
+    *,
+    hint: engine.Hint | None,
+    message: str,
+) -> str:
     """The live region's sentence: what the request changed, else the hint, else the message
     (an error, or a note such as "nothing to hint")."""
-    if isinstance(played, Played) and played.action:
+    if change is not None and change.action:
         said = announce.change(
-            played, played.seen, played.action, auto=played.auto, assisted=game.assisted
+            played, change.seen, change.action, auto=played.auto, assisted=game.assisted
         )
         if said:
             return said

@@ -25,7 +25,7 @@ from django.utils.http import urlencode
 
 from game import engine, limits
 from game.board import announce, clock, hints, store
-from game.board.played_game import Played
+from game.board.change import Change
 from game.models import Game
 from game.play import prefs
 
@@ -54,7 +54,7 @@ class Front(Protocol):
         self,
         request: HttpRequest,
         game: Game,
-        played: Played | None = None,
+        change: Change | None = None,
         *,
         status: int = 200,
         message: str = "",
@@ -64,40 +64,37 @@ class Front(Protocol):
         spoken: str = "",
     ) -> HttpResponse: ...
 
-    def after_change(
-        self, request: HttpRequest, played: Played, *, created: bool = False
-    ) -> HttpResponse: ...
+    def after_change(self, request: HttpRequest, change: Change) -> HttpResponse: ...
 
 
-def _play_move(played: Played, request: HttpRequest) -> None:
-    played.play(engine.Move.parse(request.POST.get("move", "")))
+def _play_move(change: Change, request: HttpRequest) -> None:
+    change.game.play(engine.Move.parse(request.POST.get("move", "")))
 
 
-def _undo(played: Played, request: HttpRequest) -> None:
-    played.undo_turn()
+def _undo(change: Change, request: HttpRequest) -> None:
+    change.game.undo_turn()
     # Every undo counts against a clean win, even one that a redo takes back.
-    if played.row is not None:
-        played.row.undos += 1
+    change.row.undos += 1
 
 
-def _redo(played: Played, request: HttpRequest) -> None:
-    played.redo()
+def _redo(change: Change, request: HttpRequest) -> None:
+    change.game.redo()
 
 
-def _redeal(played: Played, request: HttpRequest) -> None:
-    played.play(engine.REDEAL)
+def _redeal(change: Change, request: HttpRequest) -> None:
+    change.game.play(engine.REDEAL)
 
 
-def _auto_finish(played: Played, request: HttpRequest) -> None:
+def _auto_finish(change: Change, request: HttpRequest) -> None:
     """Play every card that can go home, one after another, as one request."""
-    moves = engine.auto_finish(played.position)
+    moves = engine.auto_finish(change.game.position)
     if not moves:
         raise engine.IllegalMoveError("no card can go to its foundation just now")
     for move in moves:
-        played.play(move)
+        change.game.play(move)
 
 
-Action = Callable[[Played, HttpRequest], None]
+Action = Callable[[Change, HttpRequest], None]
 
 # Every change a board can post, by the name its URL carries. The site adds "line" (the winning
 # line's moves, which live in the session: see game.play.views); the embed posts these alone.
@@ -110,7 +107,7 @@ ACTIONS: dict[str, Action] = {
 }
 
 # The actions after which the auto-move setting plays every foundation move there is. Not undo:
-# undo takes auto moves back (see Played.undo_turn), and playing them again would undo the undo.
+# undo takes auto moves back (engine.Game.undo_turn), and playing them again would undo the undo.
 AUTO_AFTER = frozenset({"move", "redeal", "redo"})
 
 
@@ -121,17 +118,17 @@ def apply(
     action: Action,
     *,
     session_auto: bool,
-) -> Played:
+) -> Change:
     """Lock the game `games` names, check it against the request's board, apply `action`, then
-    the auto-move setting, and save: the saved game, its row in `played.row`. Raises one of
-    REFUSALS (nothing saved), or Http404 when `games` names none."""
+    the auto-move setting, and save: the change, with the saved row. Raises one of REFUSALS
+    (nothing saved), or Http404 when `games` names none."""
     seen = seen_moves(request)
-    with store.changing_game(games, seen) as played:
-        played.action = name
-        action(played, request)
+    with store.changing_game(games, seen) as change:
+        change.action = name
+        action(change, request)
         if name in AUTO_AFTER and wants_auto(request, session=session_auto):
-            played.auto_play()
-    return played
+            change.game.auto_play()
+    return change
 
 
 def change(
@@ -146,10 +143,10 @@ def change(
     """The whole view path of a change: apply it, then the front end's answer, or the refusal
     with the game as it stands."""
     try:
-        played = apply(request, games, name, action or ACTIONS[name], session_auto=session_auto)
+        done = apply(request, games, name, action or ACTIONS[name], session_auto=session_auto)
     except REFUSALS as error:
         return refused(request, games, error, front)
-    return front.after_change(request, played)
+    return front.after_change(request, done)
 
 
 def refused(
@@ -165,13 +162,13 @@ def refused_board(
     game: Game,
     error: Exception,
     front: Front,
-    played: Played | None = None,
+    change: Change | None = None,
 ) -> HttpResponse:
     """`game`'s board saying why the request was refused; a rate limit or a busy site also says
     when to try again (`Retry-After`), and board.js shows it like a refused move."""
     status, message = refusal(error)
     spoken = MALFORMED_SPOKEN if isinstance(error, engine.InvalidMoveError) else ""
-    response = front.board(request, game, played, status=status, message=message, spoken=spoken)
+    response = front.board(request, game, change, status=status, message=message, spoken=spoken)
     if isinstance(error, limits.REFUSED):
         response["Retry-After"] = str(error.retry_after)
     return response
@@ -212,14 +209,14 @@ def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
     return session and prefs.from_session(request).auto_move
 
 
-def hint_message(played: Played, found: engine.Hint) -> str:
+def hint_message(position: engine.Position, found: engine.Hint) -> str:
     """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
     buried card and the fan it lies in). Its reason waits behind "Why?" on the board."""
     move = found.move
     if move.is_redeal:
         return "Hint: Redeal now."
     if move.merci and move.card is not None:
-        where = played.position.find(move.card)
+        where = position.find(move.card)
         fan = f", buried in fan {where[0] + 1}," if where is not None else ""
         if move.onto is not None:
             goes = f"onto the {move.onto.name}"
@@ -233,14 +230,14 @@ def hint_message(played: Played, found: engine.Hint) -> str:
 
 def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     """The board with the engine's hint marked and said, or why there is none."""
-    played = game.resume()
+    shown = Change(game, game.resume())
     try:
-        found = computed_hint(request, game, played, session=front.sessions)
+        found = computed_hint(request, game, shown.game, session=front.sessions)
     except limits.REFUSED as error:
-        return refused_board(request, game, error, front, played)
+        return refused_board(request, game, error, front, shown)
     if found is None:
         message = "There is nothing to hint: the game is over."
-        return front.board(request, game, played, message=message)
+        return front.board(request, game, shown, message=message)
     if game.pk is not None:
         # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
         # saving meanwhile writes only the columns it changed.
@@ -251,7 +248,8 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         # move counts it (game.play.views). A browser with no session stores nothing, so a hint
         # before its very first move is not counted.
         request.session[FIRST_HINT] = first_hint_name(game)
-    return front.board(request, game, played, hint=found, message=hint_message(played, found))
+    message = hint_message(shown.game.position, found)
+    return front.board(request, game, shown, hint=found, message=message)
 
 
 FIRST_HINT = "first_hint"
@@ -263,7 +261,7 @@ def first_hint_name(game: Game) -> str:
 
 
 def computed_hint(
-    request: HttpRequest, game: Game, played: Played, *, session: bool = True
+    request: HttpRequest, game: Game, played: engine.Game, *, session: bool = True
 ) -> engine.Hint | None:
     """The engine's hint for a game in progress (None when it is over): from the cache, or
     counted against the hint rate limit (per session too, unless `session` is false: the embed
@@ -280,21 +278,21 @@ def computed_hint(
 # ---------------------------------------------------------------- the live region without htmx
 
 
-def said_query(played: Played | None) -> str:
+def said_query(change: Change | None) -> str:
     """Without JavaScript the change is announced by the page the post redirects to, which is
     told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
-    if played is None or played.action not in announce.ACTIONS:
+    if change is None or change.action not in announce.ACTIONS:
         return ""
-    return "?" + urlencode({"did": played.action, "from": str(played.seen)})
+    return "?" + urlencode({"did": change.action, "from": str(change.seen)})
 
 
-def said_before(request: HttpRequest, played: Played) -> None:
-    """Read `said_query`'s fields back onto a freshly loaded game; anything odd says nothing."""
+def said_before(request: HttpRequest, game: Game) -> Change | None:
+    """What `said_query`'s fields say was done to `game`, freshly loaded; anything odd, None."""
     action = request.GET.get("did", "")
     seen = request.GET.get("from", "")
     if action in announce.ACTIONS and seen.isascii() and seen.isdigit() and len(seen) < 6:
-        played.action = action
-        played.seen = int(seen)
+        return Change(game, game.resume(), action, int(seen))
+    return None
 
 
 # ---------------------------------------------------------------- the fair timer's two signals

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from game import engine, limits
 from game.board import clock, rows
-from game.board.played_game import Played, snapshot_text
+from game.board.change import Change
 from game.models import Game
 
 logger = logging.getLogger(__name__)
@@ -201,7 +201,7 @@ def start_from_record(session_key: str, record: engine.Record) -> Game:
 
     Its opening was not played here, so it is marked assisted: it counts as played, never won.
     """
-    played = Played(record.deal_number, record.rules, list(record.moves), redo=[])
+    played = engine.Game(record.deal_number, record.rules, record.moves)
     with transaction.atomic():
         game = start(session_key, record.deal_number, record.rules)
         if record.moves:
@@ -215,18 +215,14 @@ def store_import(record: engine.Record) -> Game:
     only its replay link (not the embed's token URLs) opens it."""
     played = engine.Game.from_record(record)
     position = played.position
-    moves_text = " ".join(move.text for move in record.moves)
-    outcome = position.outcome().status
-    status = {engine.Status.WON: Game.Status.WON, engine.Status.LOST: Game.Status.LOST}.get(
-        outcome, Game.Status.PLAYING
-    )
+    status = Game.Status(position.status.value)
     return Game.objects.create(
         session_key="",
         imported=True,
         deal_number=record.deal_number,
         rules=record.rules.name,
-        moves=moves_text,
-        snapshot=snapshot_text(position, moves_text),
+        moves=" ".join(move.text for move in record.moves),
+        snapshot=played.snapshot,
         auto_flags="0" * len(record.moves),
         move_count=len(record.moves),
         status=status,
@@ -249,7 +245,7 @@ def start_unattached(deal_number: int, rules: engine.Rules) -> Game:
 
 def opening_snapshot(deal_number: int, rules: engine.Rules) -> str:
     """The snapshot of a game with no move yet: its deal's first layout."""
-    return snapshot_text(engine.Position.start(deal_number, rules), "")
+    return engine.snapshot_text(engine.Position.start(deal_number, rules), ())
 
 
 @contextmanager
@@ -265,7 +261,7 @@ def saving() -> Iterator[None]:
 
 
 @contextmanager
-def changing_game(games: Games, seen_moves: int) -> Iterator[Played]:
+def changing_game(games: Games, seen_moves: int) -> Iterator[Change]:
     """Lock the game that `games` names (see session_games, token_games), replay it, let the
     caller change it, then save it in one write; 404 when `games` names none.
 
@@ -285,11 +281,9 @@ def changing_game(games: Games, seen_moves: int) -> Iterator[Played]:
             # Undo may revive a lost game, but not once the player has moved on: two games in
             # progress at once would make the home page and the statistics ambiguous.
             raise GameOverError("this game is over and a newer one has been dealt since")
-        played = game.resume()
-        played.row = game
-        played.loaded_state = (game.status, game.assisted)
-        yield played
-        save(game, played)
+        change = Change.of(game)
+        yield change
+        save(game, change.game)
 
 
 def locked_game(games: Games) -> Game:
@@ -306,7 +300,7 @@ def _has_newer_game(game: Game) -> bool:
     return _same_kind(game).filter(created_at__gt=game.created_at).exists()
 
 
-def save(game: Game, played: engine.Game | Played) -> None:
+def save(game: Game, played: engine.Game) -> None:
     """Copy the engine game's log, snapshot, counters and outcome onto the row and write the
     columns that changed, once.
 
@@ -320,9 +314,9 @@ def save(game: Game, played: engine.Game | Played) -> None:
     now = timezone.now()
     position = played.position
     game.moves = " ".join(move.text for move in played.moves)
-    game.snapshot = snapshot_text(position, game.moves)
+    game.snapshot = played.snapshot
     game.redo = " ".join(move.text for move in played.redo_moves)
-    game.auto_flags = played.auto_flags if isinstance(played, Played) else "0" * len(played.moves)
+    game.auto_flags = played.auto_flags
     game.move_count = len(played.moves)
     game.cards_home = position.cards_home
     game.redeals_used = position.redeals_used
@@ -331,10 +325,10 @@ def save(game: Game, played: engine.Game | Played) -> None:
         game.started_at = now
     if game.started_at is not None:
         clock.run(game, now)
-    outcome = position.outcome()
-    if outcome.status is engine.Status.WON:
+    status = position.status
+    if status is engine.Status.WON:
         finish(game, Game.Status.WON, now)
-    elif outcome.status is engine.Status.LOST:
+    elif status is engine.Status.LOST:
         if game.status != Game.Status.LOST:
             finish(game, Game.Status.LOST, now)
     elif game.status == Game.Status.LOST:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
@@ -24,12 +24,12 @@ from django.utils.translation import gettext as _
 
 from game import engine, limits
 from game.board import announce
-from game.board.played_game import Played
+from game.board.change import Change
 from game.engine import solver
 from game.models import Game
 from lucie import metrics
 
-Verdict = Literal["won", "lost", "undecided"]
+Verdict = solver.Verdict
 
 TIME_LIMIT = 2.0
 """Seconds the solver may search in a request before it says it could not decide in time."""
@@ -152,28 +152,26 @@ def _step(moves: str, base: str, line: tuple[str, ...]) -> int | None:
 # ---------------------------------------------------------------- actions on an engine game
 
 
-def mark_assisted(played: Played) -> None:
+def mark_assisted(change: Change) -> None:
     """The peek is taken: the game counts as played, never won (saved with the game)."""
-    assert played.row is not None
-    played.row.assisted = True
+    change.row.assisted = True
 
 
-def play_next(played: Played, session: SessionBase) -> None:
+def play_next(change: Change, session: SessionBase) -> None:
     """Play the line's next move."""
-    line, step = _on_line(played, session)
-    played.play(engine.Move.parse(line[step]))
+    line, step = _on_line(change, session)
+    change.game.play(engine.Move.parse(line[step]))
 
 
-def play_out(played: Played, session: SessionBase) -> None:
+def play_out(change: Change, session: SessionBase) -> None:
     """Play every move left in the line, in one change."""
-    line, step = _on_line(played, session)
+    line, step = _on_line(change, session)
     for text in line[step:]:
-        played.play(engine.Move.parse(text))
+        change.game.play(engine.Move.parse(text))
 
 
-def _on_line(played: Played, session: SessionBase) -> tuple[tuple[str, ...], int]:
-    assert played.row is not None
-    now = shown(session, played.row)
+def _on_line(change: Change, session: SessionBase) -> tuple[tuple[str, ...], int]:
+    now = shown(session, change.row)
     if now is None or now.status != "won":
         raise engine.IllegalMoveError(_("there is no winning line on show: ask “Show a win” again"))
     if now.next_move is None:

@@ -43,7 +43,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
 from game.board import display, pipeline, store, win
-from game.board.played_game import Played
+from game.board.change import Change
 from game.daily import deals
 from game.models import Game
 
@@ -171,7 +171,7 @@ class EmbedBoard:
         self,
         request: HttpRequest,
         game: Game,
-        played: Played | None = None,
+        change: Change | None = None,
         *,
         status: int = 200,
         message: str = "",
@@ -185,7 +185,8 @@ class EmbedBoard:
             message = gettext(message)
         context = display.board_context(
             game,
-            played or game.resume(),
+            change.game if change is not None else game.resume(),
+            change=change,
             selected=selected,
             hint=hint,
             message=message,
@@ -203,21 +204,18 @@ class EmbedBoard:
         patch_vary_headers(response, ["HX-Request"])
         return response
 
-    def after_change(
-        self, request: HttpRequest, played: Played, *, created: bool = False
-    ) -> HttpResponse:
-        """The board (htmx) or a redirect to the game's token URL; `created`: the first change of
-        a deal's start, after which the frame's address names the game."""
-        game = played.row
-        assert game is not None
+    def after_change(self, request: HttpRequest, change: Change) -> HttpResponse:
+        """The board (htmx) or a redirect to the game's token URL. After the first change of a
+        deal's start (`change.created`), the frame's address names the game."""
+        game = change.row
         url = reverse("embed:game", args=[game.token])
         if getattr(request, "htmx", False):
-            response = self.board(request, game, played, previous=request.POST.get("v", ""))
-            if created:
+            response = self.board(request, game, change, previous=request.POST.get("v", ""))
+            if change.created:
                 # The frame's address now names the game, so reloading the frame keeps it.
                 response["HX-Replace-Url"] = url
             return response
-        response = HttpResponseRedirect(url + pipeline.said_query(played), status=303)
+        response = HttpResponseRedirect(url + pipeline.said_query(change), status=303)
         patch_vary_headers(response, ["HX-Request"])
         return response
 
@@ -289,12 +287,13 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
         with transaction.atomic():
             game = store.start_unattached(deal_number, rules)
             games = store.token_games(game.token)
-            played = pipeline.apply(
+            done = pipeline.apply(
                 request, games, action, pipeline.ACTIONS[action], session_auto=False
             )
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, _unstarted(deal_number, rules), error, EMBED)
-    return EMBED.after_change(request, played, created=True)
+    done.created = True
+    return EMBED.after_change(request, done)
 
 
 # ---------------------------------------------------------------- a stored game, by its token
@@ -305,9 +304,8 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = store.found(store.token_games(token))
-    played = game.resume()
-    pipeline.said_before(request, played)
-    return EMBED.board(request, game, played, selected=_selected(request))
+    said = pipeline.said_before(request, game)
+    return EMBED.board(request, game, said, selected=_selected(request))
 
 
 @embed_page

@@ -12,7 +12,7 @@ from .deal import (
     check_deal_number,
     parse_deal_number,
 )
-from .game import Game
+from .game import Game, snapshot_position, snapshot_text
 from .hint import Hint, auto_finish, greedy_hint, hint
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
@@ -21,6 +21,7 @@ from .position import (
     Outcome,
     Position,
     Status,
+    Termination,
     apply,
     card_moves,
     legal_moves,
@@ -32,7 +33,7 @@ __all__ = [
     "Card", "Game", "Hint", "IllegalMoveError", "InvalidCardError", "InvalidDealError",
     "InvalidMoveError", "InvalidPositionError", "InvalidRecordError", "InvalidRulesError",
     "Layout", "Move", "Outcome",
-    "Position", "Record", "Rules", "Status", "apply", "auto_finish", "card_moves",
+    "Position", "Record", "Rules", "Status", "Termination", "apply", "auto_finish", "card_moves",
     "check_deal_number", "every_rule_set", "greedy_hint", "hint", "legal_moves",
-    "parse_deal_number",
+    "parse_deal_number", "snapshot_position", "snapshot_text",
 ]  # fmt: skip

@@ -19,21 +19,42 @@ Foundations = tuple[int, int, int, int]
 
 
 class Status(Enum):
+    """Where a game stands: under way, or how it ended (see Outcome)."""
+
     PLAYING = "playing"
     WON = "won"
     LOST = "lost"
 
 
+class Termination(Enum):
+    """How a game ended, in the words a player is told."""
+
+    ALL_HOME = "all 52 cards are home"
+    NO_MOVE_LEFT = "no move, redeal or merci is left"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Where a game stands. Every status shown to a player is derived from this."""
+    """How a game ended (`Position.outcome` is None while it is on). Every status shown to a
+    player is derived from this: the stored game's, the solver's verdict.
 
-    status: Status
-    reason: str
+    >>> Outcome(Termination.ALL_HOME).status, Outcome(Termination.NO_MOVE_LEFT).won
+    (<Status.WON: 'won'>, False)
+    """
+
+    termination: Termination
 
     @property
-    def is_over(self) -> bool:
-        return self.status is not Status.PLAYING
+    def won(self) -> bool:
+        return self.termination is Termination.ALL_HOME
+
+    @property
+    def status(self) -> Status:
+        return Status.WON if self.won else Status.LOST
+
+    @property
+    def reason(self) -> str:
+        return self.termination.value
 
 
 class InvalidPositionError(ValueError):
@@ -120,12 +141,19 @@ class Position:
                 return fan_index, fan.index(card)
         return None
 
-    def outcome(self) -> Outcome:
+    def outcome(self) -> Outcome | None:
+        """How the game ended here, or None while a move, a redeal or the merci is left."""
         if self.cards_home == 52:
-            return Outcome(Status.WON, "all 52 cards are home")
+            return Outcome(Termination.ALL_HOME)
         if self.can_redeal or any(True for _ in legal_moves(self)):
-            return Outcome(Status.PLAYING, "")
-        return Outcome(Status.LOST, "no move, redeal or merci is left")
+            return None
+        return Outcome(Termination.NO_MOVE_LEFT)
+
+    @property
+    def status(self) -> Status:
+        """Where the game stands: playing, won or lost."""
+        outcome = self.outcome()
+        return Status.PLAYING if outcome is None else outcome.status
 
     @property
     def text(self) -> str:

@@ -28,7 +28,10 @@ from .moves import REDEAL, Move
 from .position import Position
 from .search import Budget, BudgetExceeded, DealSearch, Step, cards_home, unpack_foundations
 
-Status = Literal["won", "lost", "undecided"]
+# The solver's verdict: the end a game reaches with best play ("won" and "lost" are Status.WON and
+# Status.LOST's values), or "undecided" when the search was cut short.
+Verdict = Literal["won", "lost", "undecided"]
+Status = Verdict  # the old name
 
 UNLIMITED_DEPTH = 12
 """With unlimited redeals the game has no end: look this many redeals ahead, and never say lost."""
@@ -38,7 +41,7 @@ UNLIMITED_DEPTH = 12
 class Solution:
     """What the solver found: `moves` (from the position it was given) when `status` is won."""
 
-    status: Status
+    status: Verdict
     moves: tuple[Move, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
@@ -168,5 +171,5 @@ def solve(
     seconds = time.perf_counter() - began
     if line is not None:
         return Solution("won", tuple(line), budget.nodes, seconds)
-    status: Status = "undecided" if solver.cut_short else "lost"
+    status: Verdict = "undecided" if solver.cut_short else "lost"
     return Solution(status, (), budget.nodes, seconds)

@@ -31,7 +31,7 @@ from django_htmx.middleware import HtmxDetails
 
 from game import engine, limits
 from game.board import display, pipeline, store, win, winning_line
-from game.board.played_game import Played
+from game.board.change import Change
 from game.daily import deals
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -96,7 +96,7 @@ class SiteBoard:
         self,
         request: HttpRequest,
         game: Game,
-        played: Played | None = None,
+        change: Change | None = None,
         *,
         status: int = 200,
         message: str = "",
@@ -109,7 +109,8 @@ class SiteBoard:
         context = self.context(
             request,
             game,
-            played or game.resume(),
+            change.game if change is not None else game.resume(),
+            change=change,
             selected=selected,
             hint=hint,
             message=message,
@@ -128,8 +129,9 @@ class SiteBoard:
         self,
         request: HttpRequest,
         game: Game,
-        played: Played,
+        played: engine.Game,
         *,
+        change: Change | None = None,
         message: str = "",
         selected: str = "",
         hint: engine.Hint | None = None,
@@ -141,6 +143,7 @@ class SiteBoard:
         context = display.board_context(
             game,
             played,
+            change=change,
             selected=selected,
             hint=hint,
             message=message,
@@ -157,15 +160,12 @@ class SiteBoard:
             context["win"] = win.for_game(game, request.build_absolute_uri(deal_url))
         return context
 
-    def after_change(
-        self, request: HttpRequest, played: Played, *, created: bool = False
-    ) -> HttpResponse:
+    def after_change(self, request: HttpRequest, change: Change) -> HttpResponse:
         """The board (htmx) or a redirect to the game's page (post/redirect/get)."""
-        game = played.row
-        assert game is not None
+        game = change.row
         if getattr(request, "htmx", False):
-            return self.board(request, game, played, previous=request.POST.get("v", ""))
-        url = reverse("game", args=[game.pk]) + pipeline.said_query(played)
+            return self.board(request, game, change, previous=request.POST.get("v", ""))
+        url = reverse("game", args=[game.pk]) + pipeline.said_query(change)
         response = HttpResponseRedirect(url, status=303)
         patch_vary_headers(response, ["HX-Request"])
         return response
@@ -296,17 +296,17 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
 
 def _store_first(
     request: HttpRequest, pending: Game, name: str, action: pipeline.Action, *, auto: bool
-) -> Played:
+) -> Change:
     """Store the session (if new) and `pending` as this session's game, and apply its first
     change (`action`, named `name`) through the pipeline, in one transaction: a refusal raised
     inside stores nothing, not even the session. `auto`: the auto-move setting may follow."""
     new_session = request.session.session_key is None
     hinted = request.session.get(pipeline.FIRST_HINT) == pipeline.first_hint_name(pending)
 
-    def first(played: Played, request: HttpRequest) -> None:
-        action(played, request)
-        if hinted and played.row is not None:  # a hint shown on this first board
-            played.row.hints += 1
+    def first(change: Change, request: HttpRequest) -> None:
+        action(change, request)
+        if hinted:  # a hint shown on this first board
+            change.row.hints += 1
 
     try:
         with store.saving(), transaction.atomic():
@@ -320,10 +320,10 @@ def _store_first(
                 network=limits.network_tag(request) if daily else "",
             )
             games = store.session_games(game.pk, key)
-            played = pipeline.apply(request, games, name, first, session_auto=auto)
+            done = pipeline.apply(request, games, name, first, session_auto=auto)
         if hinted:
             del request.session[pipeline.FIRST_HINT]
-        return played
+        return done
     except pipeline.REFUSALS:
         if new_session:
             # The session's row went with the transaction: forget it, so that no cookie names it.
@@ -340,9 +340,7 @@ def _check_first(
     if pipeline.seen_moves(request) != 0:
         raise store.StaleBoardError(pending)
     if action is not None:
-        trial = pending.resume()
-        trial.action = name
-        action(trial, request)
+        action(Change.of(pending, name), request)
     limits.check(request, limits.START)
 
 
@@ -375,10 +373,10 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
     change = pipeline.ACTIONS[action]
     try:
         _check_first(request, pending, action, change)
-        played = _store_first(request, pending, action, change, auto=True)
+        done = _store_first(request, pending, action, change, auto=True)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
-    return SITE.after_change(request, played)
+    return SITE.after_change(request, done)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -404,13 +402,12 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
         _check_first(request, pending, "solve", None)
         limits.check(request, limits.SOLVE)
         with limits.computing():
-            played = _store_first(request, pending, "solve", _mark_assisted, auto=False)
-            found = winning_line.answer(played.record, played.position)
+            done = _store_first(request, pending, "solve", _mark_assisted, auto=False)
+            found = winning_line.answer(done.game.record, done.game.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
-    assert played.row is not None
-    winning_line.remember(request.session, played.row, found)
-    return SITE.after_change(request, played)
+    winning_line.remember(request.session, done.row, found)
+    return SITE.after_change(request, done)
 
 
 # ---------------------------------------------------------------- pages
@@ -479,9 +476,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = store.get_game(game_id, request.session.session_key)
     selected = selected_card(request)
-    played = game.resume()
-    pipeline.said_before(request, played)
-    return SITE.board(request, game, played, selected=selected)
+    return SITE.board(request, game, pipeline.said_before(request, game), selected=selected)
 
 
 @require_safe
@@ -540,29 +535,28 @@ def _solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         limits.check(request, limits.SOLVE)
         # The slot is taken before the game is marked: a busy site refuses the peek untouched.
         with limits.computing():
-            played = pipeline.apply(request, games, "solve", _mark_assisted, session_auto=False)
-            game = played.row
-            assert game is not None
+            done = pipeline.apply(request, games, "solve", _mark_assisted, session_auto=False)
+            game = done.row
             # The search runs after the row is written and unlocked: it may take two seconds,
             # and a move made meanwhile only means the player has left the line
             # (winning_line.shown).
-            found = winning_line.answer(game.record, played.position)
+            found = winning_line.answer(game.record, done.game.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused(request, games, error, SITE)
     winning_line.remember(request.session, game, found)
-    return SITE.after_change(request, played)
+    return SITE.after_change(request, done)
 
 
-def _mark_assisted(played: Played, request: HttpRequest) -> None:
-    winning_line.mark_assisted(played)
+def _mark_assisted(change: Change, request: HttpRequest) -> None:
+    winning_line.mark_assisted(change)
 
 
-def _next_on_line(played: Played, request: HttpRequest) -> None:
-    winning_line.play_next(played, request.session)
+def _next_on_line(change: Change, request: HttpRequest) -> None:
+    winning_line.play_next(change, request.session)
 
 
-def _rest_of_line(played: Played, request: HttpRequest) -> None:
-    winning_line.play_out(played, request.session)
+def _rest_of_line(change: Change, request: HttpRequest) -> None:
+    winning_line.play_out(change, request.session)
 
 
 @require_POST

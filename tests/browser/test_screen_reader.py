@@ -18,7 +18,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 from game.board import store
-from game.board.played_game import Played
 from game.engine import solver
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from game.models import Game
@@ -212,7 +211,7 @@ def greedy_loss() -> tuple[int, tuple[engine.Move, ...]]:
         played = engine.Game(number, rules)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.outcome().status is engine.Status.LOST and len(played.moves) > 1:
+        if played.status is engine.Status.LOST and len(played.moves) > 1:
             last = played.moves[-1]
             if last.onto is not None:
                 return number, played.moves
@@ -258,7 +257,7 @@ def test_the_loss_is_announced_and_focus_goes_to_the_end_panel(
     number, moves = greedy_loss()
     open_dealt(page, f"{live_server.url}/deal/{number}/?rules=nomerci-r0")
     game = Game.objects.latest("pk")
-    store.save(game, Played(number, game.engine_rules, list(moves[:-1]), redo=[]))
+    store.save(game, engine.Game(number, game.engine_rules, moves[:-1]))
     page.reload()
     player = Player(page)
     last = moves[-1]

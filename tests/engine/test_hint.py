@@ -53,7 +53,7 @@ def test_the_hint_only_ever_suggests_a_legal_move(rules_name: str) -> None:
         for time_limit in (None, 0.0):  # searched to the end, and cut short at once
             advice = hint(position, time_limit=time_limit)
             if advice is None:
-                assert position.outcome().is_over
+                assert position.outcome() is not None
             else:
                 assert advice.move in legal_moves(position)
 
@@ -90,7 +90,7 @@ def test_a_hint_given_no_time_at_all_still_offers_a_legal_move(rules_name: str) 
     for _ in range(40):
         found = fair_hint(game.position, time_limit=0.0)
         if found is None:
-            assert game.position.outcome().is_over
+            assert game.position.outcome() is not None
             break
         assert found.move in legal_moves(game.position)
         game.play(found.move)

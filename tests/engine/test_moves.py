@@ -198,7 +198,7 @@ def test_a_king_goes_home_on_its_queen(board: Board) -> None:
         """
     )
     assert [m.text for m in legal_moves(home)] == ["KC>F"]
-    assert apply(home, Move.parse("KC>F")).outcome().status is Status.WON
+    assert apply(home, Move.parse("KC>F")).status is Status.WON
 
 
 def test_each_king_fill_lists_every_empty_fan(board: Board) -> None:

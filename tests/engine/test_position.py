@@ -17,6 +17,7 @@ from game.engine import (
     Position,
     Rules,
     Status,
+    Termination,
     apply,
     card_moves,
     legal_moves,
@@ -345,8 +346,9 @@ def test_a_redeal_after_all_cards_are_home_is_refused(board: Board, rules: str) 
 
 def test_won_when_all_52_cards_are_home(board: Board) -> None:
     outcome = board(WON).outcome()
-    assert outcome == Outcome(Status.WON, "all 52 cards are home")
-    assert outcome.is_over
+    assert outcome == Outcome(Termination.ALL_HOME)
+    assert outcome.status is Status.WON
+    assert outcome.reason == "all 52 cards are home"
 
 
 @pytest.mark.parametrize(
@@ -373,10 +375,11 @@ def test_lost_only_when_no_move_redeal_or_merci_is_left(
     position = board(STUCK, rules, redeals_used=redeals_used, mercis_used=mercis_used)
     assert card_moves(position) == []
     outcome = position.outcome()
-    assert outcome.status is status
-    assert outcome.is_over is (status is not Status.PLAYING)
+    assert position.status is status
+    assert (outcome is None) is (status is Status.PLAYING)
     assert (legal_moves(position) == []) is (status is Status.LOST)
-    if status is Status.LOST:
+    if outcome is not None:
+        assert outcome.status is status
         assert outcome.reason == "no move, redeal or merci is left"
 
 
@@ -388,9 +391,9 @@ def test_playing_while_a_top_card_can_move_in_the_last_deal(drawn: Position) -> 
      1: JC TC 6C
      2: KC QC
     """
-    assert drawn.outcome() == Outcome(Status.PLAYING, "")
+    assert drawn.outcome() is None
     assert [m.text for m in legal_moves(drawn)] == ["6C>F"]
-    assert apply(drawn, Move.parse("6C>F")).outcome().status is Status.LOST
+    assert apply(drawn, Move.parse("6C>F")).status is Status.LOST
 
 
 def test_counters_read_from_the_rules(board: Board) -> None:

@@ -15,7 +15,6 @@ from django.test import Client
 
 from game import engine, limits
 from game.board import announce, store
-from game.board.played_game import Played
 from game.models import Game
 from tests.web.play.test_play import DEAL, legal, post, start
 
@@ -60,7 +59,7 @@ def fan_of(game: Game, card: engine.Card) -> int:
 
 def set_moves(game: Game, moves: tuple[engine.Move, ...] | list[engine.Move]) -> None:
     """Bring a stored game to the position after `moves` (as if they had been played here)."""
-    store.save(game, Played(game.deal_number, game.engine_rules, list(moves), redo=[]))
+    store.save(game, engine.Game(game.deal_number, game.engine_rules, moves))
 
 
 @cache
@@ -71,7 +70,7 @@ def greedy_game(rules: str) -> tuple[int, tuple[engine.Move, ...], engine.Status
         played = engine.Game(number, parsed)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        status = played.outcome().status
+        status = played.status
         ended = status is not engine.Status.PLAYING and len(played.moves) > 1
         if ended and (status is engine.Status.WON) == (rules == "lucie"):
             return number, played.moves, status

@@ -30,7 +30,7 @@ def stuck_game(rules: str, *, lost: bool = False) -> tuple[int, tuple[engine.Mov
                 break
             played.play(next((m for m in moves if m.to_foundation), moves[0]))
         legal = engine.legal_moves(played.position)
-        if lost and played.outcome().status is engine.Status.LOST and len(played.moves) >= 8:
+        if lost and played.status is engine.Status.LOST and len(played.moves) >= 8:
             return number, tuple(played.moves)
         if not lost and engine.REDEAL in legal and not any(m.merci for m in legal):
             return number, tuple(played.moves)

@@ -118,7 +118,7 @@ def greedy_win() -> tuple[int, tuple[str, ...]]:
         played = engine.Game(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.outcome().status is engine.Status.WON:
+        if played.status is engine.Status.WON:
             return number, tuple(move.text for move in played.moves)
     raise AssertionError("no deal in the first 500 is won by the greedy hint")
 

@@ -74,7 +74,7 @@ def greedy_record(wanted: engine.Status) -> tuple[int, tuple[str, ...]]:
         played = engine.Game(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.outcome().status is wanted:
+        if played.status is wanted:
             return number, tuple(move.text for move in played.moves)
     raise AssertionError("no such deal in the first 500")
 

@@ -273,7 +273,7 @@ def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
     played = engine.Game(1, game.engine_rules)
     while (found := engine.greedy_hint(played.position)) is not None:
         played.play(found.move)
-    assert played.outcome().status is engine.Status.LOST
+    assert played.status is engine.Status.LOST
     store(game, played.moves)
 
     response = post(client, game, "solve")
