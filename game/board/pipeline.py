@@ -1,13 +1,13 @@
-"""One path for every change to a game, whichever front end asks: the main site (whose board the
+"""The views' side of a change to a game, for either front end: the main site (whose board the
 daily page shows too) and the embed.
 
-A view names the games it may touch (by session, or by token for the embed) and the action; this
-module does the rest in one order: read the move count of the board the request was made on, load
-the game under a row lock, check it (stale board? game over?), apply the action through the
-engine (then the auto-move setting), save, and hand the saved game to the front end to render.
-A refused request becomes its status and message here and nowhere else: a stale board is a 409,
-a move against the rules or a malformed request a 400, both shown with the game as it stands
-and nothing saved.
+A view names the games it may touch (by session, or by token for the embed) and the change; this
+module reads the request's values (game.board.forms), runs the change (game.board.actions, which
+never see a request) and hands the result to the front end to render. A refused request becomes
+its status and message here and nowhere else: a stale board is a 409, a move against the rules
+or a malformed request a 400, a rate limit or a busy site a 429 or 503, each shown with the game
+as it stands and nothing saved. The hint, the "said" query of a page without JavaScript and the
+fair timer's signals are read here too.
 
 A front end (`Front`) says only how its board is drawn and where a plain form post goes after a
 change; game.play.views is the site's, game.embed.views the embed's.
@@ -19,13 +19,14 @@ from collections.abc import Callable
 from typing import Protocol
 
 from django.db.models import F
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.http import urlencode
 
 from game import engine, limits
-from game.board import announce, clock, hints, store
+from game.board import actions, announce, clock, hints, store
 from game.board.change import Change
+from game.board.forms import ChangeForm, Posted
 from game.models import Game
 from game.play import prefs
 
@@ -67,83 +68,54 @@ class Front(Protocol):
     def after_change(self, request: HttpRequest, change: Change) -> HttpResponse: ...
 
 
-def _play_move(change: Change, request: HttpRequest) -> None:
-    change.game.play(engine.Move.parse(request.POST.get("move", "")))
+# The changes a board's URLs name (`/game/<id>/<name>/`, `/deal/<n>/<name>/`, the embed's).
+ACTIONS = ("move", "undo", "redo", "redeal", "auto")
+
+# A change as a view runs it: on the games the request may touch, with the values it posted.
+Run = Callable[[store.Games, Posted], Change]
 
 
-def _undo(change: Change, request: HttpRequest) -> None:
-    change.game.undo_turn()
-    # Every undo counts against a clean win, even one that a redo takes back.
-    change.row.undos += 1
+def read(request: HttpRequest) -> Posted:
+    """The change request's values (game.board.forms); InvalidMoveError when malformed."""
+    return ChangeForm(request.POST).posted()
 
 
-def _redo(change: Change, request: HttpRequest) -> None:
-    change.game.redo()
+def wants_auto(request: HttpRequest, posted: Posted, *, session: bool = True) -> bool:
+    """The auto-move setting for this request: the form's `auto` field (board.js sends the
+    browser's setting), or without one the setting kept in the session (JavaScript off; never
+    for the embed, which has no session)."""
+    if posted.auto is not None:
+        return posted.auto
+    return session and prefs.from_session(request).auto_move
 
 
-def _redeal(change: Change, request: HttpRequest) -> None:
-    change.game.play(engine.REDEAL)
+def board_change(request: HttpRequest, name: str, *, session: bool = True) -> Run:
+    """The change named `name` (one of ACTIONS), with the auto-move setting after a move, a
+    redeal and a redo (never after undo, which takes auto moves back: game.board.actions)."""
+
+    def run(games: store.Games, posted: Posted) -> Change:
+        seen = posted.seen
+        auto = name in ("move", "redeal", "redo") and wants_auto(request, posted, session=session)
+        if name == "move":
+            return actions.play(games, seen, posted.move(), auto=auto)
+        if name == "undo":
+            return actions.undo(games, seen)
+        if name == "redo":
+            return actions.redo(games, seen, auto=auto)
+        if name == "redeal":
+            return actions.redeal(games, seen, auto=auto)
+        if name == "auto":
+            return actions.auto_finish(games, seen)
+        raise Http404("no such change")
+
+    return run
 
 
-def _auto_finish(change: Change, request: HttpRequest) -> None:
-    """Play every card that can go home, one after another, as one request."""
-    moves = engine.auto_finish(change.game.position)
-    if not moves:
-        raise engine.IllegalMoveError("no card can go to its foundation just now")
-    for move in moves:
-        change.game.play(move)
-
-
-Action = Callable[[Change, HttpRequest], None]
-
-# Every change a board can post, by the name its URL carries. The site adds "line" (the winning
-# line's moves, which live in the session: see game.play.views); the embed posts these alone.
-ACTIONS: dict[str, Action] = {
-    "move": _play_move,
-    "undo": _undo,
-    "redo": _redo,
-    "redeal": _redeal,
-    "auto": _auto_finish,
-}
-
-# The actions after which the auto-move setting plays every foundation move there is. Not undo:
-# undo takes auto moves back (engine.Game.undo_turn), and playing them again would undo the undo.
-AUTO_AFTER = frozenset({"move", "redeal", "redo"})
-
-
-def apply(
-    request: HttpRequest,
-    games: store.Games,
-    name: str,
-    action: Action,
-    *,
-    session_auto: bool,
-) -> Change:
-    """Lock the game `games` names, check it against the request's board, apply `action`, then
-    the auto-move setting, and save: the change, with the saved row. Raises one of REFUSALS
-    (nothing saved), or Http404 when `games` names none."""
-    seen = seen_moves(request)
-    with store.changing_game(games, seen) as change:
-        change.action = name
-        action(change, request)
-        if name in AUTO_AFTER and wants_auto(request, session=session_auto):
-            change.game.auto_play()
-    return change
-
-
-def change(
-    request: HttpRequest,
-    games: store.Games,
-    name: str,
-    front: Front,
-    *,
-    action: Action | None = None,
-    session_auto: bool = True,
-) -> HttpResponse:
-    """The whole view path of a change: apply it, then the front end's answer, or the refusal
-    with the game as it stands."""
+def change(request: HttpRequest, games: store.Games, front: Front, run: Run) -> HttpResponse:
+    """The whole view path of a change: read the request, run the change, then the front
+    end's answer, or the refusal with the game as it stands."""
     try:
-        done = apply(request, games, name, action or ACTIONS[name], session_auto=session_auto)
+        done = run(games, read(request))
     except REFUSALS as error:
         return refused(request, games, error, front)
     return front.after_change(request, done)
@@ -187,26 +159,6 @@ def sentence(text: str) -> str:
     """An engine message as a sentence: a capital first, a full stop last."""
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-def seen_moves(request: HttpRequest) -> int:
-    """The move count of the board the request was made on (the form's `n`)."""
-    text = request.POST.get("n", "")
-    # A move count has a handful of digits (see limits.MAX_GAME_MOVES); int() of thousands of
-    # digits is slow, and past 4,300 it raises.
-    if not text.isascii() or not text.isdigit() or len(text) > 9:
-        raise engine.InvalidMoveError("the request did not say which board it was made on")
-    return int(text)
-
-
-def wants_auto(request: HttpRequest, *, session: bool = True) -> bool:
-    """The auto-move setting for this request: the form's `auto` field (board.js sends the
-    browser's setting), or without one the setting kept in the session (JavaScript off; never
-    for the embed, which has no session)."""
-    field = request.POST.get("auto")
-    if field in ("0", "1"):
-        return field == "1"
-    return session and prefs.from_session(request).auto_move
 
 
 def hint_message(position: engine.Position, found: engine.Hint) -> str:

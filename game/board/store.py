@@ -153,6 +153,7 @@ def start(
     *,
     daily: bool = False,
     network: str = "",
+    hints: int = 0,
 ) -> Game:
     """A new game for the session; a game of the same kind left in progress is abandoned (a loss,
     once begun). A daily game and the other game are of different kinds: starting one never
@@ -160,7 +161,8 @@ def start(
 
     `daily`: begun from a daily page. The session's first such game of the deal is its entry
     in everyone's daily figures (Game.daily_entry), unless its client network (`network`, a
-    game.limits.network_tag) has made one for the deal already; a later try is not.
+    game.limits.network_tag) has made one for the deal already; a later try is not. `hints`:
+    the hints already shown on the deal's first board, before it was stored.
     """
     engine.check_deal_number(deal_number)
     now = timezone.now()
@@ -172,6 +174,7 @@ def start(
             created_at=now,
             snapshot=opening_snapshot(deal_number, rules),
             daily=daily and bool(session_key),
+            hints=hints,
         )
         for left in _same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
             finish(left, Game.Status.ABANDONED, now)

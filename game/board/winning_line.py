@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 
 from game import engine, limits
 from game.board import announce
-from game.board.change import Change
 from game.engine import solver
 from game.models import Game
 from lucie import metrics
@@ -149,31 +148,16 @@ def _step(moves: str, base: str, line: tuple[str, ...]) -> int | None:
     return len(after)
 
 
-# ---------------------------------------------------------------- actions on an engine game
+# ---------------------------------------------------------------- playing along the line
 
 
-def mark_assisted(change: Change) -> None:
-    """The peek is taken: the game counts as played, never won (saved with the game)."""
-    change.row.assisted = True
-
-
-def play_next(change: Change, session: SessionBase) -> None:
-    """Play the line's next move."""
-    line, step = _on_line(change, session)
-    change.game.play(engine.Move.parse(line[step]))
-
-
-def play_out(change: Change, session: SessionBase) -> None:
-    """Play every move left in the line, in one change."""
-    line, step = _on_line(change, session)
-    for text in line[step:]:
-        change.game.play(engine.Move.parse(text))
-
-
-def _on_line(change: Change, session: SessionBase) -> tuple[tuple[str, ...], int]:
-    now = shown(session, change.row)
+def moves_left(session: SessionBase, game: Game, *, to_the_end: bool = False) -> list[engine.Move]:
+    """The next move of the line on show for `game` (or with `to_the_end`, every move left in
+    it); IllegalMoveError when there is none."""
+    now = shown(session, game)
     if now is None or now.status != "won":
         raise engine.IllegalMoveError(_("there is no winning line on show: ask “Show a win” again"))
     if now.next_move is None:
         raise engine.IllegalMoveError(_("the winning line is played out"))
-    return now.line, now.step
+    line = now.line[now.step :] if to_the_end else now.line[now.step : now.step + 1]
+    return [engine.Move.parse(text) for text in line]

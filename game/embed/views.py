@@ -29,7 +29,6 @@ from urllib.parse import urlencode
 
 from csp.decorators import csp
 from django.conf import settings
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -42,7 +41,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import display, pipeline, store, win
+from game.board import actions, display, pipeline, store, win
 from game.board.change import Change
 from game.daily import deals
 from game.models import Game
@@ -281,18 +280,17 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
     """
     deal_number = engine.parse_deal_number(number)
     rules = _rules(request)
+    run = pipeline.board_change(request, action, session=False)
     try:
-        pipeline.seen_moves(request)
-        limits.check(request, limits.START, session=False)
-        with transaction.atomic():
-            game = store.start_unattached(deal_number, rules)
-            games = store.token_games(game.token)
-            done = pipeline.apply(
-                request, games, action, pipeline.ACTIONS[action], session_auto=False
-            )
+        posted = pipeline.read(request)
+        done = actions.first_change(
+            lambda: store.start_unattached(deal_number, rules),
+            lambda game: store.token_games(game.token),
+            lambda games: run(games, posted),
+            admit=lambda: limits.check(request, limits.START, session=False),
+        )
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, _unstarted(deal_number, rules), error, EMBED)
-    done.created = True
     return EMBED.after_change(request, done)
 
 
@@ -323,7 +321,9 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
     games = store.token_games(token)
-    return pipeline.change(request, games, action, EMBED, session_auto=False)
+    return pipeline.change(
+        request, games, EMBED, pipeline.board_change(request, action, session=False)
+    )
 
 
 @embed_page

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -30,8 +30,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.middleware import HtmxDetails
 
 from game import engine, limits
-from game.board import display, pipeline, store, win, winning_line
+from game.board import actions, display, pipeline, store, win, winning_line
 from game.board.change import Change
+from game.board.forms import Posted
 from game.daily import deals
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -295,53 +296,40 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
 
 
 def _store_first(
-    request: HttpRequest, pending: Game, name: str, action: pipeline.Action, *, auto: bool
+    request: HttpRequest, pending: Game, change: Callable[[store.Games], Change]
 ) -> Change:
     """Store the session (if new) and `pending` as this session's game, and apply its first
-    change (`action`, named `name`) through the pipeline, in one transaction: a refusal raised
-    inside stores nothing, not even the session. `auto`: the auto-move setting may follow."""
+    `change` to it, in one transaction (actions.first_change): a refusal stores nothing, not
+    even the session. A hint shown on the first board counts in the stored game."""
     new_session = request.session.session_key is None
     hinted = request.session.get(pipeline.FIRST_HINT) == pipeline.first_hint_name(pending)
 
-    def first(change: Change, request: HttpRequest) -> None:
-        action(change, request)
-        if hinted:  # a hint shown on this first board
-            change.row.hints += 1
+    def start() -> Game:
+        daily = pending.dealt_by_daily
+        return store.start(
+            session_key(request),
+            pending.deal_number,
+            pending.engine_rules,
+            daily=daily,
+            network=limits.network_tag(request) if daily else "",
+            hints=int(hinted),
+        )
 
     try:
-        with store.saving(), transaction.atomic():
-            key = session_key(request)
-            daily = pending.dealt_by_daily
-            game = store.start(
-                key,
-                pending.deal_number,
-                pending.engine_rules,
-                daily=daily,
-                network=limits.network_tag(request) if daily else "",
-            )
-            games = store.session_games(game.pk, key)
-            done = pipeline.apply(request, games, name, first, session_auto=auto)
-        if hinted:
-            del request.session[pipeline.FIRST_HINT]
-        return done
+        done = actions.first_change(
+            start,
+            lambda game: store.session_games(game.pk, game.session_key),
+            change,
+            admit=lambda: limits.check(request, limits.START),
+        )
     except pipeline.REFUSALS:
         if new_session:
             # The session's row went with the transaction: forget it, so that no cookie names it.
             request.session.flush()
         raise
-
-
-def _check_first(
-    request: HttpRequest, pending: Game, name: str, action: pipeline.Action | None
-) -> None:
-    """Everything that may refuse a first board's change, checked before anything is stored: the
-    board's move count (a first board's is 0), the change (`action`) tried on the deal's opening,
-    and the limit on new games. Raises one of pipeline.REFUSALS."""
-    if pipeline.seen_moves(request) != 0:
-        raise store.StaleBoardError(pending)
-    if action is not None:
-        action(Change.of(pending, name), request)
-    limits.check(request, limits.START)
+    if hinted:
+        del request.session[pipeline.FIRST_HINT]
+    return done
 
 
 @require_safe
@@ -364,16 +352,16 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
         return _bad_request(request, pipeline.sentence(str(error)))
+    run = pipeline.board_change(request, action)
     under_way = _game_under_way(request, pending)
     if isinstance(under_way, HttpResponse):
         return under_way
     if under_way is not None:
         games = store.session_games(under_way.pk, request.session.session_key)
-        return pipeline.change(request, games, action, SITE)
-    change = pipeline.ACTIONS[action]
+        return pipeline.change(request, games, SITE, run)
     try:
-        _check_first(request, pending, action, change)
-        done = _store_first(request, pending, action, change, auto=True)
+        posted = pipeline.read(request)
+        done = _store_first(request, pending, lambda games: run(games, posted))
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
     return SITE.after_change(request, done)
@@ -399,10 +387,10 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
     if under_way is not None:
         return _solve(request, under_way.pk)
     try:
-        _check_first(request, pending, "solve", None)
+        seen = pipeline.read(request).seen
         limits.check(request, limits.SOLVE)
         with limits.computing():
-            done = _store_first(request, pending, "solve", _mark_assisted, auto=False)
+            done = _store_first(request, pending, lambda games: actions.peek(games, seen))
             found = winning_line.answer(done.game.record, done.game.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
@@ -486,7 +474,7 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 def _change(request: HtmxHttpRequest, game_id: int, name: str) -> HttpResponse:
     games = store.session_games(game_id, claimed_key(request.session))
-    return pipeline.change(request, games, name, SITE)
+    return pipeline.change(request, games, SITE, pipeline.board_change(request, name))
 
 
 @require_POST
@@ -535,7 +523,7 @@ def _solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         limits.check(request, limits.SOLVE)
         # The slot is taken before the game is marked: a busy site refuses the peek untouched.
         with limits.computing():
-            done = pipeline.apply(request, games, "solve", _mark_assisted, session_auto=False)
+            done = actions.peek(games, pipeline.read(request).seen)
             game = done.row
             # The search runs after the row is written and unlocked: it may take two seconds,
             # and a move made meanwhile only means the player has left the line
@@ -547,30 +535,26 @@ def _solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return SITE.after_change(request, done)
 
 
-def _mark_assisted(change: Change, request: HttpRequest) -> None:
-    winning_line.mark_assisted(change)
-
-
-def _next_on_line(change: Change, request: HttpRequest) -> None:
-    winning_line.play_next(change, request.session)
-
-
-def _rest_of_line(change: Change, request: HttpRequest) -> None:
-    winning_line.play_out(change, request.session)
-
-
 @require_POST
 def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
     games = store.session_games(game_id, claimed_key(request.session))
-    return pipeline.change(request, games, "line", SITE, action=_next_on_line)
+
+    def run(games: store.Games, posted: Posted) -> Change:
+        return actions.play_line(games, posted.seen, request.session)
+
+    return pipeline.change(request, games, SITE, run)
 
 
 @require_POST
 def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
     games = store.session_games(game_id, claimed_key(request.session))
-    return pipeline.change(request, games, "line", SITE, action=_rest_of_line)
+
+    def run(games: store.Games, posted: Posted) -> Change:
+        return actions.play_line(games, posted.seen, request.session, to_the_end=True)
+
+    return pipeline.change(request, games, SITE, run)
 
 
 @require_POST

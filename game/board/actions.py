@@ -1,0 +1,116 @@
+"""What a player can do to a stored game, as plain functions of domain values: which games the
+request may touch (`store.Games`), the move count of the board it was made on (`seen`), and what
+to do. None of them sees a request; each holds its own transaction and returns the `Change` it
+made, with the saved row.
+
+Each locks the game, checks it against `seen` (another count: the board was stale), applies the
+change through the engine and saves it in one write (game.board.store.changing_game). A refusal
+raises and saves nothing: store.StaleBoardError, engine.IllegalMoveError (a move against the
+rules, or a game that is over), limits.Unsaved (a write the database refused). The views turn
+those into answers (game/board/pipeline.py).
+
+A deal's first board is not stored: its first change stores it (`first_change`), the same way for
+the site and the embed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.db import transaction
+
+from game import engine
+from game.board import store, winning_line
+from game.board.change import Change
+from game.models import Game
+
+Games = store.Games
+
+
+@contextmanager
+def _changing(games: Games, seen: int, action: str, *, auto: bool = False) -> Iterator[Change]:
+    """Lock, check and load the game for the change named `action`; after it, the auto-move
+    setting (`auto`) plays every foundation move there is; then save."""
+    with store.changing_game(games, seen) as change:
+        change.action = action
+        yield change
+        if auto:
+            change.game.auto_play()
+
+
+def play(games: Games, seen: int, move: engine.Move, *, auto: bool = False) -> Change:
+    """Play `move` (a card, the merci, or a redeal)."""
+    with _changing(games, seen, "move", auto=auto) as change:
+        change.game.play(move)
+    return change
+
+
+def redeal(games: Games, seen: int, *, auto: bool = False) -> Change:
+    with _changing(games, seen, "redeal", auto=auto) as change:
+        change.game.play(engine.REDEAL)
+    return change
+
+
+def undo(games: Games, seen: int) -> Change:
+    """Undo the player's last move with the auto moves that followed it. Never followed by the
+    auto-move setting: playing the auto moves again would undo the undo."""
+    with _changing(games, seen, "undo") as change:
+        change.game.undo_turn()
+        # Every undo counts against a clean win, even one that a redo takes back.
+        change.row.undos += 1
+    return change
+
+
+def redo(games: Games, seen: int, *, auto: bool = False) -> Change:
+    with _changing(games, seen, "redo", auto=auto) as change:
+        change.game.redo()
+    return change
+
+
+def auto_finish(games: Games, seen: int) -> Change:
+    """Play every card that can go home, one after another, as one change."""
+    with _changing(games, seen, "auto") as change:
+        moves = engine.auto_finish(change.game.position)
+        if not moves:
+            raise engine.IllegalMoveError("no card can go to its foundation just now")
+        for move in moves:
+            change.game.play(move)
+    return change
+
+
+def peek(games: Games, seen: int) -> Change:
+    """ "Show a win" is asked for: the game counts as played, never won. The search itself runs
+    after, outside the transaction (game.board.winning_line.answer)."""
+    with _changing(games, seen, "solve") as change:
+        change.row.assisted = True
+    return change
+
+
+def play_line(games: Games, seen: int, session: SessionBase, *, to_the_end: bool = False) -> Change:
+    """Play the next move of the winning line on show (kept in the player's `session`: see
+    winning_line.remember), or with `to_the_end` every move left in it."""
+    with _changing(games, seen, "line") as change:
+        for move in winning_line.moves_left(session, change.row, to_the_end=to_the_end):
+            change.game.play(move)
+    return change
+
+
+def first_change(
+    start: Callable[[], Game],
+    games_of: Callable[[Game], Games],
+    change: Callable[[Games], Change],
+    *,
+    admit: Callable[[], None] = lambda: None,
+) -> Change:
+    """The first change on a deal's first board, which is not stored: store the game (`start`),
+    apply `change` to it (the games `games_of` names for it), then `admit` it (the limit on new
+    games, counted only for a change the rules allow), in one transaction. Any refusal stores
+    nothing, not the game, and not whatever `start` stored with it (a new session)."""
+    with store.saving(), transaction.atomic():
+        game = start()
+        done = change(games_of(game))
+        admit()
+    done.created = True
+    return done
