@@ -97,7 +97,7 @@ PHASES: dict[str, tuple[str, ...]] = {
         "game.engine:auto_finish",
     ),
     "save": ("game.board.store:save",),
-    "render": ("game.play.views:SiteBoard.board",),
+    "render": ("game.play.site:SiteBoard.board",),
 }
 
 REPORT_LUA = """

@@ -119,7 +119,7 @@ class Game(models.Model):
     # Not a column: the row as read from the database (see save_changes).
     loaded_values: dict[str, object] | None = None
     # Not a column: a deal's first board that is not stored yet was dealt by a daily page, so the
-    # first move stores it as the session's daily entry (game.play.views.first_board).
+    # first move stores it as the session's daily entry (game.play.site.first_board).
     dealt_by_daily: bool = False
 
     class Meta:

@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from game.daily import views as daily_views
-from game.play import prefs, views
+from game.play import first, prefs, solve, views
 from game.records import views as records
 from game.review import views as review
 from game.stats import views as stats_views
@@ -14,9 +14,9 @@ urlpatterns = [
     path("deal/<str:number>/", views.deal, name="deal"),
     # A deal's first board, not stored yet: its hint, Show a win, and its first change (which
     # stores the session and the game).
-    path("deal/<str:number>/hint/", views.deal_hint, name="deal_hint"),
-    path("deal/<str:number>/solve/", views.deal_solve, name="deal_solve"),
-    path("deal/<str:number>/<str:action>/", views.deal_start, name="deal_start"),
+    path("deal/<str:number>/hint/", first.deal_hint, name="deal_hint"),
+    path("deal/<str:number>/solve/", first.deal_solve, name="deal_solve"),
+    path("deal/<str:number>/<str:action>/", first.deal_start, name="deal_start"),
     path("new/", views.new_game, name="new"),
     path("game/<int:game_id>/", views.game_page, name="game"),
     path("game/<int:game_id>/move/", views.move, name="move"),
@@ -25,9 +25,9 @@ urlpatterns = [
     path("game/<int:game_id>/redeal/", views.redeal, name="redeal"),
     path("game/<int:game_id>/auto/", views.auto_finish, name="auto"),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
-    path("game/<int:game_id>/solve/", views.solve, name="solve"),
-    path("game/<int:game_id>/solve/next/", views.solve_next, name="solve_next"),
-    path("game/<int:game_id>/solve/out/", views.solve_out, name="solve_out"),
+    path("game/<int:game_id>/solve/", solve.solve, name="solve"),
+    path("game/<int:game_id>/solve/next/", solve.solve_next, name="solve_next"),
+    path("game/<int:game_id>/solve/out/", solve.solve_out, name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
     path("game/<int:game_id>/review/", review.review, name="review"),
     path("game/<int:game_id>/review/try/", review.review_try, name="review_try"),
@@ -41,8 +41,8 @@ urlpatterns = [
         name="replay_record_txt",
     ),
     path("settings/", prefs.settings_page, name="settings"),
-    path("stats/", views.stats_page, name="stats"),
-    path("stats/reset/", views.stats_reset, name="stats_reset"),
+    path("stats/", stats_views.stats_page, name="stats"),
+    path("stats/reset/", stats_views.stats_reset, name="stats_reset"),
     path("stats/transfer/", stats_views.transfer_page, name="transfer"),
     path("stats/transfer/code/", stats_views.transfer_code, name="transfer_code"),
     path("stats/transfer/use/", stats_views.transfer_redeem, name="transfer_redeem"),

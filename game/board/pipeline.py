@@ -10,7 +10,7 @@ as it stands and nothing saved. The hint, the "said" query of a page without Jav
 fair timer's signals are read here too.
 
 A front end (`Front`) says only how its board is drawn and where a plain form post goes after a
-change; game.play.views is the site's, game.embed.views the embed's.
+change; game.play.site is the site's, game.embed.views the embed's.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from game.board import actions, announce, clock, hints, store
 from game.board.change import Change
 from game.board.forms import ChangeForm, Posted
 from game.models import Game
-from game.play import prefs
 
 STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
 # What the live region says for a malformed request: the board's message quotes the request's
@@ -50,6 +49,10 @@ class Front(Protocol):
 
     # Whether its requests have a session (rate limits count per session too).
     sessions: bool
+
+    def auto_move(self, request: HttpRequest) -> bool:
+        """The auto-move setting when the request does not say it (JavaScript off)."""
+        ...
 
     def board(
         self,
@@ -80,22 +83,21 @@ def read(request: HttpRequest) -> Posted:
     return ChangeForm(request.POST).posted()
 
 
-def wants_auto(request: HttpRequest, posted: Posted, *, session: bool = True) -> bool:
+def wants_auto(request: HttpRequest, posted: Posted, front: Front) -> bool:
     """The auto-move setting for this request: the form's `auto` field (board.js sends the
-    browser's setting), or without one the setting kept in the session (JavaScript off; never
-    for the embed, which has no session)."""
+    browser's setting), or without one the front end's (the site keeps it in the session)."""
     if posted.auto is not None:
         return posted.auto
-    return session and prefs.from_session(request).auto_move
+    return front.auto_move(request)
 
 
-def board_change(request: HttpRequest, name: str, *, session: bool = True) -> Run:
+def board_change(request: HttpRequest, name: str, front: Front) -> Run:
     """The change named `name` (one of ACTIONS), with the auto-move setting after a move, a
     redeal and a redo (never after undo, which takes auto moves back: game.board.actions)."""
 
     def run(games: store.Games, posted: Posted) -> Change:
         seen = posted.seen
-        auto = name in ("move", "redeal", "redo") and wants_auto(request, posted, session=session)
+        auto = name in ("move", "redeal", "redo") and wants_auto(request, posted, front)
         if name == "move":
             return actions.play(games, seen, posted.move(), auto=auto)
         if name == "undo":
@@ -197,7 +199,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         game.hints += 1
     elif front.sessions and request.session.session_key:
         # A deal's first board is not stored yet: the session remembers the hint, and the first
-        # move counts it (game.play.views). A browser with no session stores nothing, so a hint
+        # move counts it (game.play.first). A browser with no session stores nothing, so a hint
         # before its very first move is not counted.
         request.session[FIRST_HINT] = first_hint_name(game)
     message = hint_message(shown.game.position, found)

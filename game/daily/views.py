@@ -3,7 +3,7 @@
 `/daily/` and `/daily/<yyyy>/<mm>/<dd>/` play that date's deal under the default rules, resuming
 this browser's game of it when there is one. A day's game is a game of its own (Game.daily): it
 lives beside the random game in progress, which opening a daily deal never ends. Every move is then
-made through the play views (game/play/views.py) like any other game's. A browser with no session
+made through the play views (game/play/) like any other game's. A browser with no session
 is shown the day's first board with nothing stored; its first move (`/deal/<n>/<action>/?daily=1`)
 stores the session and the game, as the session's entry in the daily figures.
 """
@@ -29,7 +29,8 @@ from game.daily import deals, difficulty
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
-from game.play.views import SITE, first_board, selected_card, session_key, start_game
+from game.play.players import selected_card, session_key, start_game
+from game.play.site import SITE, first_board
 
 
 def _weekdays() -> list[tuple[str, str]]:

@@ -166,6 +166,10 @@ class EmbedBoard:
 
     sessions = False
 
+    def auto_move(self, request: HttpRequest) -> bool:
+        """No session to keep a setting in: without JavaScript, no auto moves."""
+        return False
+
     def board(
         self,
         request: HttpRequest,
@@ -280,7 +284,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
     """
     deal_number = engine.parse_deal_number(number)
     rules = _rules(request)
-    run = pipeline.board_change(request, action, session=False)
+    run = pipeline.board_change(request, action, EMBED)
     try:
         posted = pipeline.read(request)
         done = actions.first_change(
@@ -321,9 +325,7 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
     games = store.token_games(token)
-    return pipeline.change(
-        request, games, EMBED, pipeline.board_change(request, action, session=False)
-    )
+    return pipeline.change(request, games, EMBED, pipeline.board_change(request, action, EMBED))
 
 
 @embed_page

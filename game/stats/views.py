@@ -1,18 +1,24 @@
-"""Moving statistics to another device (game/stats/transfer.py): show a code, enter a code."""
+"""The statistics page, its reset, and moving statistics to another device (game/stats/transfer.py):
+show a code, enter a code."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import limits
-from game.play.views import session_key
-from game.stats import transfer
+from game import engine, limits
+from game.board import pipeline
+from game.play.players import HtmxHttpRequest, bad_request, session_key
+from game.stats import charts, transfer
+from game.stats import figures as stats
 
 CODE_FIELD = "code"
 
@@ -58,3 +64,53 @@ def transfer_redeem(request: HttpRequest) -> HttpResponse:
     except transfer.TransferError as error:
         return _page(request, status=400, error=str(error))
     return _page(request, merged=merged, typed="")
+
+
+STATS_SINCE = "stats_since"
+
+
+def _stats_since(request: HttpRequest) -> dt.datetime | None:
+    """When this browser last reset its statistics (games begun before then no longer count)."""
+    text = request.session.get(STATS_SINCE)
+    if not isinstance(text, str):
+        return None
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+@require_safe
+def stats_page(request: HtmxHttpRequest) -> HttpResponse:
+    """Numbers and pictures for one rule set (`?rules=nomerci`; the default rules without it) or
+    for all together (`?rules=all`)."""
+    try:
+        rules = stats.parse_rules_choice(request.GET.get("rules", ""))
+    except engine.InvalidRulesError as error:
+        return bad_request(request, pipeline.sentence(str(error)))
+    key = request.session.session_key
+    since = _stats_since(request)
+    figures = stats.for_session(key, rules, since)
+    context = {
+        "stats": figures,
+        "rules": rules or "all",
+        "tabs": stats.rule_set_tabs(key, rules, since),
+        "since": since,
+        "charts": charts.for_stats(figures),
+        "transfer_minutes": transfer.TRANSFER_MINUTES,
+    }
+    template = "game/stats.html#stats" if request.htmx else "game/stats.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def stats_reset(request: HtmxHttpRequest) -> HttpResponse:
+    """GET asks (the page the reset button leads to without JavaScript); POST resets: from now on
+    only games begun after this moment count. The games stay (daily figures, replay links)."""
+    if request.method == "POST":
+        if request.session.session_key:
+            request.session[STATS_SINCE] = timezone.now().isoformat()
+        return HttpResponseRedirect(reverse("stats"), status=303)
+    return render(request, "game/stats_reset.html")

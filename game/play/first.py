@@ -1,0 +1,169 @@
+"""A deal's first board, which is not stored: its hint, "Show a win", and its first change, which
+stores the session and the game with it in one transaction (game.board.actions.first_change). A
+refused one (stale, illegal, malformed, rate-limited) stores nothing, so page views by strangers
+and crawlers cost no row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from game import engine, limits
+from game.board import actions, pipeline, store, winning_line
+from game.board.change import Change
+from game.models import Game
+from game.play.players import (
+    HtmxHttpRequest,
+    bad_request,
+    remembered_rules,
+    session_key,
+)
+from game.play.site import DAILY_FIELD, SITE, first_board, first_board_urls
+from game.play.solve import solve_stored
+
+
+def _first_board_of(request: HtmxHttpRequest, number: str) -> Game:
+    """The first board a request under `/deal/<n>/` names: its deal, `?rules=` (or the
+    remembered rule set) and `?daily=1`. Raises InvalidDealError or InvalidRulesError."""
+    deal_number = engine.parse_deal_number(number)
+    name = request.GET.get("rules", "")
+    rules = engine.Rules.parse(name) if name else remembered_rules(request)
+    return first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
+
+
+def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse | None:
+    """What a first board's change meets in this session: its own game of that deal and rules
+    under way (a double submit, or a second tab: the change goes to that game, where the move
+    count tells a stale board), or a begun game of another deal, which is never left without
+    asking (the answer goes to the deal's page, which asks). None: nothing in the way. A daily
+    deal's board meets only the session's game of that day: it lives beside the other game."""
+    key = request.session.session_key
+    if pending.dealt_by_daily:
+        day_game = store.day_game(key, pending.deal_number)
+        if day_game is not None and day_game.status == Game.Status.PLAYING:
+            return day_game
+        return None
+    current = store.current_game(key)
+    if current is None or current.status != Game.Status.PLAYING:
+        return None
+    if (current.deal_number, current.rules) == (pending.deal_number, pending.rules):
+        return current
+    if current.started_at is None:
+        return None
+    url = first_board_urls(pending)["page"]
+    if pending.rules != engine.DEFAULT_RULES.name and not pending.dealt_by_daily:
+        url += "?" + urlencode({"rules": pending.rules})
+    if getattr(request, "htmx", False):
+        response = HttpResponse()
+        response["HX-Redirect"] = url
+        return response
+    return HttpResponseRedirect(url, status=303)
+
+
+def _store_first(
+    request: HttpRequest, pending: Game, change: Callable[[store.Games], Change]
+) -> Change:
+    """Store the session (if new) and `pending` as this session's game, and apply its first
+    `change` to it, in one transaction (actions.first_change): a refusal stores nothing, not
+    even the session. A hint shown on the first board counts in the stored game."""
+    new_session = request.session.session_key is None
+    hinted = request.session.get(pipeline.FIRST_HINT) == pipeline.first_hint_name(pending)
+
+    def start() -> Game:
+        daily = pending.dealt_by_daily
+        return store.start(
+            session_key(request),
+            pending.deal_number,
+            pending.engine_rules,
+            daily=daily,
+            network=limits.network_tag(request) if daily else "",
+            hints=int(hinted),
+        )
+
+    try:
+        done = actions.first_change(
+            start,
+            lambda game: store.session_games(game.pk, game.session_key),
+            change,
+            admit=lambda: limits.check(request, limits.START),
+        )
+    except pipeline.REFUSALS:
+        if new_session:
+            # The session's row went with the transaction: forget it, so that no cookie names it.
+            request.session.flush()
+        raise
+    if hinted:
+        del request.session[pipeline.FIRST_HINT]
+    return done
+
+
+@require_safe
+def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
+    """The hint on a deal's first board, with nothing stored."""
+    try:
+        pending = _first_board_of(request, number)
+    except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+        return bad_request(request, pipeline.sentence(str(error)))
+    return pipeline.hint(request, pending, SITE)
+
+
+@require_POST
+def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
+    """The first change on a deal's first board (a move, a redeal...): store the session and the
+    game with it, then answer as any change does (the board, or a 303 to the game's page)."""
+    if action not in pipeline.ACTIONS:
+        raise Http404("no such action")
+    try:
+        pending = _first_board_of(request, number)
+    except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+        return bad_request(request, pipeline.sentence(str(error)))
+    run = pipeline.board_change(request, action, SITE)
+    under_way = _game_under_way(request, pending)
+    if isinstance(under_way, HttpResponse):
+        return under_way
+    if under_way is not None:
+        games = store.session_games(under_way.pk, request.session.session_key)
+        return pipeline.change(request, games, SITE, run)
+    try:
+        posted = pipeline.read(request)
+        done = _store_first(request, pending, lambda games: run(games, posted))
+    except pipeline.REFUSALS as error:
+        return pipeline.refused_board(request, pending, error, SITE)
+    return SITE.after_change(request, done)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
+    """Show a win on a deal's first board. GET asks first (without JavaScript); POST stores the
+    session and the game, marked assisted, in one transaction once a compute slot is held (a busy
+    site stores nothing), then shows the solver's verdict."""
+    try:
+        pending = _first_board_of(request, number)
+    except (engine.InvalidDealError, engine.InvalidRulesError) as error:
+        return bad_request(request, pipeline.sentence(str(error)))
+    if request.method != "POST":
+        context = {"game": pending, "urls": first_board_urls(pending)}
+        response = render(request, "game/solve_confirm.html", context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    under_way = _game_under_way(request, pending)
+    if isinstance(under_way, HttpResponse):
+        return under_way
+    if under_way is not None:
+        return solve_stored(request, under_way.pk)
+    try:
+        seen = pipeline.read(request).seen
+        limits.check(request, limits.SOLVE)
+        with limits.computing():
+            done = _store_first(request, pending, lambda games: actions.peek(games, seen))
+            found = winning_line.answer(done.game.record, done.game.position)
+    except pipeline.REFUSALS as error:
+        return pipeline.refused_board(request, pending, error, SITE)
+    winning_line.remember(request.session, done.row, found)
+    return SITE.after_change(request, done)
