@@ -1,5 +1,6 @@
-"""The board's scripts are ES modules (static/js/board/): small, without cycles, loaded as one
-module script; and htmx is configured in one place, the meta tag of templates/_htmx_config.html."""
+"""The board's scripts are ES modules (static/js/board/, docs/frontend.md): small, without
+cycles, loaded as one module script, with their imports rewritten to hashed names by
+collectstatic; and htmx is configured in one place, the meta tag of templates/_htmx_config.html."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.test import Client
+from django.core.management import call_command
+from django.test import Client, override_settings
 
 MODULES = Path(settings.BASE_DIR) / "static" / "js" / "board"
 # The two forms the modules use: `import { say } from "./page.js";`, `import * as x from "./x.js";`.
@@ -103,3 +105,22 @@ def test_a_page_without_a_board_keeps_htmx_default_answers(client: Client, url: 
     # The review's poll, for one, counts on a refusal not being swapped in.
     assert "responseHandling" not in config
     assert MODULE_SCRIPT not in page
+
+
+def test_collectstatic_names_the_hashed_modules_in_each_import(tmp_path: Path) -> None:
+    storages = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "lucie.storage.ManifestStaticFilesStorage"},
+    }
+    with override_settings(STORAGES=storages, STATIC_ROOT=tmp_path):
+        call_command("collectstatic", interactive=False, verbosity=0)
+
+    hashed = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    graph = imports()
+    for name, needs in graph.items():
+        collected = (tmp_path / hashed[f"js/board/{name}.js"]).read_text()
+        named = IMPORT.findall(collected)
+        assert named == [Path(hashed[f"js/board/{needed}.js"]).name for needed in needs]
+        for file in named:
+            assert re.fullmatch(r"[\w-]+\.[0-9a-f]{12}\.js", file), file
+            assert (tmp_path / "js" / "board" / file).is_file()
