@@ -202,7 +202,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "lucie.storage.ManifestStaticFilesStorage"
             if _STATIC_MANIFEST
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

@@ -6,8 +6,9 @@
 // It does not care how htmx swaps the board: before a swap it notes where every card is, by its
 // stable name (data-card="6C"); after the swap settles it animates whatever card moved. The new
 // board is in place and live at once, so an animation never delays the next input, and focus is
-// left to board.js. Animations use the Web Animations API (our CSP refuses inline styles, not
-// this), and none runs under reduced motion: the setting or the system's preference.
+// left to the board's modules (static/js/board/). Animations use the Web Animations API (our CSP
+// refuses inline styles, not this), and none runs under reduced motion: the setting or the
+// system's preference.
 "use strict";
 (() => {
   const SLIDE_MS = 260;

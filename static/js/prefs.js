@@ -1,5 +1,5 @@
 // This browser's settings as classes on <html>, set in <head> before the page paints so the
-// board never flashes in the wrong colours or layout. board.js keeps them (the settings dialog);
+// board never flashes in the wrong colours or layout. board/dialogs.js keeps them (Settings);
 // the server renders the same classes from the session for players without JavaScript, and a
 // choice stored here wins over those once there is one.
 // On/off settings are a class of their name; the Themes choices are `<name>-<value>` classes

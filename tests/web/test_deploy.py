@@ -205,6 +205,15 @@ def test_production_settings_under_gunicorn(tmp_path: Path) -> None:
         # Each file once: the card sprite is named by every card, with a fragment (`#c-8C`).
         assets = list(dict.fromkeys(re.findall(r'(?:src|href)="(/static/[^"#]+)', page.body)))
         served = {path: https.request("GET", path, accept_gzip=True) for path in assets}
+        # The board's modules import each other (static/js/board/): by their hashed names too.
+        modules = [path for path in assets if "/js/board/" in path]
+        for path in modules:
+            source = https.get(path).body
+            for name in re.findall(r'^import [^;]*? from "\./([^"]+)";', source, re.MULTILINE):
+                imported = f"{path.rsplit('/', 1)[0]}/{name}"
+                if imported not in served:
+                    modules.append(imported)
+                    served[imported] = https.request("GET", imported, accept_gzip=True)
         https.close()
 
     assert plain.status == 301
@@ -222,6 +231,7 @@ def test_production_settings_under_gunicorn(tmp_path: Path) -> None:
 
     assert any(path.endswith(".css") for path in assets)
     assert any(path.endswith(".js") for path in assets)
+    assert len(modules) > 4, "the page loads the board's modules and they import the rest"
     for path, answer in served.items():
         assert answer.status == 200, path
         assert re.search(r"\.[0-9a-f]{12}\.\w+$", path), f"{path}: no cache-busting hash"

@@ -1,0 +1,121 @@
+// The board's entry point (docs/frontend.md): wires the modules up, and keeps the board's side
+// of htmx: what a request carries, what a failure says, what a new board needs. Which answers
+// are swapped in is htmx's config, in templates/_htmx_config.html.
+import * as dialogs from "./dialogs.js";
+import * as drag from "./drag.js";
+import * as keys from "./keys.js";
+import { $, $$, board, fanStop, fill, say, setting } from "./page.js";
+import * as selection from "./selection.js";
+import * as timer from "./timer.js";
+
+// ---------------------------------------------------------------- requests
+// A board POST carries auto-move (`auto`), and the move count (a form kept in place may hold an
+// older one) and key (`v`: the server leaves out what is unchanged) of the board on show.
+function onConfigRequest(event) {
+  const detail = event.detail;
+  if (detail.verb !== "post" || !detail.parameters || detail.parameters.n === undefined) return;
+  detail.parameters.auto = setting("auto-move") ? "1" : "0";
+  const root = board();
+  if (root && root.dataset.moves !== undefined) detail.parameters.n = root.dataset.moves;
+  if (root && root.dataset.position) detail.parameters.v = root.dataset.position;
+}
+
+function onResponseError(event) {
+  const status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
+  if (status === 503) say(fill("busy"));
+  else if (status === 429) say(fill("too_many"));
+  else say(fill("failed"));
+}
+
+// ---------------------------------------------------------------- focus across a swap
+// The same fan, foundation or control keeps the focus, else the nearest; a game just ended
+// gives it to the end panel's first action.
+let focusKey = null;
+let statusBefore = null;
+
+function rememberFocus() {
+  const active = document.activeElement;
+  const root = board();
+  focusKey = null;
+  statusBefore = root ? root.dataset.status : null;
+  if (!root || !active || !root.contains(active)) return;
+  const fan = active.closest("[data-fan]");
+  const foundation = active.closest("[data-foundation]");
+  const action = active.closest("[data-action]");
+  if (fan) focusKey = `[data-fan="${fan.dataset.fan}"]`;
+  else if (foundation) focusKey = `[data-foundation="${foundation.dataset.foundation}"]`;
+  else if (action) focusKey = `[data-action="${action.dataset.action}"]`;
+}
+
+function focusAfterSwap(root, key) {
+  const place = $(key, root);
+  if (!place) return null;
+  if (place.matches("[data-fan]")) {
+    // This fan's top card, else the nearest fan that has one.
+    const all = $$(".fans [data-fan]", root);
+    const at = all.indexOf(place);
+    const order = all.map((fan, index) => ({ fan, far: Math.abs(index - at) + (index < at ? 0.5 : 0) }));
+    order.sort((a, b) => a.far - b.far);
+    for (const { fan } of order) {
+      const stop = fanStop(fan);
+      if (stop && !stop.disabled) return stop;
+    }
+    return null;
+  }
+  const hidden = place.closest("details:not([open])");
+  if (hidden) return $("summary", hidden);
+  if (!place.disabled) return place;
+  // A control that is now disabled (Undo at the first move): the nearest one in its bar.
+  const controls = $$(".bar button, .bar a, .bar summary", root);
+  const at = controls.indexOf(place);
+  const after = controls.slice(at + 1).find((el) => !el.disabled);
+  return after || controls.slice(0, at).reverse().find((el) => !el.disabled) || null;
+}
+
+// ---------------------------------------------------------------- a new board
+function afterSwap() {
+  selection.forgetSelection();
+  const root = board();
+  if (!root) return;
+  // Controls that only work with these scripts (the embed's ⚙) come hidden in every board.
+  for (const element of $$("[data-needs-js]", root)) element.hidden = false;
+  // A card the server sent picked up (the no-JavaScript select) is lit here too.
+  const preselected = $(".fan .is-selected", root);
+  if (preselected) selection.select(preselected);
+  const menu = $("details.menu", root);
+  if (menu) menu.open = false;
+  if (focusKey) {
+    const ended = statusBefore === "playing" && root.dataset.status !== "playing";
+    const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
+    if (stop) stop.focus();
+    focusKey = null;
+  }
+}
+
+// Listeners on one target run in the order they were added: the input watch before anything
+// reads it, a drag's Escape before the keys' own.
+selection.installInputWatch();
+selection.install();
+drag.install();
+keys.install();
+document.addEventListener("htmx:beforeRequest", rememberFocus);
+// In the swap's own task, not at the settle: a key typed in between ("8 c") lost its focus.
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.target && event.target.id === "board") afterSwap();
+});
+document.addEventListener("htmx:sendError", () => say(fill("unreachable")));
+document.addEventListener("htmx:responseError", onResponseError);
+drag.installUnfade();
+dialogs.install();
+document.addEventListener("htmx:configRequest", onConfigRequest);
+timer.install();
+selection.installMerci();
+
+function start() {
+  for (const element of $$("[data-needs-js]")) element.hidden = false;
+  afterSwap();
+  timer.startTimer();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
