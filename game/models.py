@@ -17,6 +17,7 @@ from typing import Any
 from django.db import models, transaction
 from django.db.models import signals
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from game import engine
 from game.board import rows
@@ -47,11 +48,12 @@ def new_token() -> str:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        WON = "won", "Won"
-        LOST = "lost", "Lost"
+        # Translators: a game's status, as a record ("93 moves, won") and the admin show it.
+        PLAYING = "playing", pgettext_lazy("a game's status", "Playing")
+        WON = "won", pgettext_lazy("a game's status", "Won")
+        LOST = "lost", pgettext_lazy("a game's status", "Lost")
         # Left in progress for another game: counts as a loss.
-        ABANDONED = "abandoned", "Abandoned"
+        ABANDONED = "abandoned", pgettext_lazy("a game's status", "Abandoned")
 
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     # The replay link's name (/replay/<replay_token>/): shared freely, it shows this game's moves

@@ -33,11 +33,33 @@ def quoted(text: str) -> str:
     return repr(text[:QUOTED_CHARACTERS])[:-1] + "…'"
 
 
-class InvalidMoveError(ValueError):
+Param = Card | int | str
+"""A value a refusal names: a card, a fan (counted from 0, as the engine counts), a count or a
+quoted text."""
+
+
+class MoveError(ValueError):
+    """A refused move. `str(error)` is the English sentence; `code` names the refusal and
+    `params` its values, for a front end that words it in another language
+    (game/board/messages.py). An error raised without a code is worded from its text alone.
+
+    >>> error = MoveError("the Six of Clubs is already on its foundation", "already_home",
+    ...                   card=Card.parse("6C"))
+    >>> str(error), error.code, error.params
+    ('the Six of Clubs is already on its foundation', 'already_home', {'card': Card.parse('6C')})
+    """
+
+    def __init__(self, message: str, code: str = "", **params: Param) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+class InvalidMoveError(MoveError):
     """Text or a value that does not describe a move at all."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(MoveError):
     """A well-formed move that the rules do not allow in this position."""
 
 
@@ -86,7 +108,9 @@ class Move:
         True
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"{quoted(str(text))} is not a move")
+            raise InvalidMoveError(
+                f"{quoted(str(text))} is not a move", "not_a_move", text=quoted(str(text))
+            )
         body = text.strip().upper()
         if body == "R":
             return REDEAL
@@ -94,7 +118,9 @@ class Move:
         source, arrow, target = body.removeprefix("*").partition(">")
         if not arrow or not source or not target:
             raise InvalidMoveError(
-                f"{quoted(text)} is not a move: write it like 6C>7C, 6C>F, *6C>F or R"
+                f"{quoted(text)} is not a move: write it like 6C>7C, 6C>F, *6C>F or R",
+                "not_a_move_form",
+                text=quoted(text),
             )
         try:
             card = Card.parse(source)
@@ -106,7 +132,9 @@ class Move:
                 # refuses more than 4,300 digits).
                 if len(fan) > MAX_FAN_DIGITS:
                     raise InvalidMoveError(
-                        f"{quoted(text)} is not a move: no layout has that many fans"
+                        f"{quoted(text)} is not a move: no layout has that many fans",
+                        "too_many_fans",
+                        text=quoted(text),
                     )
                 return cls.to_empty(card, int(fan), merci)
             return cls.build(card, Card.parse(target), merci)
@@ -114,7 +142,11 @@ class Move:
             # The card's own error would quote (a part of) the text a second time.
             raise InvalidMoveError(
                 f"{quoted(text)} is not a move: write a card like 6C, a rank from {RANKS} and a"
-                f" suit from {SUITS}"
+                f" suit from {SUITS}",
+                "not_a_card",
+                text=quoted(text),
+                ranks=RANKS,
+                suits=SUITS,
             ) from None
 
     @property

@@ -288,20 +288,24 @@ def apply(position: Position, move: Move) -> Position:
     card = move.card
     where = position.find(card)
     if where is None:
-        raise IllegalMoveError(f"the {card.name} is already on its foundation")
+        raise IllegalMoveError(
+            f"the {card.name} is already on its foundation", "already_home", card=card
+        )
     fan_index, depth = where
     fan = position.fans[fan_index]
     buried = depth < len(fan) - 1
     if move.merci:
         _check_merci(position, card, buried)
     elif buried:
-        raise IllegalMoveError(f"the {card.name} is not on top of its fan: only top cards move")
+        raise IllegalMoveError(
+            f"the {card.name} is not on top of its fan: only top cards move", "buried", card=card
+        )
     fans = list(position.fans)
     fans[fan_index] = fan[:depth] + fan[depth + 1 :]
     foundations = position.foundations
     if move.to_foundation:
         if not position.is_home_next(card):
-            raise IllegalMoveError(_home_refusal(position, card))
+            raise _home_refusal(position, card)
         foundations = _raise_foundation(foundations, card)
     elif move.onto is not None:
         target = _check_build(position, card, move.onto, move.merci)
@@ -320,9 +324,9 @@ def apply(position: Position, move: Move) -> Position:
 
 def _redeal(position: Position) -> Position:
     if position.cards_home == 52:
-        raise IllegalMoveError("the game is won: there is nothing to redeal")
+        raise IllegalMoveError("the game is won: there is nothing to redeal", "won_no_redeal")
     if not position.can_redeal:
-        raise IllegalMoveError("no redeals are left")
+        raise IllegalMoveError("no redeals are left", "no_redeals_left")
     index = position.redeals_used + 1
     cards = [card for fan in position.fans for card in fan]
     fans = deals.redeal(cards, position.shuffle_seed, index)
@@ -331,24 +335,31 @@ def _redeal(position: Position) -> Position:
 
 def _check_merci(position: Position, card: Card, buried: bool) -> None:
     if position.rules.mercis == 0:
-        raise IllegalMoveError("these rules have no merci")
+        raise IllegalMoveError("these rules have no merci", "no_merci_rules")
     if position.mercis_left <= 0:
-        raise IllegalMoveError("the merci has been used")
+        raise IllegalMoveError("the merci has been used", "merci_used")
     if not position.is_last_deal:
-        raise IllegalMoveError("the merci may only be taken in the last deal")
+        raise IllegalMoveError(
+            "the merci may only be taken in the last deal", "merci_not_last_deal"
+        )
     if not buried:
-        raise IllegalMoveError(f"the {card.name} is on top: the merci draws a buried card")
+        raise IllegalMoveError(
+            f"the {card.name} is on top: the merci draws a buried card", "merci_on_top", card=card
+        )
 
 
 def _check_build(position: Position, card: Card, onto: Card, merci: bool) -> int:
     target = _top_index(position).get(onto)
     if target is None:
-        raise IllegalMoveError(f"the {onto.name} is not on top of a fan")
+        raise IllegalMoveError(f"the {onto.name} is not on top of a fan", "onto_buried", onto=onto)
     free = merci and position.rules.free_merci
     if not free and (onto.suit != card.suit or onto.rank != card.rank + 1):
         raise IllegalMoveError(
             f"the {card.name} cannot go onto the {onto.name}: "
-            "a card builds only on the next higher card of its own suit"
+            "a card builds only on the next higher card of its own suit",
+            "wrong_build",
+            card=card,
+            onto=onto,
         )
     return target
 
@@ -357,21 +368,32 @@ def _check_empty_fan(
     position: Position, card: Card, index: int, fan_size: int, merci: bool
 ) -> None:
     if index >= len(position.fans) or position.fans[index]:
-        raise IllegalMoveError(f"fan {index} is not an empty fan")
+        raise IllegalMoveError(f"fan {index} is not an empty fan", "not_empty", fan=index)
     if not position.rules.kings_fill_empty:
-        raise IllegalMoveError("an emptied fan stays empty under these rules")
+        raise IllegalMoveError("an emptied fan stays empty under these rules", "empty_stays_empty")
     if card.rank != KING:
-        raise IllegalMoveError(f"only a King may fill an empty fan, not the {card.name}")
+        raise IllegalMoveError(
+            f"only a King may fill an empty fan, not the {card.name}", "only_a_king", card=card
+        )
     if fan_size == 1 and not merci:
-        raise IllegalMoveError(f"the {card.name} is alone in its fan already")
+        raise IllegalMoveError(f"the {card.name} is alone in its fan already", "alone", card=card)
 
 
-def _home_refusal(position: Position, card: Card) -> str:
+def _home_refusal(position: Position, card: Card) -> IllegalMoveError:
     have = position.foundations[card.suit_index]
     if have == 0:
-        return f"the {card.name} cannot go home yet: its foundation starts with the Ace"
+        return IllegalMoveError(
+            f"the {card.name} cannot go home yet: its foundation starts with the Ace",
+            "home_needs_ace",
+            card=card,
+        )
     top = DECK[card.index - card.rank + have]
-    return f"the {card.name} cannot go home yet: its foundation has reached the {top.name}"
+    return IllegalMoveError(
+        f"the {card.name} cannot go home yet: its foundation has reached the {top.name}",
+        "home_not_next",
+        card=card,
+        top=top,
+    )
 
 
 def _raise_foundation(foundations: Foundations, card: Card) -> Foundations:
