@@ -94,7 +94,7 @@ WORDS = {
     ),
 }
 
-# The refusals raised with their English text alone (game/board/pipeline.py, played_game.py,
+# The refusals raised with their English text alone (game/board/actions.py, engine.Game,
 # store.py), by that text. A raise site that passes the code instead needs no entry here.
 UNCODED = {
     "there is no move to undo": "no_undo",

@@ -24,15 +24,13 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from game import engine, limits
-from game.board import actions, announce, clock, hints, store
+from game.board import actions, announce, clock, hints, messages, store
 from game.board.change import Change
 from game.board.forms import ChangeForm, Posted
 from game.models import Game
 
-STALE_MESSAGE = "That board was out of date, so nothing was played. Here is the game as it stands."
-# What the live region says for a malformed request: the board's message quotes the request's
-# text (cut short, game.engine.moves.quoted), and the page quotes it once.
-MALFORMED_SPOKEN = "That was not a move, so nothing was played."
+# The stale board's msgid (game.board.messages words it in the page's language).
+STALE_MESSAGE = messages.STALE
 
 # What a refused request may raise on its way through the pipeline: a stale board, a move against
 # the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
@@ -141,7 +139,10 @@ def refused_board(
     """`game`'s board saying why the request was refused; a rate limit or a busy site also says
     when to try again (`Retry-After`), and board.js shows it like a refused move."""
     status, message = refusal(error)
-    spoken = MALFORMED_SPOKEN if isinstance(error, engine.InvalidMoveError) else ""
+    # A malformed request: the board's message quotes its text (cut short, engine.moves.quoted),
+    # and the live region says it once.
+    malformed = isinstance(error, engine.InvalidMoveError)
+    spoken = messages.malformed_spoken() if malformed else ""
     response = front.board(request, game, change, status=status, message=message, spoken=spoken)
     if isinstance(error, limits.REFUSED):
         response["Retry-After"] = str(error.retry_after)
@@ -149,37 +150,19 @@ def refused_board(
 
 
 def refusal(error: Exception) -> tuple[int, str]:
-    """The status and the player's message for a refused request."""
+    """The status and the player's message (in the page's language) for a refused request."""
     if isinstance(error, store.StaleBoardError):
-        return 409, STALE_MESSAGE
-    if isinstance(error, limits.REFUSED):
-        return error.status, error.message
-    return 400, sentence(str(error))
+        status = 409
+    elif isinstance(error, limits.REFUSED):
+        status = error.status
+    else:
+        status = 400
+    return status, messages.refusal_message(error)
 
 
 def sentence(text: str) -> str:
     """An engine message as a sentence: a capital first, a full stop last."""
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-def hint_message(position: engine.Position, found: engine.Hint) -> str:
-    """What the hint says: the move, and plainly when it is a redeal or the merci (naming the
-    buried card and the fan it lies in). Its reason waits behind "Why?" on the board."""
-    move = found.move
-    if move.is_redeal:
-        return "Hint: Redeal now."
-    if move.merci and move.card is not None:
-        where = position.find(move.card)
-        fan = f", buried in fan {where[0] + 1}," if where is not None else ""
-        if move.onto is not None:
-            goes = f"onto the {move.onto.name}"
-        elif move.empty_fan is not None:
-            goes = "into the empty fan"
-        else:
-            goes = "to its foundation"
-        return f"Hint: take the merci: the {move.card.name}{fan} {goes}."
-    return f"Hint: {move.describe()}."
+    return messages.sentence(text)
 
 
 def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
@@ -190,7 +173,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     except limits.REFUSED as error:
         return refused_board(request, game, error, front, shown)
     if found is None:
-        message = "There is nothing to hint: the game is over."
+        message = messages.nothing_to_hint()
         return front.board(request, game, shown, message=message)
     if game.pk is not None:
         # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
@@ -202,7 +185,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         # move counts it (game.play.first). A browser with no session stores nothing, so a hint
         # before its very first move is not counted.
         request.session[FIRST_HINT] = first_hint_name(game)
-    message = hint_message(shown.game.position, found)
+    message = messages.hint_message(shown.game.position, found)
     return front.board(request, game, shown, hint=found, message=message)
 
 

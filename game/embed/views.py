@@ -41,7 +41,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import actions, display, pipeline, store, win
+from game.board import actions, display, messages, pipeline, store, win
 from game.board.change import Change
 from game.daily import deals
 from game.models import Game
@@ -63,16 +63,6 @@ EMBED_POLICY: dict[str, Any] = {
 # The frame's words, as msgids: each is translated where it is shown (gettext in the request, in
 # the language of the frame's URL).
 NOT_FOUND = gettext_noop("There is no such game here. It may have been mistyped.")
-
-# What the board pipeline says in English (game/board/pipeline.py marks no string yet): the frame
-# shows it in its URL's language. Drop an entry once the pipeline marks its own.
-PIPELINE_MESSAGES = frozenset(
-    {
-        gettext_noop(
-            "That board was out of date, so nothing was played. Here is the game as it stands."
-        ),
-    }
-)
 
 View = Callable[..., HttpResponseBase]
 
@@ -97,7 +87,7 @@ def embed_page(view: View) -> View:
             )
         except (engine.InvalidDealError, engine.InvalidRulesError) as error:
             return _error(
-                request, gettext("That did not work"), pipeline.sentence(str(error)), status=400
+                request, gettext("That did not work"), messages.refusal_message(error), status=400
             )
         except limits.REFUSED as refused:
             response = _error(
@@ -184,8 +174,6 @@ class EmbedBoard:
         spoken: str = "",
     ) -> HttpResponse:
         """The board alone for htmx, the whole frame page otherwise."""
-        if message in PIPELINE_MESSAGES:
-            message = gettext(message)
         context = display.board_context(
             game,
             change.game if change is not None else game.resume(),
@@ -337,7 +325,7 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return _error(
-            request, gettext("That did not work"), pipeline.sentence(str(error)), status=400
+            request, gettext("That did not work"), messages.refusal_message(error), status=400
         )
     return pipeline.clock_response(store.set_clock(store.token_games(token), running))
 

@@ -15,7 +15,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine, limits
-from game.board import actions, pipeline, store, winning_line
+from game.board import actions, messages, pipeline, store, winning_line
 from game.board.change import Change
 from game.models import Game
 from game.play.players import (
@@ -109,7 +109,7 @@ def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-        return bad_request(request, pipeline.sentence(str(error)))
+        return bad_request(request, messages.refusal_message(error))
     return pipeline.hint(request, pending, SITE)
 
 
@@ -122,7 +122,7 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-        return bad_request(request, pipeline.sentence(str(error)))
+        return bad_request(request, messages.refusal_message(error))
     run = pipeline.board_change(request, action, SITE)
     under_way = _game_under_way(request, pending)
     if isinstance(under_way, HttpResponse):
@@ -146,7 +146,7 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-        return bad_request(request, pipeline.sentence(str(error)))
+        return bad_request(request, messages.refusal_message(error))
     if request.method != "POST":
         context = {"game": pending, "urls": first_board_urls(pending)}
         response = render(request, "game/solve_confirm.html", context)

@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import display, pipeline, store
+from game.board import display, messages, pipeline, store
 from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.players import (
@@ -51,7 +51,7 @@ def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
     try:
         number = engine.parse_deal_number(text)
     except engine.InvalidDealError as error:
-        return bad_request(request, pipeline.sentence(str(error)))
+        return bad_request(request, messages.refusal_message(error))
     return HttpResponseRedirect(reverse("deal", args=[number]))
 
 
@@ -66,12 +66,12 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         deal_number = engine.parse_deal_number(number)
     except engine.InvalidDealError as error:
-        return bad_request(request, pipeline.sentence(str(error)))
+        return bad_request(request, messages.refusal_message(error))
     rules_name = request.GET.get("rules") or request.POST.get("rules")
     try:
         rules = engine.Rules.parse(rules_name) if rules_name else remembered_rules(request)
     except engine.InvalidRulesError as error:
-        return bad_request(request, pipeline.sentence(str(error)))
+        return bad_request(request, messages.refusal_message(error))
     if request.method != "POST" and request.session.session_key is None:
         return SITE.board(request, first_board(deal_number, rules), selected=selected_card(request))
     key = session_key(request)
@@ -141,7 +141,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     try:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
-        return HttpResponse(pipeline.sentence(str(error)), status=400, content_type="text/plain")
+        return HttpResponse(messages.refusal_message(error), status=400, content_type="text/plain")
     game = store.set_clock(store.session_games(game_id, claimed_key(request.session)), running)
     return pipeline.clock_response(game)
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
-from game.board import announce, display, pipeline, store
+from game.board import announce, display, messages, store
 from game.models import Game
 from game.play.players import HtmxHttpRequest, session_key
 
@@ -91,7 +91,8 @@ def read_import(request: HttpRequest) -> engine.Record:
         engine.Game.from_record(record)
     except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
         raise BadRecord(
-            gettext("That record cannot be used: %(why)s") % {"why": pipeline.sentence(str(error))}
+            gettext("That record cannot be used: %(why)s")
+            % {"why": messages.refusal_message(error)}
         ) from None
     return record
 

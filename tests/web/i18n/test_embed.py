@@ -238,11 +238,6 @@ def test_a_stale_board_in_the_frame_is_a_409_in_its_language(client: Client, cod
         assert_cookie_free(response)
 
 
-def test_the_embed_translates_the_pipelines_stale_message() -> None:
-    # The embed keeps its own copy of the msgid until the pipeline marks its strings.
-    assert pipeline.STALE_MESSAGE in embed_views.PIPELINE_MESSAGES
-
-
 @pytest.mark.usefixtures("rate_limits")
 @pytest.mark.parametrize("code", CODES)
 def test_a_rate_limited_embed_start_says_so_in_its_language(code: str) -> None:

@@ -16,7 +16,6 @@ from django.core.cache import cache as django_cache
 from django.test import Client
 
 from game import engine
-from game.board import messages, pipeline
 from game.models import Game
 from tests.web.embed.test_embed import DEAL, first_move
 from tests.web.i18n.test_board import heard
@@ -99,33 +98,9 @@ def illegal(game: Game) -> engine.Move:
     return engine.Move.home(fan[0])
 
 
-# game/board/pipeline.py words its refusals and "nothing to hint" itself until it calls
-# game.board.messages; the tests of those pages expect to fail until then (strictly: once the
-# pipeline imports game.board.messages they must pass).
-WIRED = "messages" in vars(pipeline)
-UNTIL_WIRED = pytest.mark.xfail(
-    not WIRED, strict=True, reason="pipeline.py does not call game.board.messages yet"
-)
-
-
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     django_cache.clear()
-
-
-@pytest.fixture
-def wired(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pipeline as it reads once it words refusals with game.board.messages (its
-    `refusal` and `MALFORMED_SPOKEN`), for the tests that must pass before it does."""
-    if WIRED:
-        return
-    status_of = pipeline.refusal
-
-    def refusal(error: Exception) -> tuple[int, str]:
-        return status_of(error)[0], messages.refusal_message(error)
-
-    monkeypatch.setattr(pipeline, "refusal", refusal)
-    monkeypatch.setattr(pipeline, "MALFORMED_SPOKEN", messages.MALFORMED)
 
 
 def said(pages: dict[str, str]) -> dict[str, list[str]]:
@@ -184,15 +159,8 @@ def refusals(client: Client, code: str) -> dict[str, str]:
     return pages
 
 
-@UNTIL_WIRED
 @pytest.mark.parametrize("code", CODES)
 def test_refusals_say_no_english(client: Client, code: str) -> None:
-    assert said(refusals(client, code)) == {}
-
-
-@pytest.mark.usefixtures("wired")
-@pytest.mark.parametrize("code", CODES)
-def test_refusals_say_no_english_once_the_pipeline_words_them(client: Client, code: str) -> None:
     pages = refusals(client, code)
 
     assert said(pages) == {}
@@ -231,7 +199,6 @@ def test_a_finished_games_pages_say_no_english(client: Client, code: str) -> Non
     assert status in heard(pages["won record"])
 
 
-@UNTIL_WIRED
 @pytest.mark.parametrize("code", CODES)
 def test_hint_on_a_finished_game_says_no_english(client: Client, code: str) -> None:
     pages = {

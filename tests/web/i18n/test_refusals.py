@@ -13,7 +13,6 @@ from django.utils import translation
 
 from game import engine, limits
 from game.board import messages, store
-from game.board.played_game import Played
 from game.engine.cards import DECK
 from game.engine.moves import MoveError
 
@@ -172,7 +171,7 @@ def test_cards_are_named_in_the_language(code: str, expected: str) -> None:
 
 def uncoded() -> list[Exception]:
     """The web layer's refusals, raised with their English text alone."""
-    played = Played(1, engine.DEFAULT_RULES, [], redo=[])
+    played = engine.Game(1)
     errors: list[Exception] = []
     for action in (played.undo, played.redo):
         try:
