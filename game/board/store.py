@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Case, Q, QuerySet, When
+from django.db.models import Case, QuerySet, When
 from django.http import Http404
 from django.utils import timezone
 
@@ -62,7 +62,7 @@ def current_game(session_key: str | None) -> Game | None:
     if not session_key:
         return None
     in_progress_first = Case(When(status=Game.Status.PLAYING, then=0), default=1)
-    games = Game.objects.filter(session_key=session_key, daily=False)
+    games = Game.objects.of_session(session_key).filter(daily=False)
     return games.order_by(in_progress_first, "-created_at", "-pk").first()
 
 
@@ -73,7 +73,8 @@ def day_game(session_key: str | None, deal_number: int) -> Game | None:
     if not session_key:
         return None
     games = list(
-        Game.objects.filter(session_key=session_key, deal_number=deal_number, daily=True)
+        Game.objects.of_session(session_key)
+        .filter(deal_number=deal_number, daily=True)
         .exclude(status=Game.Status.ABANDONED)
         .order_by("-created_at", "-pk")
     )
@@ -128,9 +129,7 @@ def replay_games(replay_token: str) -> QuerySet[Game]:
     names nothing (and never reaches the database)."""
     if not TOKEN_FORM.fullmatch(replay_token):
         return Game.objects.none()
-    return Game.objects.filter(replay_token=replay_token).filter(
-        Q(imported=True) | ~Q(status=Game.Status.PLAYING)
-    )
+    return Game.objects.filter(replay_token=replay_token).replayable()
 
 
 def get_game(game_id: int, session_key: str | None) -> Game:
@@ -180,7 +179,7 @@ def start(
             finish(left, Game.Status.ABANDONED, now)
             left.save_changes()
         if game.daily:
-            entries = Game.objects.filter(deal_number=deal_number, daily_entry=True)
+            entries = Game.objects.daily_entries().filter(deal_number=deal_number)
             mine = entries.filter(session_key=session_key)
             theirs = entries.filter(network=network) if network else Game.objects.none()
             game.daily_entry = not mine.exists() and not theirs.exists()

@@ -154,15 +154,15 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
     theirs.filter(started_at__isnull=True).delete()
     mine = Game.objects.filter(session_key=target)
     # A day both browsers count in everyone's figures stays counted once: this browser's entry.
-    both = mine.filter(daily_entry=True).values_list("deal_number", flat=True)
+    both = mine.daily_entries().values_list("deal_number", flat=True)
     demoted = sorted(
         set(
-            theirs.filter(daily_entry=True, deal_number__in=both).values_list(
-                "deal_number", flat=True
-            )
+            theirs.daily_entries()
+            .filter(deal_number__in=both)
+            .values_list("deal_number", flat=True)
         )
     )
-    theirs.filter(daily_entry=True, deal_number__in=demoted).update(daily_entry=False, network="")
+    theirs.daily_entries().filter(deal_number__in=demoted).update(daily_entry=False, network="")
     for number in demoted:  # an update goes around the tally's signal (game/daily/tally.py)
         tally.rebuild(number, number)
     closed = 0
