@@ -2,16 +2,19 @@
 
 A board has up to 52 cards and is rendered on every move; as an `{% include %}` per card the
 template engine spent most of a move request on them (bench/load.py). The markup is the same one
-game/_card.html used to hold; every value is escaped.
+game/_card.html used to hold; every value is escaped (with the standard library's `html.escape`,
+which Django's `escape` calls after checking each argument for a lazy string: every value here is
+a plain `str`). The sprite's URL is looked up once per template render, not once per card.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
+from typing import Any
 
 from django import template
 from django.templatetags.static import static
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from game.board.display import CardView
@@ -19,7 +22,7 @@ from game.board.display import CardView
 register = template.Library()
 
 
-def face(view: CardView) -> str:
+def face(view: CardView, sprite_url: str | None = None) -> str:
     """The face: the corner index (rank over suit) in text, so a strip reads whatever the card
     style; the art (pips, an Ace's pip, a court figure) from the cached sprite static/cards.svg
     (scripts/card_art.py), with the second index turned in the opposite corner; and the large
@@ -31,7 +34,7 @@ def face(view: CardView) -> str:
         '<span class="face" aria-hidden="true"><span class="index">'
         f'<span class="rank{ten}">{rank}</span><span class="suit">{symbol}</span></span>'
         f'<svg class="art" viewBox="0 0 100 140">'
-        f'<use href="{sprite()}#c-{escape(view.code)}"/></svg>'
+        f'<use href="{sprite_url or sprite()}#c-{escape(view.code)}"/></svg>'
         f'<span class="index foot"><span class="foot-rank{ten}">{rank}</span>'
         f'<span class="foot-suit">{symbol}</span></span>'
         f'<span class="pip">{symbol}</span></span>'
@@ -42,8 +45,17 @@ def sprite() -> str:
     return static("cards.svg")
 
 
-@register.simple_tag
-def card(view: CardView, static: bool = False) -> SafeString:
+def _sprite_of(context: Any) -> str:
+    """The sprite's URL, once per template render (the render context lives as long as one)."""
+    found: str | None = context.render_context.get("cards_sprite")
+    if found is None:
+        found = context.render_context["cards_sprite"] = sprite()
+    return found
+
+
+@register.simple_tag(takes_context=True)
+def card(context: Any, view: CardView, static: bool = False) -> SafeString:
+    sprite_url = _sprite_of(context)
     colour = "red" if view.red else "black"
     place = "is-top" if view.top else "buried"
     common = f'data-card="{escape(view.code)}" aria-label="{escape(view.name)}"'
@@ -52,7 +64,7 @@ def card(view: CardView, static: bool = False) -> SafeString:
         html = (
             '<button type="submit" form="move-form" name="move" '
             f'value="{escape(view.target_move)}" class="card {colour} is-top is-target" '
-            f"{common}{hint}>{face(view)}</button>"
+            f"{common}{hint}>{face(view, sprite_url)}</button>"
         )
     elif view.interactive and not static:
         selected = " is-selected" if view.selected else ""
@@ -62,16 +74,19 @@ def card(view: CardView, static: bool = False) -> SafeString:
             f'<button type="submit" form="select-form" name="sel" value="{value}" '
             f'class="card {colour} {place}{selected}" data-card="{escape(view.code)}" '
             f'data-moves="{escape(view.moves_text)}" aria-label="{escape(view.name)}" '
-            f'aria-pressed="{pressed}"{hint}>{face(view)}</button>'
+            f'aria-pressed="{pressed}"{hint}>{face(view, sprite_url)}</button>'
         )
     else:
-        html = f'<span class="card {colour} {place}" role="img" {common}{hint}>{face(view)}</span>'
+        html = (
+            f'<span class="card {colour} {place}" role="img" {common}{hint}>'
+            f"{face(view, sprite_url)}</span>"
+        )
     return mark_safe(html + "\n")  # every value above is escaped
 
 
-@register.simple_tag(name="face")
-def face_tag(view: CardView) -> SafeString:
-    return mark_safe(face(view))  # every value in it is escaped
+@register.simple_tag(name="face", takes_context=True)
+def face_tag(context: Any, view: CardView) -> SafeString:
+    return mark_safe(face(view, _sprite_of(context)))  # every value in it is escaped
 
 
 def board_words() -> dict[str, object]:
