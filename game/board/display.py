@@ -285,7 +285,8 @@ def board_context(
         foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
         foundation.live = True
 
-    keep = _unchanged(game, played, fans, foundations, previous) if previous and key else Keep()
+    # A hint or a line on show marks a card or two: the fans it leaves unmarked are kept too.
+    keep = _unchanged(game, played, fans, foundations, previous) if previous else Keep()
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
