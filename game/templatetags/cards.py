@@ -9,6 +9,7 @@ a plain `str`). The sprite's URL is looked up once per template render, not once
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -26,15 +27,21 @@ def face(view: CardView, sprite_url: str | None = None) -> str:
     """The face: the corner index (rank over suit) in text, so a strip reads whatever the card
     style; the art (pips, an Ace's pip, a court figure) from the cached sprite static/cards.svg
     (scripts/card_art.py), with the second index turned in the opposite corner; and the large
-    pip that the large-index card style shows instead of the art."""
-    symbol = escape(view.symbol)
-    ten = " ten" if view.rank == "10" else ""  # two digits: drawn narrower to fit a strip
-    rank = escape(view.rank)
+    pip that the large-index card style shows instead of the art. The same few values make the
+    same markup, so it is built once per card, corner index and sprite."""
+    return _face(view.code, view.rank, view.symbol, sprite_url or sprite())
+
+
+@functools.lru_cache(maxsize=1024)
+def _face(code: str, rank_text: str, symbol_text: str, sprite_url: str) -> str:
+    symbol = escape(symbol_text)
+    ten = " ten" if rank_text == "10" else ""  # two digits: drawn narrower to fit a strip
+    rank = escape(rank_text)
     return (
         '<span class="face" aria-hidden="true"><span class="index">'
         f'<span class="rank{ten}">{rank}</span><span class="suit">{symbol}</span></span>'
         f'<svg class="art" viewBox="0 0 100 140">'
-        f'<use href="{sprite_url or sprite()}#c-{escape(view.code)}"/></svg>'
+        f'<use href="{sprite_url}#c-{escape(code)}"/></svg>'
         f'<span class="index foot"><span class="foot-rank{ten}">{rank}</span>'
         f'<span class="foot-suit">{symbol}</span></span>'
         f'<span class="pip">{symbol}</span></span>'
