@@ -18,7 +18,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
-from game.board.display import CardView
+from game.board.display import CardView, FanView
 
 register = template.Library()
 
@@ -62,7 +62,19 @@ def _sprite_of(context: Any) -> str:
 
 @register.simple_tag(takes_context=True)
 def card(context: Any, view: CardView, static: bool = False) -> SafeString:
+    return card_markup(view, static, _sprite_of(context))
+
+
+@register.simple_tag(takes_context=True)
+def fan_cards(context: Any, fan: FanView, static: bool = False) -> SafeString:
+    """A fan's cards, bottom first: one tag per fan rather than a loop of `{% card %}` tags (the
+    template engine's cost is per node, and a board has 52 cards in some 18 fans)."""
     sprite_url = _sprite_of(context)
+    return mark_safe("".join([card_markup(view, static, sprite_url) for view in fan.cards]))
+
+
+def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
+    """One card: a button that picks it up or plays the picked card onto it, or an image."""
     colour = "red" if view.red else "black"
     place = "is-top" if view.top else "buried"
     common = f'data-card="{escape(view.code)}" aria-label="{escape(view.name)}"'
