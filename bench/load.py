@@ -12,7 +12,10 @@ compressed static files) on a free loopback port, against a fresh SQLite file, a
   ping Y ms, ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked
   out into a temporary git worktree and served the same way in this run) and `CPU per move vs the
   baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the same two lines
-  `(PostgreSQL)`; `--cpu-only` stops there;
+  `(PostgreSQL)`; after each server's `CPU per request` line, `CPU per request: cached hint X
+  ms, cached Show a win Y ms, move Z ms; ...`, the same measure of a hint and of "Show a win"
+  asked again on one connection once their answers are cached (the issue asks that they cost no
+  more than a move); `--cpu-only` stops there;
 
 - throughput and p50/p99 latency at 1, 10 and 50 concurrent clients for a move request and for
   /ping, a bare view through the same stack, and their ratio (goal: a move costs at most 3x);
@@ -154,6 +157,49 @@ function response(status, headers, body)
     if phase == "move" then phase, n = "undo", n + 1 else phase, n = "move", n - 1 end
     key = body:match('data%-position="(%x+)"') or ""
   end
+end
+"""
+    + REPORT_LUA
+)
+
+# A cached hint (GET, args[2] == "hint") or a cached "Show a win" (POST) asked again and again
+# on each seat's game as it stands, as the board's buttons ask them (the seats' file as for
+# MOVE_LUA). Both answers were computed once per seat before the run, so these are the cache's.
+ANSWER_LUA = (
+    """
+local counter = 0
+
+function setup(thread)
+  thread:set("index", counter)
+  counter = counter + 1
+end
+
+function init(args)
+  local number = 0
+  for line in io.lines(args[1]) do
+    if number == index then
+      local fields = "^(%S+)\\t(%S+)\\t(%S+)\\t(%S+)\\t(%d+)\\t(%a+)\\t(%x*)$"
+      game, cookie, csrf, move, n, phase, key = line:match(fields)
+    end
+    number = number + 1
+  end
+  kind = args[2]
+  headers = {
+    ["Cookie"] = cookie, ["X-CSRFToken"] = csrf, ["HX-Request"] = "true",
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+  }
+end
+
+function request()
+  if kind == "hint" then
+    return wrk.format("GET", "/game/" .. game .. "/hint/", headers)
+  end
+  return wrk.format("POST", "/game/" .. game .. "/solve/", headers,
+    "n=" .. n .. "&auto=0&v=" .. key)
+end
+
+function response(status, headers, body)
+  if status == 200 then key = body:match('data%-position="(%x+)"') or "" end
 end
 """
     + REPORT_LUA
@@ -358,7 +404,57 @@ def cpu_table(
         f"{move.app_seconds:.2f} s + database {move.database_seconds:.2f} s of CPU; ping: "
         f"{ping.requests} requests, {ping.app_seconds + ping.database_seconds:.2f} s"
     )
+    # One connection: "Show a win" takes a compute slot (one per worker) even when its verdict is
+    # cached, so concurrent ones on a worker are refused as busy; one keep-alive connection also
+    # stays on one worker, whose cache the first requests fill.
+    answers = cached_answers(site, workdir, seats[:1], seconds)
+    hint, solve = answers["hint"], answers["solve"]
+    print(
+        f"CPU per request: cached hint {hint.ms_per_request:.2f} ms, cached Show a win "
+        f"{solve.ms_per_request:.2f} ms, move {move.ms_per_request:.2f} ms; hint/move "
+        f"{hint.ms_per_request / move.ms_per_request:.2f}, Show a win/move "
+        f"{solve.ms_per_request / move.ms_per_request:.2f} ({label}; 1 client)"
+    )
     return move, ping
+
+
+def cached_answers(site: Site, workdir: Path, seats: list[Seat], seconds: int) -> dict[str, CpuRun]:
+    """CPU per request of a cached hint and of a cached "Show a win" on the seats' games: each
+    asked first until every worker has it (the search), then the cache's answer is measured."""
+    script = workdir / "answer.lua"
+    script.write_text(ANSWER_LUA)
+    return {kind: cached_answer(site, seats, workdir, script, seconds, kind) for kind in KINDS}
+
+
+KINDS = ("hint", "solve")
+
+
+def cached_answer(
+    site: Site, seats: list[Seat], workdir: Path, script: Path, seconds: int, kind: str
+) -> CpuRun:
+    for seat in seats:
+        if kind == "hint":
+            answer = seat.player.get(f"/game/{seat.game_id}/hint/", htmx=True)
+        else:
+            board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
+            answer = seat.player.post(
+                f"/game/{seat.game_id}/solve/", {"n": board.move_count, "auto": 0}
+            )
+        assert answer.status == 200, (kind, answer.status, answer.body[:200])
+    seats_file = workdir / f"{kind}-seats.tsv"
+    write_seats(seats, seats_file)
+    # Without CACHE_URL each worker keeps its own cache: a first run, not measured, fills it.
+    wrk(site, "/", len(seats), seconds, script, str(seats_file), kind)
+    runs: list[Run] = []
+
+    def run() -> Run:
+        runs.append(wrk(site, "/", len(seats), seconds, script, str(seats_file), kind))
+        return runs[-1]
+
+    found = measured_cpu(site, run)
+    if runs[0].errors:
+        print(f"  {kind}: {runs[0].errors} of {runs[0].requests} answers were errors")
+    return found
 
 
 @contextmanager

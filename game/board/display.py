@@ -7,12 +7,18 @@ shows what the server listed and never judges a move itself.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game import engine
@@ -99,15 +105,107 @@ class FoundationView:
 def rank_labels() -> tuple[str, ...]:
     """The corner indices in the page's language (French cards read V D R, German B D K): the
     letters a player types for the ranks, as the catalogue gives them."""
-    letters = tuple(str(announce.RANK_LETTERS).split())
-    return letters if len(letters) == len(RANK_LABELS) else RANK_LABELS
+    return card_words().ranks
 
 
-def card_view(card: engine.Card, labels: tuple[str, ...] | None = None) -> CardView:
+@dataclass(frozen=True)
+class CardWords:
+    """What a card view says in one language: each card's spoken name, and the ranks' corner
+    indices."""
+
+    names: dict[str, str]
+    ranks: tuple[str, ...]
+
+
+# Per language: a board showed up to 104 card views (the board, and the board it replaces), each
+# asking the catalogue for its name and its rank's letter, some 300 gettext calls per move.
+_CARD_WORDS: dict[str | None, CardWords] = {}
+
+
+def card_words() -> CardWords:
+    """The cards' words in the page's language, worked out once per process and language."""
+    language = get_language()
+    words = _CARD_WORDS.get(language)
+    if words is None:
+        letters = tuple(str(announce.RANK_LETTERS).split())
+        words = CardWords(
+            names={card.code: announce.card_name(card) for card in engine.DECK},
+            ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
+        )
+        _CARD_WORDS[language] = words
+    return words
+
+
+@receiver(setting_changed)
+def _forget_card_words(*, setting: str, **kwargs: object) -> None:
+    # The catalogues Django reloads when a test changes these.
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
+        _CARD_WORDS.clear()
+
+
+# The site's pages that the board links to, by URL name (the menu, the info bar, the end panels).
+SITE_LINKS = ("daily", "rules", "stats", "settings", "import", "deal_lookup", "home")
+
+_LINKS: dict[tuple[object, ...], dict[str, str]] = {}
+
+
+def _url_key() -> tuple[object, ...]:
+    """What a reversed URL depends on besides its name and arguments: the language (its prefix),
+    the script prefix and the URLconf (a new resolver when a test changes it)."""
+    return (get_language(), get_script_prefix(), get_resolver(get_urlconf()))
+
+
+def site_links() -> dict[str, str]:
+    """The URLs of SITE_LINKS, reversed once per process, language and prefix: the board's
+    template reversed up to twelve of them per render."""
+    key = _url_key()
+    links = _LINKS.get(key)
+    if links is None:
+        links = _LINKS[key] = {name: reverse(name) for name in SITE_LINKS}
+    return links
+
+
+@functools.lru_cache(maxsize=4096)
+def _reversed(key: tuple[object, ...], name: str, args: tuple[object, ...]) -> str:
+    return reverse(name, args=args)
+
+
+def url_of(name: str, *args: object) -> str:
+    """`reverse(name, args=args)`, remembered per language and prefix (a deal's link, a game's
+    Undo): the board asks for the same few on every move of a game."""
+    return _reversed(_url_key(), name, args)
+
+
+def board_links(game: Game, line: bool) -> dict[str, Any]:
+    """The links a board shows besides its controls' `urls`: the site's pages, the deal's page,
+    and for a finished game its replay and review, and the winning line's buttons when it is on
+    show."""
+    links: dict[str, Any] = {"links": site_links(), "deal_url": url_of("deal", game.deal_number)}
+    if game.pk is not None and game.status != Game.Status.PLAYING:
+        links["replay_url"] = url_of("replay", game.replay_token)
+        links["review_url"] = url_of("review", game.pk)
+    if game.pk is not None and line:
+        links["line_urls"] = {
+            "undo": url_of("undo", game.pk),
+            "next": url_of("solve_next", game.pk),
+            "out": url_of("solve_out", game.pk),
+        }
+    return links
+
+
+@receiver(setting_changed)
+def _forget_links(*, setting: str, **kwargs: object) -> None:
+    if setting in {"ROOT_URLCONF", "LANGUAGES", "LANGUAGE_CODE", "FORCE_SCRIPT_NAME"}:
+        _LINKS.clear()
+        _reversed.cache_clear()
+
+
+def card_view(card: engine.Card, words: CardWords | None = None) -> CardView:
+    words = words or card_words()
     return CardView(
         code=card.code,
-        name=announce.card_name(card),
-        rank=(labels or rank_labels())[card.rank - 1],
+        name=words.names[card.code],
+        rank=words.ranks[card.rank - 1],
         symbol=SUIT_SYMBOLS[card.suit],
         red=card.is_red,
     )
@@ -188,8 +286,9 @@ def board_context(
         foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
         foundation.live = True
 
+    # A hint or a line on show marks a card or two: the fans it leaves unmarked are kept too.
     loaded = change.loaded if change is not None else None
-    keep = _unchanged(game, played, loaded, fans, foundations, previous) if key else Keep()
+    keep = _unchanged(game, played, loaded, fans, foundations, previous)
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
@@ -226,6 +325,7 @@ def board_context(
         "stuck_redeal": bool(stuck) and engine.REDEAL in legal,
         "stuck_merci": bool(stuck) and any(m.merci for m in legal),
         "blocked": announce.blocked(position) if game.status == Game.Status.LOST else [],
+        **board_links(game, line is not None and game.status != Game.Status.WON),
     }
 
 
@@ -267,9 +367,9 @@ def _unchanged(
     if previous != board_key(game, before, status, assisted):
         return Keep()
     legal = engine.legal_moves(before) if status == Game.Status.PLAYING else []
-    old = fan_views(before, _moves_by_card(legal))
-    for now, then in zip(fans, old, strict=False):
-        now.kept = now == then
+    moves_then = _moves_by_card(legal)
+    for now, cards in zip(fans, before.fans, strict=False):
+        now.kept = plain_fan_is(now, cards, moves_then)
     for home, was in zip(foundations, foundation_views(before), strict=True):
         was.live = True
         home.kept = home == was
@@ -289,6 +389,21 @@ def _unchanged(
         menu=True,
         whole_menu=buttons_then == buttons_now,
         solve_dialog=(_can_peek(status), assisted) == (_can_peek(game.status), game.assisted),
+    )
+
+
+def plain_fan_is(view: FanView, cards: Sequence[engine.Card], moves: dict[str, list[str]]) -> bool:
+    """Whether `view` equals the plain view (no selection, target or hint) that `fan_views` makes
+    of a fan of `cards` whose cards had `moves`: the test of a kept fan, without building the
+    board it replaces a second time. A card view's words follow from its code, and its place in
+    the fan (top or buried) from the fan's length."""
+    if view.target_move or view.hint or len(view.cards) != len(cards):
+        return False
+    return all(
+        shown.code == card.code
+        and shown.moves == moves.get(card.code, [])
+        and not (shown.selected or shown.target_move or shown.hint)
+        for shown, card in zip(view.cards, cards, strict=True)
     )
 
 
@@ -312,11 +427,12 @@ def fan_views(
     selection and the places it may go (`targets`), and the hint's marks."""
     targets = targets or {}
     hinted = _hint_keys(hint.move) if hint else set()
+    words = card_words()
     fans = []
     for index, fan in enumerate(position.fans):
         views = []
         for depth, card in enumerate(fan):
-            view = card_view(card)
+            view = card_view(card, words)
             view.top = depth == len(fan) - 1
             view.buried = not view.top
             view.moves = by_card.get(card.code, [])

@@ -2,36 +2,46 @@
 
 A board has up to 52 cards and is rendered on every move; as an `{% include %}` per card the
 template engine spent most of a move request on them (bench/load.py). The markup is the same one
-game/_card.html used to hold; every value is escaped.
+game/_card.html used to hold; every value is escaped (with the standard library's `html.escape`,
+which Django's `escape` calls after checking each argument for a lazy string: every value here is
+a plain `str`). The sprite's URL is looked up once per template render, not once per card.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from html import escape
+from typing import Any
 
 from django import template
 from django.templatetags.static import static
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from game.board.display import CardView
+from game.board.display import CardView, FanView
 
 register = template.Library()
 
 
-def face(view: CardView) -> str:
+def face(view: CardView, sprite_url: str | None = None) -> str:
     """The face: the corner index (rank over suit) in text, so a strip reads whatever the card
     style; the art (pips, an Ace's pip, a court figure) from the cached sprite static/cards.svg
     (scripts/card_art.py), with the second index turned in the opposite corner; and the large
-    pip that the large-index card style shows instead of the art."""
-    symbol = escape(view.symbol)
-    ten = " ten" if view.rank == "10" else ""  # two digits: drawn narrower to fit a strip
-    rank = escape(view.rank)
+    pip that the large-index card style shows instead of the art. The same few values make the
+    same markup, so it is built once per card, corner index and sprite."""
+    return _face(view.code, view.rank, view.symbol, sprite_url or sprite())
+
+
+@functools.lru_cache(maxsize=1024)
+def _face(code: str, rank_text: str, symbol_text: str, sprite_url: str) -> str:
+    symbol = escape(symbol_text)
+    ten = " ten" if rank_text == "10" else ""  # two digits: drawn narrower to fit a strip
+    rank = escape(rank_text)
     return (
         '<span class="face" aria-hidden="true"><span class="index">'
         f'<span class="rank{ten}">{rank}</span><span class="suit">{symbol}</span></span>'
         f'<svg class="art" viewBox="0 0 100 140">'
-        f'<use href="{sprite()}#c-{escape(view.code)}"/></svg>'
+        f'<use href="{sprite_url}#c-{escape(code)}"/></svg>'
         f'<span class="index foot"><span class="foot-rank{ten}">{rank}</span>'
         f'<span class="foot-suit">{symbol}</span></span>'
         f'<span class="pip">{symbol}</span></span>'
@@ -42,8 +52,29 @@ def sprite() -> str:
     return static("cards.svg")
 
 
-@register.simple_tag
-def card(view: CardView, static: bool = False) -> SafeString:
+def _sprite_of(context: Any) -> str:
+    """The sprite's URL, once per template render (the render context lives as long as one)."""
+    found: str | None = context.render_context.get("cards_sprite")
+    if found is None:
+        found = context.render_context["cards_sprite"] = sprite()
+    return found
+
+
+@register.simple_tag(takes_context=True)
+def card(context: Any, view: CardView, static: bool = False) -> SafeString:
+    return card_markup(view, static, _sprite_of(context))
+
+
+@register.simple_tag(takes_context=True)
+def fan_cards(context: Any, fan: FanView, static: bool = False) -> SafeString:
+    """A fan's cards, bottom first: one tag per fan rather than a loop of `{% card %}` tags (the
+    template engine's cost is per node, and a board has 52 cards in some 18 fans)."""
+    sprite_url = _sprite_of(context)
+    return mark_safe("".join([card_markup(view, static, sprite_url) for view in fan.cards]))
+
+
+def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
+    """One card: a button that picks it up or plays the picked card onto it, or an image."""
     colour = "red" if view.red else "black"
     place = "is-top" if view.top else "buried"
     common = f'data-card="{escape(view.code)}" aria-label="{escape(view.name)}"'
@@ -52,7 +83,7 @@ def card(view: CardView, static: bool = False) -> SafeString:
         html = (
             '<button type="submit" form="move-form" name="move" '
             f'value="{escape(view.target_move)}" class="card {colour} is-top is-target" '
-            f"{common}{hint}>{face(view)}</button>"
+            f"{common}{hint}>{face(view, sprite_url)}</button>"
         )
     elif view.interactive and not static:
         selected = " is-selected" if view.selected else ""
@@ -62,16 +93,19 @@ def card(view: CardView, static: bool = False) -> SafeString:
             f'<button type="submit" form="select-form" name="sel" value="{value}" '
             f'class="card {colour} {place}{selected}" data-card="{escape(view.code)}" '
             f'data-moves="{escape(view.moves_text)}" aria-label="{escape(view.name)}" '
-            f'aria-pressed="{pressed}"{hint}>{face(view)}</button>'
+            f'aria-pressed="{pressed}"{hint}>{face(view, sprite_url)}</button>'
         )
     else:
-        html = f'<span class="card {colour} {place}" role="img" {common}{hint}>{face(view)}</span>'
+        html = (
+            f'<span class="card {colour} {place}" role="img" {common}{hint}>'
+            f"{face(view, sprite_url)}</span>"
+        )
     return mark_safe(html + "\n")  # every value above is escaped
 
 
-@register.simple_tag(name="face")
-def face_tag(view: CardView) -> SafeString:
-    return mark_safe(face(view))  # every value in it is escaped
+@register.simple_tag(name="face", takes_context=True)
+def face_tag(context: Any, view: CardView) -> SafeString:
+    return mark_safe(face(view, _sprite_of(context)))  # every value in it is escaped
 
 
 def board_words() -> dict[str, object]:

@@ -123,3 +123,26 @@ def test_the_kept_fans_are_exactly_the_unchanged_ones_through_random_play(
         assert assembled == fans_of(fresh)
         assert key_of(answer) == key_of(fresh)
         shown = fresh
+
+
+def test_show_a_win_from_a_keyed_board_sends_only_the_fans_its_mark_changes(
+    client: Client,
+) -> None:
+    """The line's next move is marked as a hint is: the fans it leaves unmarked are kept, the
+    dialog (whose words follow the game's "assisted" mark) is sent again, and the board with the
+    mark has no key. Put together as htmx does, it is the whole board drawn afresh."""
+    game = start(client)
+    before = board(client, game)
+    response = post(client, game, "solve", htmx=True, v=key_of(before))
+    assert response.status_code == 200
+    answer = response.content.decode()
+    assert key_of(answer) == ""
+    fans = fans_of(answer)
+    sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
+    assert 1 <= len(sent) <= 2
+    assert 'id="solve-dialog" hx-preserve' not in answer
+    assembled = {
+        index: fans_of(before)[index] if "hx-preserve" in fan else fan
+        for index, fan in fans.items()
+    }
+    assert assembled == fans_of(board(client, game))

@@ -1,0 +1,245 @@
+"""The board fragment's render, in process: milliseconds per render for each renderer.
+
+    .venv/bin/python bench/render.py [--renders 400] [--rounds 5]
+
+It deals a game of deal 5 (`lucie-ru`) on a fresh SQLite file, plays a few moves, and captures
+three answers as the site makes them, through Django's test client: a move's answer (made with
+the board's key, so the fans and the menu the move left alone go out as hx-preserve
+placeholders), the whole board (an htmx GET of the game page), and a cached hint (the same hint
+asked twice, the second from the cache). For each it prints the milliseconds per call of:
+
+- `context`: `display.board_context`, everything the board template reads;
+- `django`: the board fragment (`game/play.html#board`) through Django's template engine, with
+  the request's context processors, as `render()` does;
+- `jinja2`: the same fragment through Django's Jinja2 backend, from a prototype of the board's
+  templates under `bench/jinja_board/` (a board in play; the end-of-game panels and the embed's bar
+  are left out), when jinja2 can be imported (`--jinja2-path` adds a folder to the path, for a
+  copy installed with `pip install --target`). Its output is checked against Django's, with
+  runs of white space counted as one.
+
+Each figure is this process's CPU time per call, the median over `--rounds` rounds of
+`--renders` calls, the renderers taken in turn within a round so that a busy machine slows them
+alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEAL = 5
+RULES = "lucie-ru"
+OPENING = 6  # moves played before the captured answers
+
+
+def set_up(workdir: Path) -> None:
+    """Django in this process, on a fresh migrated SQLite file with production-like settings."""
+    from tests.web.live_gunicorn import server_environment
+
+    environ = server_environment(
+        f"sqlite:///{workdir / 'render.sqlite3'}",
+        ALLOWED_HOSTS="127.0.0.1,testserver",
+        DJANGO_STATIC_ROOT=str(workdir),
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=environ,
+        check=True,
+    )
+    os.environ.update(environ)
+    import django
+
+    django.setup()
+
+
+class Captured:
+    """The last board a view rendered: its template, context and request; and the last
+    board_context call's arguments."""
+
+    def __init__(self) -> None:
+        self.render: tuple[Any, str, dict[str, Any]] | None = None
+        self.context_call: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self.board_context: Callable[..., dict[str, Any]] | None = None
+
+
+def capture(captured: Captured) -> None:
+    from django import shortcuts
+
+    from game.board import display
+    from game.play import views
+
+    original_render = shortcuts.render
+    original_context = display.board_context
+    captured.board_context = original_context
+
+    def render(request: Any, template_name: str, context: Any = None, **kwargs: Any) -> Any:
+        if template_name.startswith("game/play.html"):
+            captured.render = (request, template_name, dict(context or {}))
+        return original_render(request, template_name, context, **kwargs)
+
+    def board_context(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        captured.context_call = (args, kwargs)
+        return original_context(*args, **kwargs)
+
+    views.render = render  # type: ignore[assignment]
+    display.board_context = board_context  # type: ignore[assignment]
+
+
+def board_key(html: str) -> str:
+    found = re.search(r'data-position="(\w+)"', html)
+    return found[1] if found else ""
+
+
+def cases(captured: Captured) -> dict[str, tuple[Captured, str]]:
+    """Each answer's render and board_context call, captured from a real request."""
+    import copy
+
+    from django.test import Client
+
+    from game import engine
+    from game.board import store
+    from game.models import Game
+
+    client = Client()
+    response = client.post(f"/deal/{DEAL}/?rules={RULES}")
+    game_id = int(response["Location"].split("/")[2])
+    game = engine.Game(DEAL, engine.Rules.parse(RULES))
+    for _ in range(OPENING):
+        game.play(sorted(engine.legal_moves(game.position), key=lambda m: m.text)[0])
+    store.save(Game.objects.get(pk=game_id), game)
+    htmx = {"HX-Request": "true"}
+    found: dict[str, tuple[Captured, str]] = {}
+
+    def keep(name: str, response: Any) -> None:
+        assert response.status_code == 200, (name, response.status_code)
+        found[name] = (copy.copy(captured), response.content.decode())
+
+    board = client.get(f"/game/{game_id}/", headers=htmx)
+    keep("whole board", board)
+    move = sorted(engine.legal_moves(game.position), key=lambda m: m.text)[0].text
+    form = {"move": move, "n": OPENING, "auto": 0, "v": board_key(board.content.decode())}
+    keep("move answer", client.post(f"/game/{game_id}/move/", form, headers=htmx))
+    client.post(f"/game/{game_id}/undo/", {"n": OPENING + 1, "auto": 0}, headers=htmx)
+    client.get(f"/game/{game_id}/hint/", headers=htmx)  # searched, then cached
+    keep("cached hint", client.get(f"/game/{game_id}/hint/", headers=htmx))
+    return found
+
+
+def per_call(call: Callable[[], object], count: int) -> float:
+    # CPU time, not the wall clock: on a shared machine a render waits for a core now and then.
+    started = time.process_time()
+    for _ in range(count):
+        call()
+    return (time.process_time() - started) * 1000 / count
+
+
+def renderers(jinja: Any) -> dict[str, Callable[[Captured], Callable[[], object]]]:
+    from django.template.loader import render_to_string
+
+    def context(shot: Captured) -> Callable[[], object]:
+        assert shot.context_call is not None
+        args, kwargs = shot.context_call
+        original = shot.board_context
+        assert original is not None
+        return lambda: original(*args, **kwargs)
+
+    def django(shot: Captured) -> Callable[[], object]:
+        assert shot.render is not None
+        request, name, values = shot.render
+        return lambda: render_to_string(name, values, request)
+
+    found = {"context": context, "django": django}
+    if jinja is not None:
+
+        def jinja2(shot: Captured) -> Callable[[], object]:
+            assert shot.render is not None
+            request, _, values = shot.render
+            template = jinja.get_template("game/_board.html")
+            return lambda: template.render(values, request)
+
+        found["jinja2"] = jinja2
+    return found
+
+
+def jinja_backend() -> Any:
+    """Django's Jinja2 backend on the prototype templates, or None without jinja2."""
+    try:
+        import jinja2  # noqa: F401
+    except ImportError:
+        return None
+    from django.conf import settings
+    from django.template.backends.jinja2 import Jinja2
+
+    processors = settings.TEMPLATES[0]["OPTIONS"]["context_processors"]
+    return Jinja2(
+        {
+            "NAME": "jinja2",
+            "DIRS": [ROOT / "bench" / "jinja_board"],
+            "APP_DIRS": False,
+            "OPTIONS": {
+                "environment": "bench.jinja_board.environment.environment",
+                "context_processors": processors,
+                "autoescape": True,
+            },
+        }
+    )
+
+
+def squeezed(html: str) -> str:
+    """`html` with runs of white space as one, and the values that change from one render to
+    the next (the CSRF token's mask, the timer's reading) left out."""
+    html = re.sub(r'(name="csrfmiddlewaretoken" value=")\w+"', r'\1"', html)
+    html = re.sub(r'data-elapsed-ms="\d+"', "", html)
+    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--renders", type=int, default=400, help="calls per round")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds (the median is printed)")
+    parser.add_argument("--jinja2-path", help="a folder to import jinja2 from")
+    options = parser.parse_args()
+    if options.jinja2_path:
+        sys.path.append(options.jinja2_path)
+    with tempfile.TemporaryDirectory(prefix="lucie-render-") as tmp:
+        set_up(Path(tmp))
+        captured = Captured()
+        capture(captured)
+        shots = cases(captured)
+        jinja = jinja_backend()
+        makers = renderers(jinja)
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"{'':>12} " + " ".join(f"{name:>9}" for name in makers) + "   (ms per call)")
+        for case, (shot, html) in shots.items():
+            calls = {name: make(shot) for name, make in makers.items()}
+            if "jinja2" in calls and squeezed(str(calls["jinja2"]())) != squeezed(html):
+                print(f"  {case}: the Jinja2 prototype's output differs from Django's")
+            for call in calls.values():
+                call()
+            figures: dict[str, list[float]] = {name: [] for name in calls}
+            for _ in range(options.rounds):
+                for name, call in calls.items():
+                    figures[name].append(per_call(call, options.renders))
+            medians = {name: statistics.median(values) for name, values in figures.items()}
+            line = " ".join(f"{medians[name]:>9.3f}" for name in calls)
+            ratio = ""
+            if "jinja2" in medians:
+                ratio = f"   django/jinja2 {medians['django'] / medians['jinja2']:.2f}x"
+            print(f"{case:>12} {line}{ratio}   ({len(html)} bytes)")
+
+
+if __name__ == "__main__":
+    main()
