@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import reverse, translate_url
+from django.urls import reverse_lazy, translate_url
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -156,15 +156,29 @@ def alternates(request: HttpRequest) -> list[dict[str, Any]]:
 
 def context(request: HttpRequest) -> dict[str, Any]:
     """base.html's language links: hreflang alternates (x-default: the English page) and the
-    footer's menu."""
-    found = alternates(request)
-    default = next((page["url"] for page in found if page["code"] == settings.LANGUAGE_CODE), "")
-    return {
-        "alternates": found,
-        "alternate_default": default,
-        "languages": [
-            {"code": code, "name": name, "current": code == translation.get_language()}
+    footer's menu. Only a whole page shows them, so they are worked out when a template first
+    reads them (a template calls a callable value): a board fragment, answering a move, never
+    pays for them."""
+    found: list[list[dict[str, Any]]] = []
+
+    def pages() -> list[dict[str, Any]]:
+        if not found:
+            found.append(alternates(request))
+        return found[0]
+
+    def default() -> str:
+        return next((page["url"] for page in pages() if page["code"] == settings.LANGUAGE_CODE), "")
+
+    def menu() -> list[dict[str, Any]]:
+        current = translation.get_language()
+        return [
+            {"code": code, "name": name, "current": code == current}
             for code, name in settings.LANGUAGES
-        ],
-        "choose_language_url": reverse("choose_language"),
+        ]
+
+    return {
+        "alternates": pages,
+        "alternate_default": default,
+        "languages": menu,
+        "choose_language_url": reverse_lazy("choose_language"),
     }

@@ -167,7 +167,10 @@ def sentence(text: str) -> str:
 
 def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     """The board with the engine's hint marked and said, or why there is none."""
-    shown = Change(game, game.resume())
+    # Nothing changes: the board as it stands is the one the browser holds (its key, `v`), so
+    # the answer may leave out the fans the hint's marks leave alone.
+    shown = Change.of(game)
+    previous = request.GET.get("v", "") if getattr(request, "htmx", False) else ""
     try:
         found = computed_hint(request, game, shown.game, session=front.sessions)
     except limits.REFUSED as error:
@@ -186,7 +189,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         # before its very first move is not counted.
         request.session[FIRST_HINT] = first_hint_name(game)
     message = messages.hint_message(shown.game.position, found)
-    return front.board(request, game, shown, hint=found, message=message)
+    return front.board(request, game, shown, hint=found, message=message, previous=previous)
 
 
 FIRST_HINT = "first_hint"

@@ -133,14 +133,15 @@ def site_urls(game: Game) -> dict[str, str]:
     stored yet the deal's (`first_board_urls`)."""
     if game.pk is None:
         return first_board_urls(game)
+    pk = game.pk
     return {
-        "new": reverse("new"),
-        "page": reverse("game", args=[game.pk]),
-        "hint": reverse("hint", args=[game.pk]),
-        "solve": reverse("solve", args=[game.pk]),
-        "clock": reverse("game_clock", args=[game.pk]),
-        "record": reverse("record", args=[game.pk]),
-        **{name: reverse(name, args=[game.pk]) for name in pipeline.ACTIONS},
+        "new": display.url_of("new"),
+        "page": display.url_of("game", pk),
+        "hint": display.url_of("hint", pk),
+        "solve": display.url_of("solve", pk),
+        "clock": display.url_of("game_clock", pk),
+        "record": display.url_of("record", pk),
+        **{name: display.url_of(name, pk) for name in pipeline.ACTIONS},
     }
 
 

@@ -146,3 +146,30 @@ def test_show_a_win_from_a_keyed_board_sends_only_the_fans_its_mark_changes(
         for index, fan in fans.items()
     }
     assert assembled == fans_of(board(client, game))
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+def test_a_hint_from_a_keyed_board_sends_only_the_fans_its_mark_changes(
+    client: Client, keyed: bool
+) -> None:
+    """A hint changes nothing but its marks: asked from the board the browser holds (its key,
+    which board.js adds to the hint's GET), the fans it leaves unmarked come as placeholders,
+    and put together they are the hinted board drawn afresh. Without the key, all of it."""
+    game = start(client)
+    before = board(client, game)
+    query = {"v": key_of(before)} if keyed else {}
+    response = client.get(f"/game/{game.pk}/hint/", query, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    answer = response.content.decode()
+    fans = fans_of(answer)
+    sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
+    if not keyed:
+        assert sent == list(fans)
+        return
+    assert 1 <= len(sent) <= 2
+    again = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).content.decode()
+    assembled = {
+        index: fans_of(before)[index] if "hx-preserve" in fan else fan
+        for index, fan in fans.items()
+    }
+    assert assembled == fans_of(again)
