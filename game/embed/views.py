@@ -39,6 +39,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import replace_url
 
 from game import engine, limits
 from game.board import actions, display, messages, pipeline, store, win
@@ -204,7 +205,7 @@ class EmbedBoard:
             response = self.board(request, game, change, previous=request.POST.get("v", ""))
             if change.created:
                 # The frame's address now names the game, so reloading the frame keeps it.
-                response["HX-Replace-Url"] = url
+                replace_url(response, url)
             return response
         response = HttpResponseRedirect(url + pipeline.said_query(change), status=303)
         patch_vary_headers(response, ["HX-Request"])

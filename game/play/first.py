@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine, limits
 from game.board import actions, messages, pipeline, store, winning_line
@@ -60,9 +61,7 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
     if pending.rules != engine.DEFAULT_RULES.name and not pending.dealt_by_daily:
         url += "?" + urlencode({"rules": pending.rules})
     if getattr(request, "htmx", False):
-        response = HttpResponse()
-        response["HX-Redirect"] = url
-        return response
+        return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
 
 
