@@ -192,14 +192,16 @@ end
 
 function request()
   if kind == "hint" then
-    return wrk.format("GET", "/game/" .. game .. "/hint/", headers)
+    -- board.js names the board it holds, so the answer sends only what the hint's marks change
+    return wrk.format("GET", "/game/" .. game .. "/hint/?v=" .. key, headers)
   end
   return wrk.format("POST", "/game/" .. game .. "/solve/", headers,
     "n=" .. n .. "&auto=0&v=" .. key)
 end
 
 function response(status, headers, body)
-  if status == 200 then key = body:match('data%-position="(%x+)"') or "" end
+  -- A hint changes nothing: the board it was asked from stays the one on show.
+  if status == 200 and kind ~= "hint" then key = body:match('data%-position="(%x+)"') or "" end
 end
 """
     + REPORT_LUA

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -181,8 +180,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     if game.pk is not None:
         # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
         # saving meanwhile writes only the columns it changed.
-        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
-        game.hints += 1
+        store.count_hint(game)
     elif front.sessions and request.session.session_key:
         # A deal's first board is not stored yet: the session remembers the hint, and the first
         # move counts it (game.play.first). A browser with no session stores nothing, so a hint

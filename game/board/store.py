@@ -350,6 +350,18 @@ def finish(game: Game, status: str, now: dt.datetime) -> None:
     clock.stop(game, now)
 
 
+def count_hint(game: Game) -> None:
+    """A hint was shown: the game can no longer be a clean win, and its review counts it. A
+    write the database refuses is logged and the hint still shown (only its count is lost)."""
+    assert game.pk is not None
+    try:
+        rows.increment(Game, game.pk, "hints")
+    except DatabaseError as error:
+        logger.error("could not count a hint: %s: %s", type(error).__name__, error)
+        return
+    game.hints += 1
+
+
 def set_clock(games: Games, running: bool) -> Game:
     """The page was shown (`running`) or hidden: run or stop the game's clock, under the row lock.
 

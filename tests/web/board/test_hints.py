@@ -151,3 +151,26 @@ def test_a_kept_hint_is_given_even_when_every_compute_slot_is_taken(client: Clie
     assert again.status_code == 200
     assert f'data-card="{first}"' in again.content.decode()
     assert busy.status_code == 503
+
+
+def test_a_hint_is_counted_and_a_refused_count_still_shows_it(
+    client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from django.db import DatabaseError
+
+    from game.board import rows
+    from game.models import Game
+
+    game = start(client)
+    assert client.get(f"/game/{game.pk}/hint/").status_code == 200
+    assert Game.objects.get(pk=game.pk).hints == 1
+
+    def full(*args: object) -> None:
+        raise DatabaseError("database or disk is full")
+
+    monkeypatch.setattr(rows, "increment", full)
+    response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert b"data-hint" in response.content
+    assert Game.objects.get(pk=game.pk).hints == 1
+    assert "could not count a hint" in caplog.text
