@@ -14,12 +14,14 @@ the base) the line is dropped, and "Show a win" may be asked again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game import engine, limits
@@ -74,14 +76,18 @@ class Shown:
     def steps(self) -> list[tuple[int, str, str]]:
         """(number, text, "done" | "next" | "") for each move of the line, for the list."""
         marks = ["done"] * self.step + ["next"] + [""] * len(self.line)
+        language = get_language()
         return [
-            (
-                number,
-                announce.capfirst(announce.describe(engine.Move.parse(text))),
-                marks[number - 1],
-            )
+            (number, _step_text(text, language), marks[number - 1])
             for number, text in enumerate(self.line, start=1)
         ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _step_text(text: str, language: str) -> str:
+    """A line's move as its list says it, in `language` (the page's): worked out once per
+    process, as the list of a line of a hundred moves is drawn again on every step along it."""
+    return announce.capfirst(announce.describe(engine.Move.parse(text)))
 
 
 def cache_key(record: engine.Record) -> str:
@@ -111,12 +117,10 @@ def answer(record: engine.Record, position: engine.Position) -> Answer:
 
 def remember(session: SessionBase, game: Game, found: Answer) -> None:
     """Show `found` for `game` from its moves as they are now (one game at a time)."""
-    session[SESSION_KEY] = {
-        "game": game.pk,
-        "base": game.moves,
-        "status": found.status,
-        "line": list(found.line),
-    }
+    kept = {"game": game.pk, "base": game.moves, "status": found.status, "line": list(found.line)}
+    # Asked again on the same position: the session holds it already, and is not written again.
+    if session.get(SESSION_KEY) != kept:
+        session[SESSION_KEY] = kept
 
 
 def shown(session: SessionBase, game: Game) -> Shown | None:
