@@ -21,6 +21,8 @@ from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -81,6 +83,21 @@ class Shown:
             (number, _step_text(text, language), marks[number - 1])
             for number, text in enumerate(self.line, start=1)
         ]
+
+    @property
+    def steps_html(self) -> SafeString:
+        """`steps` as the list's items (`<li class="done">…</li>`, the next one marked as the
+        current step): built here rather than by a template loop, which cost a cached "Show a
+        win" more than the rest of its answer for a line of a hundred moves."""
+        items = []
+        for _number, text, mark in self.steps:
+            if mark == "next":
+                items.append(format_html('<li class="next" aria-current="step">{}</li>', text))
+            elif mark:
+                items.append(format_html('<li class="{}">{}</li>', mark, text))
+            else:
+                items.append(format_html("<li>{}</li>", text))
+        return mark_safe("".join(items))
 
 
 @functools.lru_cache(maxsize=4096)
