@@ -1,214 +1,34 @@
-"""What the board template shows, computed from the engine: cards, their legal moves, targets.
-
-The template renders these values and nothing more. Each card that may move carries its legal
-moves (`data-moves="6C>7C 6C>F"`), taken from `engine.legal_moves`, so the browser's script only
-shows what the server listed and never judges a move itself.
+"""Everything the board template reads for one answer (`board_context`): the felt
+(game/board/table.py), the links (game/board/links.py), the message and the live region's
+sentence, the controls on offer, the clock, and which parts of the board the answer may leave
+out because the browser holds them as they are (`Keep`, `board_key`).
 """
 
 from __future__ import annotations
 
-import functools
 import zlib
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from django.core.signals import setting_changed
-from django.dispatch import receiver
-from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game import engine
 from game.board import announce, clock, hints
 from game.board.change import Change, Loaded
+from game.board.links import board_links
+from game.board.table import (
+    FanView,
+    FoundationView,
+    fan_views,
+    foundation_views,
+    hint_keys,
+    moves_by_card,
+    plain_fan_is,
+    target_key,
+)
 from game.board.winning_line import Shown
-from game.engine.cards import SUIT_SYMBOLS, SUITS
 from game.models import Game
-
-RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-@dataclass
-class CardView:
-    code: str
-    name: str
-    rank: str
-    symbol: str
-    red: bool
-    top: bool = False
-    buried: bool = False
-    moves: list[str] = field(default_factory=list)
-    selected: bool = False
-    # The move that tapping this card makes when a card is selected with JavaScript off.
-    target_move: str = ""
-    hint: str = ""
-
-    @property
-    def moves_text(self) -> str:
-        return " ".join(self.moves)
-
-    @property
-    def interactive(self) -> bool:
-        return self.top or bool(self.moves)
-
-
-@dataclass
-class FanView:
-    index: int
-    cards: list[CardView]
-    target_move: str = ""
-    hint: str = ""
-    kings_fill: bool = False
-    # On the live board a fan has an id, so that an answer may leave it out when it is `kept`:
-    # as it was on the board the request came from (see board_context's `previous`).
-    live: bool = False
-    kept: bool = field(default=False, compare=False)
-
-    @property
-    def number(self) -> int:
-        return self.index + 1
-
-    @property
-    def label(self) -> str:
-        """What a screen reader says on entering the fan: its cards, bottom first, and its top:
-        "Fan 4: Seven of Hearts, Queen of Clubs, top: Two of Spades"."""
-        if not self.cards:
-            return _("Fan %(number)s: empty") % {"number": self.number}
-        names = [view.name for view in self.cards]
-        if len(names) == 1:
-            return _("Fan %(number)s: top: %(top)s") % {"number": self.number, "top": names[-1]}
-        return _("Fan %(number)s: %(under)s, top: %(top)s") % {
-            "number": self.number,
-            "under": ", ".join(names[:-1]),
-            "top": names[-1],
-        }
-
-
-@dataclass
-class FoundationView:
-    suit: str
-    name: str
-    symbol: str
-    red: bool
-    top: CardView | None
-    count: int
-    target_move: str = ""
-    hint: str = ""
-    # As for FanView: an id on the live board, and left out of an answer when `kept`.
-    live: bool = False
-    kept: bool = field(default=False, compare=False)
-
-
-def rank_labels() -> tuple[str, ...]:
-    """The corner indices in the page's language (French cards read V D R, German B D K): the
-    letters a player types for the ranks, as the catalogue gives them."""
-    return card_words().ranks
-
-
-@dataclass(frozen=True)
-class CardWords:
-    """What a card view says in one language: each card's spoken name, and the ranks' corner
-    indices."""
-
-    names: dict[str, str]
-    ranks: tuple[str, ...]
-
-
-# Per language: a board showed up to 104 card views (the board, and the board it replaces), each
-# asking the catalogue for its name and its rank's letter, some 300 gettext calls per move.
-_CARD_WORDS: dict[str | None, CardWords] = {}
-
-
-def card_words() -> CardWords:
-    """The cards' words in the page's language, worked out once per process and language."""
-    language = get_language()
-    words = _CARD_WORDS.get(language)
-    if words is None:
-        letters = tuple(str(announce.RANK_LETTERS).split())
-        words = CardWords(
-            names={card.code: announce.card_name(card) for card in engine.DECK},
-            ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
-        )
-        _CARD_WORDS[language] = words
-    return words
-
-
-@receiver(setting_changed)
-def _forget_card_words(*, setting: str, **kwargs: object) -> None:
-    # The catalogues Django reloads when a test changes these.
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
-        _CARD_WORDS.clear()
-
-
-# The site's pages that the board links to, by URL name (the menu, the info bar, the end panels).
-SITE_LINKS = ("daily", "rules", "stats", "settings", "import", "deal_lookup", "home")
-
-_LINKS: dict[tuple[object, ...], dict[str, str]] = {}
-
-
-def _url_key() -> tuple[object, ...]:
-    """What a reversed URL depends on besides its name and arguments: the language (its prefix),
-    the script prefix and the URLconf (a new resolver when a test changes it)."""
-    return (get_language(), get_script_prefix(), get_resolver(get_urlconf()))
-
-
-def site_links() -> dict[str, str]:
-    """The URLs of SITE_LINKS, reversed once per process, language and prefix: the board's
-    template reversed up to twelve of them per render."""
-    key = _url_key()
-    links = _LINKS.get(key)
-    if links is None:
-        links = _LINKS[key] = {name: reverse(name) for name in SITE_LINKS}
-    return links
-
-
-@functools.lru_cache(maxsize=4096)
-def _reversed(key: tuple[object, ...], name: str, args: tuple[object, ...]) -> str:
-    return reverse(name, args=args)
-
-
-def url_of(name: str, *args: object) -> str:
-    """`reverse(name, args=args)`, remembered per language and prefix (a deal's link, a game's
-    Undo): the board asks for the same few on every move of a game."""
-    return _reversed(_url_key(), name, args)
-
-
-def board_links(game: Game, line: bool) -> dict[str, Any]:
-    """The links a board shows besides its controls' `urls`: the site's pages, the deal's page,
-    and for a finished game its replay and review, and the winning line's buttons when it is on
-    show."""
-    links: dict[str, Any] = {"links": site_links(), "deal_url": url_of("deal", game.deal_number)}
-    if game.pk is not None and game.status != Game.Status.PLAYING:
-        links["replay_url"] = url_of("replay", game.replay_token)
-        links["review_url"] = url_of("review", game.pk)
-    if game.pk is not None and line:
-        links["line_urls"] = {
-            "undo": url_of("undo", game.pk),
-            "next": url_of("solve_next", game.pk),
-            "out": url_of("solve_out", game.pk),
-        }
-    return links
-
-
-@receiver(setting_changed)
-def _forget_links(*, setting: str, **kwargs: object) -> None:
-    if setting in {"ROOT_URLCONF", "LANGUAGES", "LANGUAGE_CODE", "FORCE_SCRIPT_NAME"}:
-        _LINKS.clear()
-        _reversed.cache_clear()
-
-
-def card_view(card: engine.Card, words: CardWords | None = None) -> CardView:
-    words = words or card_words()
-    return CardView(
-        code=card.code,
-        name=words.names[card.code],
-        rank=words.ranks[card.rank - 1],
-        symbol=SUIT_SYMBOLS[card.suit],
-        red=card.is_red,
-    )
 
 
 def format_ms(millis: int) -> str:
@@ -252,7 +72,7 @@ def board_context(
     if hint is None and line is not None and line.next_move is not None:
         hint = engine.Hint(line.next_move, "the next move of the winning line")
     legal = played.legal_moves() if game.status == Game.Status.PLAYING else []
-    by_card = _moves_by_card(legal)
+    by_card = moves_by_card(legal)
     if selected and selected not in by_card:
         if not message and selected in {c.code for fan in position.fans for c in fan}:
             message = announce.no_move(engine.Card.parse(selected))
@@ -274,8 +94,8 @@ def board_context(
         message = stuck
         said = f"{said} {stuck}" if said else stuck
     for text in by_card.get(selected, []):
-        targets[_target_key(engine.Move.parse(text))] = text
-    hinted = _hint_keys(hint.move) if hint else set()
+        targets[target_key(engine.Move.parse(text))] = text
+    hinted = hint_keys(hint.move) if hint else set()
 
     fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint)
     key = "" if hint or selected else board_key(game, position, game.status, game.assisted)
@@ -367,7 +187,7 @@ def _unchanged(
     if previous != board_key(game, before, status, assisted):
         return Keep()
     legal = engine.legal_moves(before) if status == Game.Status.PLAYING else []
-    moves_then = _moves_by_card(legal)
+    moves_then = moves_by_card(legal)
     for now, cards in zip(fans, before.fans, strict=False):
         now.kept = plain_fan_is(now, cards, moves_then)
     for home, was in zip(foundations, foundation_views(before), strict=True):
@@ -392,71 +212,6 @@ def _unchanged(
     )
 
 
-def plain_fan_is(view: FanView, cards: Sequence[engine.Card], moves: dict[str, list[str]]) -> bool:
-    """Whether `view` equals the plain view (no selection, target or hint) that `fan_views` makes
-    of a fan of `cards` whose cards had `moves`: the test of a kept fan, without building the
-    board it replaces a second time. A card view's words follow from its code, and its place in
-    the fan (top or buried) from the fan's length."""
-    if view.target_move or view.hint or len(view.cards) != len(cards):
-        return False
-    return all(
-        shown.code == card.code
-        and shown.moves == moves.get(card.code, [])
-        and not (shown.selected or shown.target_move or shown.hint)
-        for shown, card in zip(view.cards, cards, strict=True)
-    )
-
-
-def _moves_by_card(legal: list[engine.Move]) -> dict[str, list[str]]:
-    by_card: dict[str, list[str]] = defaultdict(list)
-    for move in legal:
-        if move.card is not None:
-            by_card[move.card.code].append(move.text)
-    return by_card
-
-
-def fan_views(
-    position: engine.Position,
-    by_card: dict[str, list[str]],
-    *,
-    selected: str = "",
-    targets: dict[str, str] | None = None,
-    hint: engine.Hint | None = None,
-) -> list[FanView]:
-    """The fans as the board shows them: each card with its legal moves (`by_card`), the
-    selection and the places it may go (`targets`), and the hint's marks."""
-    targets = targets or {}
-    hinted = _hint_keys(hint.move) if hint else set()
-    words = card_words()
-    fans = []
-    for index, fan in enumerate(position.fans):
-        views = []
-        for depth, card in enumerate(fan):
-            view = card_view(card, words)
-            view.top = depth == len(fan) - 1
-            view.buried = not view.top
-            view.moves = by_card.get(card.code, [])
-            view.selected = card.code == selected
-            if view.top:
-                view.target_move = targets.get(f"card:{card.code}", "")
-            if f"card:{card.code}" in hinted:
-                view.hint = "card"
-            if hint and hint.move.onto == card:
-                view.hint = "target"
-            views.append(view)
-        fans.append(
-            FanView(
-                index=index,
-                cards=views,
-                target_move=targets.get(f"fan:{index}", ""),
-                hint="target" if f"fan:{index}" in hinted else "",
-                kings_fill=position.rules.kings_fill_empty,
-                live=True,
-            )
-        )
-    return fans
-
-
 def announcement(
     game: Game,
     played: engine.Game,
@@ -476,84 +231,3 @@ def announcement(
     if hint is not None:
         return announce.hint(played.position, hint)
     return message
-
-
-def still_table(position: engine.Position, moved: engine.Card | None = None) -> dict[str, Any]:
-    """The felt of `position` with nothing to press: for replays (`static` in _table.html). The
-    card that just `moved` is marked the way a hint is, so the eye finds it."""
-    fans = []
-    for index, fan in enumerate(position.fans):
-        views = []
-        for depth, card in enumerate(fan):
-            view = card_view(card)
-            view.top = depth == len(fan) - 1
-            view.buried = not view.top
-            if card == moved:
-                view.hint = "card"
-            views.append(view)
-        fans.append(FanView(index=index, cards=views))
-    foundations = foundation_views(position)
-    for foundation in foundations:
-        if foundation.top is not None:
-            foundation.top.top = True
-            if moved is not None and foundation.top.code == moved.code:
-                foundation.hint = "card"
-    return {"fans": fans, "foundations": foundations, "static": True}
-
-
-def foundation_views(position: engine.Position) -> list[FoundationView]:
-    """The four foundations, each with its top card (none while it is empty)."""
-    views = []
-    for suit_index, suit in enumerate(SUITS):
-        rank = position.foundations[suit_index]
-        top = card_view(engine.DECK[suit_index * 13 + rank - 1]) if rank else None
-        views.append(
-            FoundationView(
-                suit=suit,
-                name=announce.suit_name(suit),
-                symbol=SUIT_SYMBOLS[suit],
-                red=suit in "DH",
-                top=top,
-                count=rank,
-            )
-        )
-    return views
-
-
-def _target_key(move: engine.Move) -> str:
-    if move.onto is not None:
-        return f"card:{move.onto.code}"
-    if move.empty_fan is not None:
-        return f"fan:{move.empty_fan}"
-    assert move.card is not None
-    return f"home:{move.card.suit}"
-
-
-def _hint_keys(move: engine.Move) -> set[str]:
-    if move.card is None:
-        return set()
-    return {f"card:{move.card.code}", _target_key(move)}
-
-
-def rules_example() -> dict[str, Any]:
-    """The small position that the rules page's worked example draws."""
-
-    def fans(*rows: str) -> list[FanView]:
-        result = []
-        for index, row in enumerate(rows):
-            cards = [card_view(engine.Card.parse(code)) for code in row.split()]
-            if cards:
-                cards[-1].top = True
-            result.append(FanView(index=index, cards=cards))
-        return result
-
-    home = [card_view(engine.Card.parse(code)) for code in ("4C", "AH")]
-    return {
-        "example_home": home,
-        "example_before": fans("9S 5C 7H", "KD 2H 8H", "3H 6C", "QS"),
-        "example_after": fans("9S", "KD 2H 8H 7H", "3H", "QS"),
-        "example_home_after": [card_view(engine.Card.parse(code)) for code in ("6C", "AH")],
-        # The same fans in a last deal: the merci pulls the Two of Hearts out from under its fan.
-        "example_merci": fans("9S", "KD 8H 7H", "", "QS"),
-        "example_home_merci": [card_view(engine.Card.parse(code)) for code in ("6C", "3H")],
-    }

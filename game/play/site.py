@@ -19,7 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
 from game import engine
-from game.board import display, pipeline, win, winning_line
+from game.board import display, links, pipeline, win, winning_line
 from game.board.change import Change
 from game.daily import deals
 from game.models import Game
@@ -135,13 +135,13 @@ def site_urls(game: Game) -> dict[str, str]:
         return first_board_urls(game)
     pk = game.pk
     return {
-        "new": display.url_of("new"),
-        "page": display.url_of("game", pk),
-        "hint": display.url_of("hint", pk),
-        "solve": display.url_of("solve", pk),
-        "clock": display.url_of("game_clock", pk),
-        "record": display.url_of("record", pk),
-        **{name: display.url_of(name, pk) for name in pipeline.ACTIONS},
+        "new": links.url_of("new"),
+        "page": links.url_of("game", pk),
+        "hint": links.url_of("hint", pk),
+        "solve": links.url_of("solve", pk),
+        "clock": links.url_of("game_clock", pk),
+        "record": links.url_of("record", pk),
+        **{name: links.url_of(name, pk) for name in pipeline.ACTIONS},
     }
 
 

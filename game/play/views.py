@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import display, messages, pipeline, store
+from game.board import messages, pipeline, store, table
 from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.players import (
@@ -173,4 +173,4 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "game/rules.html", display.rules_example())
+    return render(request, "game/rules.html", table.rules_example())

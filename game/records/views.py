@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
-from game.board import announce, display, messages, store
+from game.board import announce, display, messages, store, table
 from game.models import Game
 from game.play.players import HtmxHttpRequest, session_key
 
@@ -205,7 +205,7 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
             and game.status in (Game.Status.WON, Game.Status.LOST)
             else ""
         ),
-        **display.still_table(position, moves[step - 1].card if step else None),
+        **table.still_table(position, moves[step - 1].card if step else None),
     }
     template = "game/replay.html#replay" if request.htmx else "game/replay.html"
     response = render(request, template, context)

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import announce, display, messages, store
+from game.board import announce, display, messages, store, table
 from game.models import Game
 from game.review import found as reviews
 from game.review.found import Progress
@@ -91,7 +91,7 @@ def _context(
                 "step": step,
                 "line_length": len(line),
                 "shown": shown,
-                **display.still_table(shown, line[step - 1].card if step else None),
+                **table.still_table(shown, line[step - 1].card if step else None),
             }
         )
     return context

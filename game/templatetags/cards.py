@@ -18,7 +18,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
-from game.board.display import CardView, FanView
+from game.board.table import CardView, FanView
 
 register = template.Library()
 
@@ -139,6 +139,7 @@ def board_words() -> dict[str, object]:
         "tap": _("tap a lit place"),
         "keys": _("move to a lit place and press Enter"),
         "click": _("click a lit place"),
+        "drop": _("drop it on a lit place"),
         "picked_short": _("%(card)s: %(how)s."),
         "picked_from": _("%(card)s from fan %(fan)s picked up: it may go %(places)s."),
         "picked": _("%(card)s picked up: it may go %(places)s."),

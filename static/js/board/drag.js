@@ -1,7 +1,7 @@
 // Dragging a card onto a lit place: the same moves a tap picks, posted the same way. A press
 // that hardly moves stays a click or a tap. (A card that can move takes no scrolling gesture:
 // touch-action: none in board.css.)
-import { $, $$, board, html, reducedMotion, say } from "./page.js";
+import { $, $$, board, fill, html, reducedMotion, say } from "./page.js";
 import { clearSelection, litPlace, moveTo, select, selectedCard, submitMove } from "./selection.js";
 
 const DRAG_THRESHOLD = 5; // px: below this a press and release is a click (or a double click)
@@ -80,7 +80,7 @@ function onDragMove(event) {
     if (Math.hypot(dx, dy) < (drag.touch ? TOUCH_THRESHOLD : DRAG_THRESHOLD)) return;
     drag.started = true;
     const rect = drag.card.getBoundingClientRect(); // before the selection lifts the card
-    select(drag.card, "drop it on a lit place");
+    select(drag.card, fill("drop"));
     if (!selectedCard()) {
       endDrag();
       return;

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import engine
-from game.board import display
+from game.board import announce, links, table
 from game.models import Game
 from tests.web.play.test_play import start
 
@@ -30,24 +30,24 @@ def test_a_kept_fan_is_one_equal_to_the_plain_view_of_the_board_before(seed: int
             break
         before = game.position
         game.play(rng.choice(legal))
-        moves_then = display._moves_by_card(engine.legal_moves(before))
-        then = display.fan_views(before, moves_then)
-        moves_now = display._moves_by_card(engine.legal_moves(game.position))
+        moves_then = table.moves_by_card(engine.legal_moves(before))
+        then = table.fan_views(before, moves_then)
+        moves_now = table.moves_by_card(engine.legal_moves(game.position))
         hint = engine.Hint(rng.choice(legal), "") if rng.random() < 0.3 else None
-        now = display.fan_views(game.position, moves_now, hint=hint)
+        now = table.fan_views(game.position, moves_now, hint=hint)
         for view, old, cards in zip(now, then, before.fans, strict=False):
-            assert display.plain_fan_is(view, cards, moves_then) == (view == old)
+            assert table.plain_fan_is(view, cards, moves_then) == (view == old)
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
 def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None:
     with translation.override(language):
-        words = display.card_words()
+        words = table.card_words()
         card = engine.Card.parse("QH")
-        assert words.names["QH"] == display.announce.card_name(card)
-        assert display.card_view(card).rank == str(display.announce.RANK_LETTERS).split()[11]
-        assert display.site_links() == {name: reverse(name) for name in display.SITE_LINKS}
-        assert display.url_of("deal", 42) == reverse("deal", args=[42])
+        assert words.names["QH"] == announce.card_name(card)
+        assert table.card_view(card).rank == str(announce.RANK_LETTERS).split()[11]
+        assert links.site_links() == {name: reverse(name) for name in links.SITE_LINKS}
+        assert links.url_of("deal", 42) == reverse("deal", args=[42])
 
 
 def test_every_form_of_the_board_posts_the_one_csrf_field() -> None:

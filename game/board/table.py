@@ -1,0 +1,294 @@
+"""The felt as the templates draw it: each card's face and its legal moves, the fans and the
+foundations, targets and hint marks, a still table for replays, and the rules page's example.
+
+Each card that may move carries its legal moves (`data-moves="6C>7C 6C>F"`), taken from
+`engine.legal_moves`, so the browser's script only shows what the server listed and never
+judges a move itself. Card names and rank letters are worked out once per language.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from game import engine
+from game.board import announce
+from game.engine.cards import SUIT_SYMBOLS, SUITS
+
+RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+@dataclass
+class CardView:
+    code: str
+    name: str
+    rank: str
+    symbol: str
+    red: bool
+    top: bool = False
+    buried: bool = False
+    moves: list[str] = field(default_factory=list)
+    selected: bool = False
+    # The move that tapping this card makes when a card is selected with JavaScript off.
+    target_move: str = ""
+    hint: str = ""
+
+    @property
+    def moves_text(self) -> str:
+        return " ".join(self.moves)
+
+    @property
+    def interactive(self) -> bool:
+        return self.top or bool(self.moves)
+
+
+@dataclass
+class FanView:
+    index: int
+    cards: list[CardView]
+    target_move: str = ""
+    hint: str = ""
+    kings_fill: bool = False
+    # On the live board a fan has an id, so that an answer may leave it out when it is `kept`:
+    # as it was on the board the request came from (see board_context's `previous`).
+    live: bool = False
+    kept: bool = field(default=False, compare=False)
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says on entering the fan: its cards, bottom first, and its top:
+        "Fan 4: Seven of Hearts, Queen of Clubs, top: Two of Spades"."""
+        if not self.cards:
+            return _("Fan %(number)s: empty") % {"number": self.number}
+        names = [view.name for view in self.cards]
+        if len(names) == 1:
+            return _("Fan %(number)s: top: %(top)s") % {"number": self.number, "top": names[-1]}
+        return _("Fan %(number)s: %(under)s, top: %(top)s") % {
+            "number": self.number,
+            "under": ", ".join(names[:-1]),
+            "top": names[-1],
+        }
+
+
+@dataclass
+class FoundationView:
+    suit: str
+    name: str
+    symbol: str
+    red: bool
+    top: CardView | None
+    count: int
+    target_move: str = ""
+    hint: str = ""
+    # As for FanView: an id on the live board, and left out of an answer when `kept`.
+    live: bool = False
+    kept: bool = field(default=False, compare=False)
+
+
+def rank_labels() -> tuple[str, ...]:
+    """The corner indices in the page's language (French cards read V D R, German B D K): the
+    letters a player types for the ranks, as the catalogue gives them."""
+    return card_words().ranks
+
+
+@dataclass(frozen=True)
+class CardWords:
+    """What a card view says in one language: each card's spoken name, and the ranks' corner
+    indices."""
+
+    names: dict[str, str]
+    ranks: tuple[str, ...]
+
+
+# Per language: a board showed up to 104 card views (the board, and the board it replaces), each
+# asking the catalogue for its name and its rank's letter, some 300 gettext calls per move.
+_CARD_WORDS: dict[str | None, CardWords] = {}
+
+
+def card_words() -> CardWords:
+    """The cards' words in the page's language, worked out once per process and language."""
+    language = get_language()
+    words = _CARD_WORDS.get(language)
+    if words is None:
+        letters = tuple(str(announce.RANK_LETTERS).split())
+        words = CardWords(
+            names={card.code: announce.card_name(card) for card in engine.DECK},
+            ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
+        )
+        _CARD_WORDS[language] = words
+    return words
+
+
+@receiver(setting_changed)
+def _forget_card_words(*, setting: str, **kwargs: object) -> None:
+    # The catalogues Django reloads when a test changes these.
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
+        _CARD_WORDS.clear()
+
+
+def card_view(card: engine.Card, words: CardWords | None = None) -> CardView:
+    words = words or card_words()
+    return CardView(
+        code=card.code,
+        name=words.names[card.code],
+        rank=words.ranks[card.rank - 1],
+        symbol=SUIT_SYMBOLS[card.suit],
+        red=card.is_red,
+    )
+
+
+def plain_fan_is(view: FanView, cards: Sequence[engine.Card], moves: dict[str, list[str]]) -> bool:
+    """Whether `view` equals the plain view (no selection, target or hint) that `fan_views` makes
+    of a fan of `cards` whose cards had `moves`: the test of a kept fan, without building the
+    board it replaces a second time. A card view's words follow from its code, and its place in
+    the fan (top or buried) from the fan's length."""
+    if view.target_move or view.hint or len(view.cards) != len(cards):
+        return False
+    return all(
+        shown.code == card.code
+        and shown.moves == moves.get(card.code, [])
+        and not (shown.selected or shown.target_move or shown.hint)
+        for shown, card in zip(view.cards, cards, strict=True)
+    )
+
+
+def moves_by_card(legal: list[engine.Move]) -> dict[str, list[str]]:
+    by_card: dict[str, list[str]] = defaultdict(list)
+    for move in legal:
+        if move.card is not None:
+            by_card[move.card.code].append(move.text)
+    return by_card
+
+
+def fan_views(
+    position: engine.Position,
+    by_card: dict[str, list[str]],
+    *,
+    selected: str = "",
+    targets: dict[str, str] | None = None,
+    hint: engine.Hint | None = None,
+) -> list[FanView]:
+    """The fans as the board shows them: each card with its legal moves (`by_card`), the
+    selection and the places it may go (`targets`), and the hint's marks."""
+    targets = targets or {}
+    hinted = hint_keys(hint.move) if hint else set()
+    words = card_words()
+    fans = []
+    for index, fan in enumerate(position.fans):
+        views = []
+        for depth, card in enumerate(fan):
+            view = card_view(card, words)
+            view.top = depth == len(fan) - 1
+            view.buried = not view.top
+            view.moves = by_card.get(card.code, [])
+            view.selected = card.code == selected
+            if view.top:
+                view.target_move = targets.get(f"card:{card.code}", "")
+            if f"card:{card.code}" in hinted:
+                view.hint = "card"
+            if hint and hint.move.onto == card:
+                view.hint = "target"
+            views.append(view)
+        fans.append(
+            FanView(
+                index=index,
+                cards=views,
+                target_move=targets.get(f"fan:{index}", ""),
+                hint="target" if f"fan:{index}" in hinted else "",
+                kings_fill=position.rules.kings_fill_empty,
+                live=True,
+            )
+        )
+    return fans
+
+
+def still_table(position: engine.Position, moved: engine.Card | None = None) -> dict[str, Any]:
+    """The felt of `position` with nothing to press: for replays (`static` in _table.html). The
+    card that just `moved` is marked the way a hint is, so the eye finds it."""
+    fans = []
+    for index, fan in enumerate(position.fans):
+        views = []
+        for depth, card in enumerate(fan):
+            view = card_view(card)
+            view.top = depth == len(fan) - 1
+            view.buried = not view.top
+            if card == moved:
+                view.hint = "card"
+            views.append(view)
+        fans.append(FanView(index=index, cards=views))
+    foundations = foundation_views(position)
+    for foundation in foundations:
+        if foundation.top is not None:
+            foundation.top.top = True
+            if moved is not None and foundation.top.code == moved.code:
+                foundation.hint = "card"
+    return {"fans": fans, "foundations": foundations, "static": True}
+
+
+def foundation_views(position: engine.Position) -> list[FoundationView]:
+    """The four foundations, each with its top card (none while it is empty)."""
+    views = []
+    for suit_index, suit in enumerate(SUITS):
+        rank = position.foundations[suit_index]
+        top = card_view(engine.DECK[suit_index * 13 + rank - 1]) if rank else None
+        views.append(
+            FoundationView(
+                suit=suit,
+                name=announce.suit_name(suit),
+                symbol=SUIT_SYMBOLS[suit],
+                red=suit in "DH",
+                top=top,
+                count=rank,
+            )
+        )
+    return views
+
+
+def target_key(move: engine.Move) -> str:
+    if move.onto is not None:
+        return f"card:{move.onto.code}"
+    if move.empty_fan is not None:
+        return f"fan:{move.empty_fan}"
+    assert move.card is not None
+    return f"home:{move.card.suit}"
+
+
+def hint_keys(move: engine.Move) -> set[str]:
+    if move.card is None:
+        return set()
+    return {f"card:{move.card.code}", target_key(move)}
+
+
+def rules_example() -> dict[str, Any]:
+    """The small position that the rules page's worked example draws."""
+
+    def fans(*rows: str) -> list[FanView]:
+        result = []
+        for index, row in enumerate(rows):
+            cards = [card_view(engine.Card.parse(code)) for code in row.split()]
+            if cards:
+                cards[-1].top = True
+            result.append(FanView(index=index, cards=cards))
+        return result
+
+    home = [card_view(engine.Card.parse(code)) for code in ("4C", "AH")]
+    return {
+        "example_home": home,
+        "example_before": fans("9S 5C 7H", "KD 2H 8H", "3H 6C", "QS"),
+        "example_after": fans("9S", "KD 2H 8H 7H", "3H", "QS"),
+        "example_home_after": [card_view(engine.Card.parse(code)) for code in ("6C", "AH")],
+        # The same fans in a last deal: the merci pulls the Two of Hearts out from under its fan.
+        "example_merci": fans("9S", "KD 8H 7H", "", "QS"),
+        "example_home_merci": [card_view(engine.Card.parse(code)) for code in ("6C", "3H")],
+    }
