@@ -1,5 +1,6 @@
 from django.urls import include, path
 
+from game.board.urls import change_urls
 from game.daily import views as daily_views
 from game.play import first, prefs, solve, views
 from game.records import views as records
@@ -16,14 +17,10 @@ urlpatterns = [
     # stores the session and the game).
     path("deal/<str:number>/hint/", first.deal_hint, name="deal_hint"),
     path("deal/<str:number>/solve/", first.deal_solve, name="deal_solve"),
-    path("deal/<str:number>/<str:action>/", first.deal_start, name="deal_start"),
+    path("deal/<str:number>/", include(change_urls(first.deal_start, "deal_"))),
     path("new/", views.new_game, name="new"),
     path("game/<int:game_id>/", views.game_page, name="game"),
-    path("game/<int:game_id>/move/", views.move, name="move"),
-    path("game/<int:game_id>/undo/", views.undo, name="undo"),
-    path("game/<int:game_id>/redo/", views.redo, name="redo"),
-    path("game/<int:game_id>/redeal/", views.redeal, name="redeal"),
-    path("game/<int:game_id>/auto/", views.auto_finish, name="auto"),
+    path("game/<int:game_id>/", include(change_urls(views.change))),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
     path("game/<int:game_id>/solve/", solve.solve, name="solve"),
     path("game/<int:game_id>/solve/next/", solve.solve_next, name="solve_next"),

@@ -1,8 +1,9 @@
 """The embed's URLs (all under /embed/, each frameable and cookie-free) and the main site's page
 that offers the snippet. Included at the root by game/urls.py."""
 
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
+from game.board.urls import change_urls
 from game.embed import views as embed
 
 
@@ -29,27 +30,11 @@ urlpatterns = [
     path("embed/another/", embed.another, name="another"),
     path("embed/deal/<str:number>/", embed.deal, name="deal"),
     path("embed/deal/<str:number>/hint/", embed.deal_hint, name="deal_hint"),
-    *(
-        path(
-            f"embed/deal/<str:number>/{action}/",
-            embed.start_action,
-            {"action": action},
-            name=f"deal_{action}",
-        )
-        for action in embed.ACTIONS
-    ),
+    path("embed/deal/<str:number>/", include(change_urls(embed.start_action, "deal_"))),
     path("embed/g/<token:token>/", embed.game_page, name="game"),
     path("embed/g/<token:token>/hint/", embed.game_hint, name="game_hint"),
     path("embed/g/<token:token>/clock/", embed.game_clock, name="game_clock"),
-    *(
-        path(
-            f"embed/g/<token:token>/{action}/",
-            embed.game_action,
-            {"action": action},
-            name=f"game_{action}",
-        )
-        for action in embed.ACTIONS
-    ),
+    path("embed/g/<token:token>/", include(change_urls(embed.game_action, "game_"))),
     # Last: anything else under /embed/ gets the embed's own cookie-free 404.
     path("embed/<path:rest>", embed.not_found, name="not_found"),
     path("embed-this/", embed.snippet, name="snippet"),

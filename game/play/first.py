@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
@@ -115,9 +115,8 @@ def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
 @require_POST
 def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
     """The first change on a deal's first board (a move, a redeal...): store the session and the
-    game with it, then answer as any change does (the board, or a 303 to the game's page)."""
-    if action not in pipeline.ACTIONS:
-        raise Http404("no such action")
+    game with it, then answer as any change does (the board, or a 303 to the game's page).
+    `action` is one of pipeline.ACTIONS: game/board/urls.py routes no other."""
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:

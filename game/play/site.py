@@ -198,5 +198,5 @@ def first_board_urls(game: Game) -> dict[str, str]:
         "solve": reverse("deal_solve", args=[number]) + suffix,
         "rules": game.rules,
         "daily": query.get(DAILY_FIELD, ""),
-        **{name: reverse("deal_start", args=[number, name]) + suffix for name in pipeline.ACTIONS},
+        **{name: reverse(f"deal_{name}", args=[number]) + suffix for name in pipeline.ACTIONS},
     }

@@ -101,34 +101,11 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return pipeline.hint(request, store.get_game(game_id, request.session.session_key), SITE)
 
 
-def _change(request: HtmxHttpRequest, game_id: int, name: str) -> HttpResponse:
+@require_POST
+def change(request: HtmxHttpRequest, game_id: int, action: str) -> HttpResponse:
+    """A stored game's change named `action` (game/board/urls.py), through the pipeline."""
     games = store.session_games(game_id, claimed_key(request.session))
-    return pipeline.change(request, games, SITE, pipeline.board_change(request, name, SITE))
-
-
-@require_POST
-def move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _change(request, game_id, "move")
-
-
-@require_POST
-def undo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _change(request, game_id, "undo")
-
-
-@require_POST
-def redo(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _change(request, game_id, "redo")
-
-
-@require_POST
-def redeal(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _change(request, game_id, "redeal")
-
-
-@require_POST
-def auto_finish(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _change(request, game_id, "auto")
+    return pipeline.change(request, games, SITE, pipeline.board_change(request, action, SITE))
 
 
 @require_POST

@@ -52,7 +52,7 @@ def examples(client: Client) -> dict[str, str]:
         "deal": "/deal/7/",
         "deal_hint": "/deal/7/hint/",
         "deal_solve": "/deal/7/solve/",
-        "deal_start": "/deal/7/move/",
+        **{f"deal_{a}": f"/deal/7/{a}/" for a in ("move", "undo", "redo", "redeal", "auto")},
         "new": "/new/",
         "game": f"/game/{game.pk}/",
         "move": f"/game/{game.pk}/move/",
