@@ -19,8 +19,7 @@ from django.db.models import signals
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
-from game import engine
-from game.board import rows
+from game import engine, rows
 
 
 @functools.lru_cache(maxsize=256)
@@ -217,7 +216,7 @@ class Game(models.Model):
 
     def _update(self, attnames: Collection[str]) -> None:
         """What `save(update_fields=attnames)` does for a stored row, with the UPDATE's text built
-        once per set of columns (game.board.rows) rather than compiled on every save: the
+        once per set of columns (game.rows) rather than compiled on every save: the
         signals (`pre_save`, `post_save` with `update_fields`), `updated_at` stamped, and a
         row that is gone a DatabaseError."""
         update_fields = frozenset(attnames)

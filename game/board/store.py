@@ -19,8 +19,8 @@ from django.db.models import Case, QuerySet, When
 from django.http import Http404
 from django.utils import timezone
 
-from game import engine, limits
-from game.board import clock, rows
+from game import engine, limits, rows
+from game.board import clock
 from game.board.change import Change
 from game.models import Game
 

@@ -29,8 +29,8 @@ from game.daily import deals, difficulty
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
-from game.play.players import selected_card, session_key, start_game
 from game.play.site import SITE, first_board
+from game.players import selected_card, session_key, start_game
 
 
 def _weekdays() -> list[tuple[str, str]]:

@@ -42,10 +42,11 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import replace_url
 
 from game import engine, limits
-from game.board import actions, display, messages, pipeline, store, win
+from game.board import actions, display, messages, pipeline, store
 from game.board.change import Change
 from game.daily import deals
 from game.models import Game
+from game.stats import win
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.

@@ -19,14 +19,14 @@ from game import engine, limits
 from game.board import actions, messages, pipeline, store, winning_line
 from game.board.change import Change
 from game.models import Game
-from game.play.players import (
+from game.play.site import DAILY_FIELD, SITE, first_board, first_board_urls
+from game.play.solve import solve_stored
+from game.players import (
     HtmxHttpRequest,
     bad_request,
     remembered_rules,
     session_key,
 )
-from game.play.site import DAILY_FIELD, SITE, first_board, first_board_urls
-from game.play.solve import solve_stored
 
 
 def _first_board_of(request: HtmxHttpRequest, number: str) -> Game:

@@ -19,13 +19,14 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
 from game import engine
-from game.board import display, links, pipeline, win, winning_line
+from game.board import display, links, pipeline, winning_line
 from game.board.change import Change
 from game.daily import deals
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm
-from game.play.players import HtmxHttpRequest
+from game.players import HtmxHttpRequest
+from game.stats import win
 
 
 def page_context(request: HttpRequest) -> dict[str, Any]:

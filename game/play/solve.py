@@ -12,8 +12,8 @@ from game import limits
 from game.board import actions, pipeline, store, winning_line
 from game.board.change import Change
 from game.board.forms import Posted
-from game.play.players import HtmxHttpRequest
 from game.play.site import SITE, site_urls
+from game.players import HtmxHttpRequest
 from lucie.sessions import claimed_key
 
 # ---------------------------------------------------------------- "Show a win"

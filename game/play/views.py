@@ -16,7 +16,8 @@ from game import engine
 from game.board import messages, pipeline, store, table
 from game.models import Game
 from game.play.forms import NewGameForm
-from game.play.players import (
+from game.play.site import SITE, first_board, started
+from game.players import (
     HtmxHttpRequest,
     bad_request,
     remembered_rules,
@@ -24,7 +25,6 @@ from game.play.players import (
     session_key,
     start_game,
 )
-from game.play.site import SITE, first_board, started
 from lucie.sessions import claimed_key
 
 # ---------------------------------------------------------------- pages

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from game import engine, limits
 from game.board import announce, display, messages, store, table
 from game.models import Game
-from game.play.players import HtmxHttpRequest, session_key
+from game.players import HtmxHttpRequest, session_key
 
 MAX_RECORD_BYTES = 64 * 1024
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game import engine, limits
 from game.board import messages
-from game.play.players import HtmxHttpRequest, bad_request, session_key
+from game.players import HtmxHttpRequest, bad_request, session_key
 from game.stats import charts, transfer
 from game.stats import figures as stats
 

@@ -158,7 +158,7 @@ def test_a_hint_is_counted_and_a_refused_count_still_shows_it(
 ) -> None:
     from django.db import DatabaseError
 
-    from game.board import rows
+    from game import rows
     from game.models import Game
 
     game = start(client)

@@ -1,5 +1,5 @@
 """A change reads its game under the row lock and writes the changed columns with two plain SQL
-statements (game/board/rows.py): the game they give and keep is the ORM's, to the last field and
+statements (game/rows.py): the game they give and keep is the ORM's, to the last field and
 signal, and what the ORM's queries refused they refuse."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from django.db.models.signals import post_init, post_save
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from game.board import rows, store
+from game import rows
+from game.board import store
 from game.models import Game
 from tests.web.embed import test_embed
 from tests.web.play.test_play import a_card_move, post, snapshot, start

@@ -36,7 +36,7 @@ BOARD_FILES = (
     "templates/game/play.html", "templates/game/new.html", "templates/game/deal_confirm.html",
     "templates/game/solve_confirm.html", "templates/game/settings.html",
     "game/board/announce.py", "game/board/display.py", "game/board/table.py",
-    "game/board/messages.py", "game/board/win.py",
+    "game/board/messages.py", "game/stats/win.py",
     "game/board/winning_line.py", "game/board/hints.py", "game/templatetags/cards.py",
     "game/templatetags/rulesets.py", "game/play/forms.py", "game/play/prefs.py",
 )  # fmt: skip
