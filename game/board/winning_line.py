@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from game import engine, limits
-from game.board import announce
+from game.board import words
 from game.engine import solver
 from game.models import Game
 from lucie import metrics
@@ -77,7 +77,7 @@ class Shown:
         return [
             (
                 number,
-                announce.capfirst(announce.describe(engine.Move.parse(text))),
+                words.capfirst(words.describe(engine.Move.parse(text))),
                 marks[number - 1],
             )
             for number, text in enumerate(self.line, start=1)
