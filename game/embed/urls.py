@@ -4,6 +4,7 @@ that offers the snippet. Included at the root by game/urls.py."""
 from django.urls import path, register_converter
 
 from game.embed import views as embed
+from game.embed.front import ACTIONS
 
 
 class TokenConverter:
@@ -36,7 +37,7 @@ urlpatterns = [
             {"action": action},
             name=f"deal_{action}",
         )
-        for action in embed.ACTIONS
+        for action in ACTIONS
     ),
     path("embed/g/<token:token>/", embed.game_page, name="game"),
     path("embed/g/<token:token>/hint/", embed.game_hint, name="game_hint"),
@@ -48,7 +49,7 @@ urlpatterns = [
             {"action": action},
             name=f"game_{action}",
         )
-        for action in embed.ACTIONS
+        for action in ACTIONS
     ),
     # Last: anything else under /embed/ gets the embed's own cookie-free 404.
     path("embed/<path:rest>", embed.not_found, name="not_found"),
