@@ -62,7 +62,8 @@ def view_label(request: HttpRequest) -> str:
     """A name from a small, fixed set: the URL pattern's name, never the path itself."""
     match = getattr(request, "resolver_match", None)
     if match is not None:
-        return str(match.view_name or match._func_path)
+        # Never empty: Django falls back to the view's dotted path when the pattern has no name.
+        return str(match.view_name)
     if request.path_info.startswith("/" + settings.STATIC_URL.lstrip("/")):
         return "static"
     return "unresolved"

@@ -8,7 +8,6 @@ request, the move count of the board the request was made on, and what the reque
     Six of Clubs onto the Seven of Clubs. Fan 9 now ends with the Six of Clubs; fan 4 with
     the Jack of Diamonds.
     Redeal 1 of 2: 31 cards in 11 fans.
-    Hint: Ace of Spades to its foundation, from fan 3.
 
 Fans are numbered from 1 here, as the board labels them (the engine counts from 0).
 """
@@ -18,130 +17,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext
 
 from game import engine
+from game.board import words
+
+# game/board/display.py (being changed on another branch) still reads the board's other lines
+# and some words (RANK_LETTERS, card_name, suit_name, capfirst) through this module; once it
+# imports game.board.notices and game.board.words itself, drop these redundant aliases.
+from game.board.notices import blocked as blocked
+from game.board.notices import choices as choices
+from game.board.notices import hint as hint
+from game.board.notices import hint_message as hint_message
+from game.board.notices import no_move as no_move
+from game.board.notices import stuck as stuck
+from game.board.notices import verdict as verdict
+from game.board.words import RANK_LETTERS as RANK_LETTERS
+from game.board.words import UP_TO_WORDS, the_card
+from game.board.words import capfirst as capfirst
+from game.board.words import card_name as card_name
+from game.board.words import suit_name as suit_name
 from game.engine.cards import SUITS
-
-# ---------------------------------------------------------------- card names, in each language
-# The engine names cards in English ("Six of Clubs"); the web layer says them in the page's
-# language, built from the rank and the suit. Each rank has its own entry (and one with the
-# definite article) because the article and the word order depend on the rank: French
-# "l'as de trèfle" but "le six de trèfle", German "Kreuz-Sechs".
-
-SUIT_WORDS = {
-    "C": pgettext_lazy("suit, in a card's name", "Clubs"),
-    "D": pgettext_lazy("suit, in a card's name", "Diamonds"),
-    "H": pgettext_lazy("suit, in a card's name", "Hearts"),
-    "S": pgettext_lazy("suit, in a card's name", "Spades"),
-}
-
-# Translators: a card's spoken name (a screen reader says it); %(suit)s is the suit.
-CARD_WORDS = (
-    pgettext_lazy("a card's name", "Ace of %(suit)s"),
-    pgettext_lazy("a card's name", "Two of %(suit)s"),
-    pgettext_lazy("a card's name", "Three of %(suit)s"),
-    pgettext_lazy("a card's name", "Four of %(suit)s"),
-    pgettext_lazy("a card's name", "Five of %(suit)s"),
-    pgettext_lazy("a card's name", "Six of %(suit)s"),
-    pgettext_lazy("a card's name", "Seven of %(suit)s"),
-    pgettext_lazy("a card's name", "Eight of %(suit)s"),
-    pgettext_lazy("a card's name", "Nine of %(suit)s"),
-    pgettext_lazy("a card's name", "Ten of %(suit)s"),
-    pgettext_lazy("a card's name", "Jack of %(suit)s"),
-    pgettext_lazy("a card's name", "Queen of %(suit)s"),
-    pgettext_lazy("a card's name", "King of %(suit)s"),
-)
-
-# Translators: a card's name inside a sentence, with the definite article where the language
-# wants one ("onto the Seven of Clubs").
-THE_CARD_WORDS = (
-    pgettext_lazy("a card's name in a sentence", "the Ace of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Two of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Three of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Four of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Five of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Six of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Seven of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Eight of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Nine of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Ten of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Jack of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the Queen of %(suit)s"),
-    pgettext_lazy("a card's name in a sentence", "the King of %(suit)s"),
-)
-
-# Translators: how far a suit's foundation got after several cards went home at once:
-# "Clubs up to the Five". %(suit)s is the suit.
-UP_TO_WORDS = (
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Ace"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Two"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Three"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Four"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Five"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Six"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Seven"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Eight"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Nine"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Ten"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Jack"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the Queen"),
-    pgettext_lazy("a foundation built up to this rank", "%(suit)s up to the King"),
-)
-
-# Translators: a suit on its own, as a foundation's name and at the head of "what blocked".
-SUIT_TITLES = {
-    "C": pgettext_lazy("a suit on its own", "Clubs"),
-    "D": pgettext_lazy("a suit on its own", "Diamonds"),
-    "H": pgettext_lazy("a suit on its own", "Hearts"),
-    "S": pgettext_lazy("a suit on its own", "Spades"),
-}
-
-# Translators: the letter a player types for each rank, Ace to King, separated by spaces (then
-# the suit's letter picks the card). Use the letters of your card names; the English letters
-# always work too.
-RANK_LETTERS = pgettext_lazy("rank letters typed on the keyboard", "A 2 3 4 5 6 7 8 9 10 J Q K")
-# Translators: the letter a player types for each suit after a rank, in the order Clubs,
-# Diamonds, Hearts, Spades, separated by spaces. The English letters still work where free.
-SUIT_LETTERS = pgettext_lazy("suit letters typed on the keyboard", "C D H S")
-
-
-def suit_name(suit: str) -> str:
-    return str(SUIT_TITLES[suit])
-
-
-def card_name(card: engine.Card) -> str:
-    """A card's spoken name in the page's language: "Six of Clubs", « six de trèfle »."""
-    return str(CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
-
-
-def the_card(card: engine.Card) -> str:
-    """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
-    return str(THE_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
-
-
-def capfirst(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def fan_word(number: int) -> str:
-    return _("fan %(number)s") % {"number": number}
-
-
-def describe(move: engine.Move) -> str:
-    """A move in a line a player reads: "Six of Clubs onto the Seven of Clubs" (engine's
-    Move.describe, in the page's language)."""
-    if move.card is None:
-        return pgettext("a move in a list", "Redeal")
-    name = card_name(move.card)
-    if move.onto is not None:
-        text = _("%(card)s onto %(target)s") % {"card": name, "target": the_card(move.onto)}
-    elif move.empty_fan is not None:
-        text = _("%(card)s into the empty fan") % {"card": name}
-    else:
-        text = _("%(card)s to its foundation") % {"card": name}
-    return _("Merci: %(move)s") % {"move": text} if move.merci else text
-
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
 # Next or Play it out; "auto" is Auto-finish.
@@ -176,79 +72,6 @@ def change(
     return ""
 
 
-def hint(position: engine.Position, found: engine.Hint) -> str:
-    """The hint in words, with the fan the card lies in so that it can be found."""
-    move = found.move
-    if move.card is None:
-        return _("Hint: redeal now.")
-    where = position.find(move.card)
-    fan = where[0] + 1 if where is not None else None
-    goes = _goes(position, move)
-    if move.merci:
-        if fan is not None:
-            return _("Hint: take the merci: %(card)s, buried in fan %(fan)s, %(goes)s.") % {
-                "card": the_card(move.card),
-                "fan": fan,
-                "goes": goes,
-            }
-        return _("Hint: take the merci: %(card)s %(goes)s.") % {
-            "card": the_card(move.card),
-            "goes": goes,
-        }
-    if fan is not None:
-        return _("Hint: %(card)s %(goes)s, from fan %(fan)s.") % {
-            "card": card_name(move.card),
-            "goes": goes,
-            "fan": fan,
-        }
-    return _("Hint: %(card)s %(goes)s.") % {"card": card_name(move.card), "goes": goes}
-
-
-def verdict(
-    status: str, left: int, next_move: engine.Move | None, position: engine.Position
-) -> str:
-    """ "Show a win"'s answer: the solver's status ("won", "lost", "undecided"), how many moves
-    of its line are left, and the next one."""
-    if status == "won":
-        if next_move is None:
-            return _("This game can still be won from here: the line is played out.")
-        if next_move.card is None:
-            first = pgettext("the next move of the winning line", "redeal")
-        else:
-            first = f"{the_card(next_move.card)} {_goes(position, next_move)}"
-        return ngettext(
-            "This game can still be won from here, in %(count)s move. Next: %(first)s.",
-            "This game can still be won from here, in %(count)s moves. Next: %(first)s.",
-            left,
-        ) % {"count": left, "first": first}
-    if status == "lost":
-        # The solver's "lost" is a proof before the last deal too (it also tries holding cards
-        # back from the foundations, which changes the next shuffle).
-        return _("No win is possible from here.")
-    return _("Could not decide in time whether this game can still be won.")
-
-
-def choices(position: engine.Position, card: engine.Card, moves: Sequence[engine.Move]) -> str:
-    """A picked card and where it may go (the selection, as the board shows it lit)."""
-    if not moves:
-        return no_move(card)
-    where = position.find(card)
-    places = _listing([_goes(position, move) for move in moves], "or")
-    if where is not None:
-        return capfirst(
-            _("%(card)s from fan %(fan)s picked up: it may go %(places)s.")
-            % {"card": card_name(card), "fan": where[0] + 1, "places": places}
-        )
-    return capfirst(
-        _("%(card)s picked up: it may go %(places)s.") % {"card": card_name(card), "places": places}
-    )
-
-
-def no_move(card: engine.Card) -> str:
-    """ "The Six of Clubs has no move just now." """
-    return _("%(card)s has no move just now.") % {"card": capfirst(the_card(card))}
-
-
 def deal_summary(position: engine.Position) -> str:
     """Which deal this is and what is on the table: "Deal 1 of 3: 52 cards in 18 fans."."""
     total = position.rules.redeals
@@ -257,11 +80,11 @@ def deal_summary(position: engine.Position) -> str:
         return pgettext("one of the three rounds", "Deal %(number)s of %(total)s: %(table)s.") % {
             "number": number,
             "total": total + 1,
-            "table": _table(position),
+            "table": words.table(position),
         }
     return pgettext("one of the three rounds", "Deal %(number)s: %(table)s.") % {
         "number": number,
-        "table": _table(position),
+        "table": words.table(position),
     }
 
 
@@ -270,7 +93,7 @@ def replay_step(
 ) -> str:
     """A replay's step: the move that led to it, or the deal as dealt at step 0."""
     if move is None:
-        return _("The deal as it was dealt: %(table)s.") % {"table": _table(after)}
+        return _("The deal as it was dealt: %(table)s.") % {"table": words.table(after)}
     return _("Move %(step)s of %(last)s: %(move)s") % {
         "step": step,
         "last": last,
@@ -315,7 +138,7 @@ def _one(before: engine.Position, move: engine.Move, after: engine.Position) -> 
     where = before.find(card)
     assert where is not None  # the move was legal, so the card was in a fan
     source = where[0]
-    goes = _goes(before, move, fan=False)
+    goes = words.goes(before, move, fan=False)
     if move.merci:
         text = _("Merci: %(card)s, drawn from under fan %(fan)s, %(goes)s.") % {
             "card": the_card(card),
@@ -355,7 +178,7 @@ def _fan_end(position: engine.Position, index: int, *, short: bool) -> str:
 
 def _redealt(after: engine.Position) -> str:
     total = after.rules.redeals
-    values = {"number": after.redeals_used, "total": total, "table": _table(after)}
+    values = {"number": after.redeals_used, "total": total, "table": words.table(after)}
     if total is not None:
         text = pgettext("a redeal taken", "Redeal %(number)s of %(total)s: %(table)s.") % values
     else:
@@ -387,7 +210,7 @@ def _undone(now: engine.Position, undone: Sequence[engine.Move]) -> str:
             "also": also,
             "number": now.redeals_used + 1,
             "total": (total or 0) + 1,
-            "table": _table(now),
+            "table": words.table(now),
         }
         if total is not None:
             back_in = _("Back in deal %(number)s of %(total)s: %(table)s.") % values
@@ -396,7 +219,9 @@ def _undone(now: engine.Position, undone: Sequence[engine.Move]) -> str:
         return _("Undone: the redeal%(also)s.") % values + " " + back_in
     card = first.card
     where = now.find(card)
-    what = _("the merci") if first.merci else f"{card_name(card)} {_goes(now, first, fan=False)}"
+    what = (
+        _("the merci") if first.merci else f"{card_name(card)} {words.goes(now, first, fan=False)}"
+    )
     text = _("Undone: %(move)s%(also)s.") % {"move": what, "also": also}
     if where is not None:
         text += " " + _("%(card)s is back on fan %(fan)s.") % {
@@ -423,24 +248,6 @@ def _with_outcome(text: str, after: engine.Position, assisted: bool) -> str:
     return text
 
 
-# ---------------------------------------------------------------- words
-
-
-def _goes(position: engine.Position, move: engine.Move, *, fan: bool = True) -> str:
-    """Where a move takes its card: "onto the Seven of Clubs on fan 9", "to its foundation"."""
-    if move.onto is not None:
-        where = position.find(move.onto) if fan else None
-        if where is not None:
-            return _("onto %(card)s on fan %(fan)s") % {
-                "card": the_card(move.onto),
-                "fan": where[0] + 1,
-            }
-        return _("onto %(card)s") % {"card": the_card(move.onto)}
-    if move.empty_fan is not None:
-        return _("into empty fan %(fan)s") % {"fan": move.empty_fan + 1}
-    return _("to its foundation")
-
-
 def _home_summary(
     before: engine.Position, after: engine.Position, moves: Sequence[engine.Move]
 ) -> str:
@@ -461,115 +268,5 @@ def _home_summary(
         ]
     return pgettext("a count, then what it counts", "%(count)s: %(items)s.") % {
         "count": count,
-        "items": _listing(items, "and"),
+        "items": words.listing(items, "and"),
     }
-
-
-def _table(position: engine.Position) -> str:
-    cards = sum(len(fan) for fan in position.fans)
-    fans = sum(1 for fan in position.fans if fan)
-    return _("%(cards)s in %(fans)s") % {
-        "cards": ngettext("%(count)s card", "%(count)s cards", cards) % {"count": cards},
-        "fans": npgettext(
-            "after “in”: 31 cards in 11 fans", "%(count)s fan", "%(count)s fans", fans
-        )
-        % {"count": fans},
-    }
-
-
-def _listing(items: Sequence[str], last: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    word = (
-        pgettext("the last of a list", "or")
-        if last == "or"
-        else pgettext("the last of a list", "and")
-    )
-    return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-def listing(items: Sequence[str], last: str) -> str:
-    """ "a, b and c" (`last` "and" or "or") in the page's language."""
-    return _listing(items, last)
-
-
-def stuck(position: engine.Position, legal: Sequence[engine.Move]) -> str:
-    """What the board says at once when no card can move but a redeal or the merci is left
-    (empty while a card can move, or when nothing at all is left: that is a loss)."""
-    if any(not move.merci and not move.is_redeal for move in legal):
-        return ""
-    can_redeal = engine.REDEAL in legal
-    can_merci = any(move.merci for move in legal)
-    left = position.redeals_left
-    if left is None:
-        redeal = pgettext("the Redeal button", "Redeal")
-    else:
-        redeal = ngettext("Redeal (%(count)s left)", "Redeal (%(count)s left)", left) % {
-            "count": left
-        }
-    if can_redeal and can_merci:
-        return _("No moves left: %(redeal)s, or take the merci (a buried card).") % {
-            "redeal": redeal
-        }
-    if can_redeal:
-        return _("No moves left: %(redeal)s.") % {"redeal": redeal}
-    if can_merci:
-        return _("No moves left: take the merci. Pick a buried card to play.")
-    return ""
-
-
-def blocked(position: engine.Position) -> list[str]:
-    """At a loss, what blocked each suit: the lowest card missing from its foundation and what
-    lies on it, one sentence per suit not yet complete.
-
-    >>> from game.engine import Position
-    >>> blocked(Position.start(1))[0].startswith("Clubs: the Ace of Clubs")
-    True
-    """
-    lines = []
-    for index, suit in enumerate(SUITS):
-        rank = position.foundations[index] + 1
-        if rank > 13:
-            continue
-        card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
-        where = position.find(card)
-        if where is None:
-            continue
-        fan, depth = where
-        above = position.fans[fan][depth + 1 :]
-        values = {"suit": suit_name(suit), "card": the_card(card), "fan": fan + 1}
-        if above:
-            values["cards"] = _listing([the_card(c) for c in above], "and")
-            line = _("%(suit)s: %(card)s lies under %(cards)s in fan %(fan)s.") % values
-        else:
-            line = _("%(suit)s: %(card)s is on top of fan %(fan)s.") % values
-        lines.append(capfirst(line))
-    return lines
-
-
-def hint_message(position: engine.Position, found: engine.Hint) -> str:
-    """What the board's message line says for a hint (the words of game/board/pipeline.py's
-    hint_message, in the page's language): the move, and plainly when it is a redeal or the
-    merci, naming the buried card and the fan it lies in."""
-    move = found.move
-    if move.card is None:
-        return _("Hint: Redeal now.")
-    if move.merci:
-        if move.onto is not None:
-            goes = _("onto %(card)s") % {"card": the_card(move.onto)}
-        elif move.empty_fan is not None:
-            goes = _("into the empty fan")
-        else:
-            goes = _("to its foundation")
-        where = position.find(move.card)
-        if where is not None:
-            return _("Hint: take the merci: %(card)s, buried in fan %(fan)s, %(goes)s.") % {
-                "card": the_card(move.card),
-                "fan": where[0] + 1,
-                "goes": goes,
-            }
-        return _("Hint: take the merci: %(card)s %(goes)s.") % {
-            "card": the_card(move.card),
-            "goes": goes,
-        }
-    return _("Hint: %(move)s.") % {"move": describe(move)}

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from game import engine, limits
-from game.board import announce
+from game.board import words
 from game.engine.hint import fair_hint, reason
 from lucie import metrics
 
@@ -87,5 +87,5 @@ def reason_text(position: engine.Position, found: engine.Hint) -> str:
     where = position.find(card) if card is not None else None
     if found.reason.startswith(FREES) and where is not None and where[1] > 0:
         freed = position.fans[where[0]][where[1] - 1]
-        return _("it frees %(card)s") % {"card": announce.the_card(freed)}
+        return _("it frees %(card)s") % {"card": words.the_card(freed)}
     return found.reason

@@ -3,7 +3,7 @@
 The engine says why a move is refused in English (`str(error)`), and beside it a `code` and the
 values the sentence names (`error.params`: cards, a fan counted from 0, a quoted text; see
 game.engine.moves.MoveError). This module words each code again with gettext, naming cards with
-game.board.announce's translated names. A refusal raised without a code (the web layer's own:
+game.board.words's translated names. A refusal raised without a code (the web layer's own:
 undo with nothing to undo, a game that is over) is found by its English text in `UNCODED`; any
 other error (one already worded in the page's language, as game/board/winning_line.py's) is
 shown as it is.
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext, pgettext_lazy
 
 from game import engine, limits
-from game.board import announce, store
+from game.board import notices, store, words
 from game.engine.moves import MoveError, Param
 
 # Translators: why a move or a request was refused, shown under the board. %(card)s, %(onto)s and
@@ -127,7 +127,7 @@ def sentence(text: str) -> str:
 
 def _value(name: str, value: Param) -> str:
     if isinstance(value, engine.Card):
-        return announce.the_card(value)
+        return words.the_card(value)
     if name == "fan" and isinstance(value, int):
         return str(value + 1)  # the engine counts fans from 0, the board from 1
     return str(value)
@@ -176,7 +176,7 @@ def malformed_spoken() -> str:
 def hint_message(position: engine.Position, hint: engine.Hint) -> str:
     """The hint's message line (pipeline.hint_message): the move, and plainly when it is a
     redeal or the merci, naming the buried card and the fan it lies in."""
-    return announce.hint_message(position, hint)
+    return notices.hint_message(position, hint)
 
 
 def nothing_to_hint() -> str:

@@ -27,7 +27,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game import engine, limits
-from game.board import announce
+from game.board import words
 from game.engine import solver
 from game.models import Game
 from lucie import metrics
@@ -104,7 +104,7 @@ class Shown:
 def _step_text(text: str, language: str) -> str:
     """A line's move as its list says it, in `language` (the page's): worked out once per
     process, as the list of a line of a hundred moves is drawn again on every step along it."""
-    return announce.capfirst(announce.describe(engine.Move.parse(text)))
+    return words.capfirst(words.describe(engine.Move.parse(text)))
 
 
 def cache_key(record: engine.Record) -> str:

@@ -1,15 +1,13 @@
-"""Daily figures as ORM aggregates: how everyone did on each day's deal, this player's month,
-the daily streak, and the text a player shares.
+"""Everyone's daily figures as ORM aggregates: how everyone did on each day's deal, read from
+the tally's row a day (game/daily/tally.py) and cached briefly, and the receivers that drop the
+cached month when a game changes what it counts.
 
 A daily game is any game of a date's deal number under the default rules (`lucie`), however it
 was opened. Only started games (a first move made) count as played; an abandoned game counts as
-played, not won; a game in which the solver was peeked at (`assisted`) is never a win. A game is
-"on the day" when its first move was made on the UTC date its deal number names: only those count
-for the daily streak; the others were "played late".
+played, not won; a game in which the solver was peeked at (`assisted`) is never a win.
 
 Everything for a month page is a fixed number of queries, whatever the number of days or games:
-everyone's figures read from the tally's row a day (game/daily/tally.py; cached briefly), one
-query for this player's games of the month, one for this player's on-the-day wins (the streak).
+everyone's figures here, and this player's in game/daily/player.py.
 """
 
 from __future__ import annotations
@@ -18,22 +16,17 @@ import datetime as dt
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, F, Min, Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from game.board.display import format_ms
 from game.daily import deals, tally
 from game.models import WIN, Game
 from lucie import metrics
-
-if TYPE_CHECKING:
-    from game.daily.difficulty import Difficulty
 
 logger = logging.getLogger(__name__)
 
@@ -66,57 +59,8 @@ class DayFigures:
         return DASH if self.best_time_ms is None else format_ms(self.best_time_ms)
 
 
-@dataclass(frozen=True)
-class DayResult:
-    """This player's result on one day, from the game that says the most about it."""
-
-    state: str  # won, assisted, playing, lost, abandoned
-    on_the_day: bool
-    elapsed_ms: int
-    move_count: int
-    cards_home: int
-    redeals_used: int
-    mercis_used: int
-    game_id: int
-    clean: bool = False  # a clean win: no undo, no hint, no "Show a win" (Game.is_clean_win)
-
-    @property
-    def time(self) -> str:
-        return format_ms(self.elapsed_ms)
-
-    @property
-    def label(self) -> str:
-        return str(STATE_LABELS[self.state])
-
-    @property
-    def finished(self) -> bool:
-        return self.state != "playing"
-
-
-STATE_LABELS = {
-    "won": pgettext_lazy("a daily result", "Won"),
-    "assisted": pgettext_lazy("a daily result", "Won with help"),
-    "playing": pgettext_lazy("a daily result", "In progress"),
-    "lost": pgettext_lazy("a daily result", "Lost"),
-    "abandoned": pgettext_lazy("a daily result", "Left unfinished"),
-}
-# Which of a day's games speaks for it: a clean win first, then one under way, then the rest.
-_STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
-
-
 BEST_TIME_FLOOR_MS_PER_MOVE = tally.BEST_TIME_FLOOR_MS_PER_MOVE
 _plausible_win = tally.plausible_win
-
-
-def _daily_games(low: int, high: int) -> QuerySet[Game]:
-    # `started_at__isnull=False` (not an exclude) so that the SQL says "IS NOT NULL", which lets
-    # the database use the partial index game_daily_entries.
-    return Game.objects.filter(
-        rules=deals.DAILY_RULES,
-        deal_number__gte=low,
-        deal_number__lte=high,
-        started_at__isnull=False,
-    )
 
 
 def _entries(low: int, high: int) -> QuerySet[Game]:
@@ -126,7 +70,7 @@ def _entries(low: int, high: int) -> QuerySet[Game]:
     return Game.objects.filter(tally.entries(low, high))
 
 
-def _started_day_number() -> CombinedExpression:
+def started_day_number() -> CombinedExpression:
     """started_at's UTC date as YYYYMMDD, in SQL (Django extracts in TIME_ZONE, which is UTC)."""
     return (
         ExtractYear("started_at") * 10_000
@@ -138,7 +82,7 @@ def _started_day_number() -> CombinedExpression:
 # ---------------------------------------------------------------- everyone
 
 
-def _figures(low: int, high: int) -> dict[int, DayFigures]:
+def figures_between(low: int, high: int) -> dict[int, DayFigures]:
     """Everyone's figures for the deals from `low` to `high`, from the tally's row a day."""
     return {
         row.deal_number: DayFigures(
@@ -176,7 +120,7 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
     found: dict[int, DayFigures] | None = cache.get(key)
     metrics.cache_lookup("figures", hit=found is not None)
     if found is None:
-        found = _figures(*deals.month_bounds(first))
+        found = figures_between(*deals.month_bounds(first))
         current = first == deals.today_utc().replace(day=1)
         cache.set(key, found, CURRENT_MONTH_TTL if current else PAST_MONTH_TTL)
     return found
@@ -251,7 +195,7 @@ def _forget(first: dt.date) -> None:
 def day_figures(day: dt.date) -> DayFigures:
     """One day's figures, straight from the database (the management command's)."""
     number = deals.deal_number_for(day)
-    return _figures(number, number).get(number, DayFigures(deal_number=number))
+    return figures_between(number, number).get(number, DayFigures(deal_number=number))
 
 
 @dataclass(frozen=True)
@@ -271,7 +215,7 @@ def day_breakdown(day: dt.date) -> DayBreakdown:
     number = deals.deal_number_for(day)
     totals = (
         _entries(number, number)
-        .annotate(started_day=_started_day_number())
+        .annotate(started_day=started_day_number())
         .aggregate(
             players=Count("pk"),
             winners=Count("pk", filter=WIN),
@@ -292,153 +236,3 @@ def day_breakdown(day: dt.date) -> DayBreakdown:
         abandoned=totals["abandoned"],
         sessions=totals["sessions"],
     )
-
-
-# ---------------------------------------------------------------- this player
-
-
-def _state(status: str, assisted: bool) -> str:
-    if status == Game.Status.WON:
-        return "assisted" if assisted else "won"
-    return str(status)
-
-
-def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult]:
-    """This player's result for each day of the month they played, keyed by deal number."""
-    if not session_key:
-        return {}
-    games = (
-        _daily_games(*deals.month_bounds(first))
-        .filter(session_key=session_key)
-        .only(*RESULT_FIELDS)
-    )
-    best: dict[int, tuple[tuple[int, int, int], DayResult]] = {}
-    for game in games:
-        number = game.deal_number
-        result = day_result(game)
-        # A win on the day beats a late one, a faster win a slower one; otherwise the latest game.
-        tie = result.elapsed_ms if result.state == "won" else -result.game_id
-        rank = (_STATE_RANK[result.state], 0 if result.on_the_day else 1, tie)
-        if number not in best or rank < best[number][0]:
-            best[number] = (rank, result)
-    return {number: result for number, (_, result) in best.items()}
-
-
-RESULT_FIELDS = (
-    "pk", "deal_number", "status", "assisted", "started_at", "elapsed_ms", "move_count",
-    "cards_home", "redeals_used", "mercis_used", "undos", "hints",
-)  # fmt: skip
-
-
-def day_result(game: Game) -> DayResult:
-    return DayResult(
-        state=_state(game.status, game.assisted),
-        on_the_day=_on_the_day(game.deal_number, game.started_at),
-        elapsed_ms=game.elapsed_ms,
-        move_count=game.move_count,
-        cards_home=game.cards_home,
-        redeals_used=game.redeals_used,
-        mercis_used=game.mercis_used,
-        game_id=game.pk,
-        clean=game.is_clean_win,
-    )
-
-
-def _on_the_day(number: int, started_at: dt.datetime | None) -> bool:
-    return started_at is not None and deals.deal_number_for(started_at.astimezone(dt.UTC)) == number
-
-
-@dataclass(frozen=True)
-class Streaks:
-    current: int
-    best: int
-
-
-def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
-    """The daily streak (days in a row won on the day, ending today or yesterday) and the best.
-
-    One query for the dates of this player's clean wins made on the day; the runs are counted
-    here over those few hundred dates at most.
-    """
-    if not session_key:
-        return Streaks(0, 0)
-    today = today or deals.today_utc()
-    low = deals.deal_number_for(deals.site_start())
-    numbers = (
-        _daily_games(low, deals.deal_number_for(today))
-        .filter(WIN, session_key=session_key)
-        .alias(started_day=_started_day_number())
-        .filter(started_day=F("deal_number"))
-        .values_list("deal_number", flat=True)
-        .distinct()
-    )
-    days = {day for number in numbers if (day := deals.day_of_deal(number)) is not None}
-    return Streaks(current=_run_ending(days, today), best=_longest_run(days))
-
-
-def _run_ending(days: set[dt.date], today: dt.date) -> int:
-    one = dt.timedelta(days=1)
-    day = today if today in days else today - one
-    run = 0
-    while day in days:
-        run += 1
-        day -= one
-    return run
-
-
-def _longest_run(days: set[dt.date]) -> int:
-    one = dt.timedelta(days=1)
-    best = 0
-    for day in days:
-        if day - one in days:
-            continue
-        run = 1
-        while day + one * run in days:
-            run += 1
-        best = max(best, run)
-    return best
-
-
-# ---------------------------------------------------------------- sharing
-
-
-def share_text(
-    deal_number: int, result: DayResult, url: str, hardness: Difficulty | None = None
-) -> str:
-    """A finished daily game as two lines to paste anywhere: the result, and the deal's link.
-
-    It names the deal, the result, the time, redeals and the merci, and how hard the deal is
-    when known: nothing about the player.
-    """
-    parts: list[str]
-    if result.state in ("won", "assisted"):
-        if result.state == "won":
-            verb = pgettext("the share text", "won in %(time)s")
-        else:
-            verb = pgettext("the share text", "solved with help in %(time)s")
-        moves = ngettext("%(count)s move", "%(count)s moves", result.move_count)
-        parts = [verb % {"time": result.time}, moves % {"count": result.move_count}]
-        if result.clean:
-            parts.append(pgettext("the share text", "clean"))
-    else:
-        if result.state == "abandoned":
-            verb = pgettext("the share text", "left unfinished")
-        else:
-            verb = pgettext("the share text", "lost")
-        home = pgettext("the share text", "%(count)s/52 cards home") % {"count": result.cards_home}
-        parts = [verb, home]
-    redeals = result.redeals_used
-    if redeals == 0:
-        parts.append(pgettext("the share text", "no redeal"))
-    else:
-        parts.append(
-            ngettext("%(count)s redeal", "%(count)s redeals", redeals) % {"count": redeals}
-        )
-    if result.mercis_used:
-        parts.append(pgettext("the share text", "merci used"))
-    else:
-        parts.append(pgettext("the share text", "no merci"))
-    if not result.on_the_day:
-        parts.append(pgettext("the share text", "played late"))
-    hard = f" \N{MIDDLE DOT} {hardness.share}" if hardness is not None else ""
-    return f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}{hard}\n{url}"

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
 from game.board import store
-from game.daily import deals, difficulty
+from game.daily import deals, difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -88,7 +88,7 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
         "result_url": reverse(
             "daily_result", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
         ),
-        "streaks": daily_figures.streaks(key, today),
+        "streaks": player.streaks(key, today),
         "daily_game": game,
         # How hard the deal is; if the scheduled command missed it, the page asks for it.
         "difficulty": difficulty.of_deal(deals.deal_number_for(day)),
@@ -98,13 +98,11 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
         **_rollover_context(),
     }
     if game is not None:
-        mine = daily_figures.day_result(game)
+        mine = player.day_result(game)
         context["mine"] = mine
         if mine.finished:
             url = request.build_absolute_uri(_day_url(day))
-            context["share"] = daily_figures.share_text(
-                game.deal_number, mine, url, context["difficulty"]
-            )
+            context["share"] = share.share_text(game.deal_number, mine, url, context["difficulty"])
     return context
 
 
@@ -186,7 +184,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         return HttpResponseRedirect(_month_url(first))
     today = deals.today_utc()
     key = request.session.session_key
-    mine = daily_figures.player_month(key, first)
+    mine = player.player_month(key, first)
     everyone = daily_figures.month_figures(first)
     low, high = deals.month_bounds(first)
     hardness = difficulty.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
@@ -235,7 +233,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         "previous": previous,
         "next_url": _month_url(following) if following <= today.replace(day=1) else "",
         "next": following,
-        "streaks": daily_figures.streaks(key, today),
+        "streaks": player.streaks(key, today),
         "won_this_month": sum(1 for r in mine.values() if r.state == "won"),
         # A game still under way is neither won nor lost yet: it is not counted against the month.
         "played_this_month": sum(1 for r in mine.values() if r.finished),
@@ -244,7 +242,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     if todays is not None and todays.finished:
         url = request.build_absolute_uri(_day_url(today))
         number = deals.deal_number_for(today)
-        context["share"] = daily_figures.share_text(number, todays, url, hardness.get(number))
+        context["share"] = share.share_text(number, todays, url, hardness.get(number))
     return render(request, "daily/month.html", context)
 
 

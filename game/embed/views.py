@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 from csp.decorators import csp
 from django.conf import settings
@@ -34,19 +33,15 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
-from django_htmx.http import replace_url
 
 from game import engine, limits
-from game.board import actions, display, messages, pipeline, store
-from game.board.change import Change
+from game.board import actions, messages, pipeline, store
 from game.daily import deals
-from game.models import Game
-from game.stats import win
+from game.embed.front import EMBED, requested_rules, rules_query, unstarted
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.
@@ -67,9 +62,6 @@ EMBED_POLICY: dict[str, Any] = {
 NOT_FOUND = gettext_noop("There is no such game here. It may have been mistyped.")
 
 View = Callable[..., HttpResponseBase]
-
-# What a POST under /embed/deal/<n>/ and /embed/g/<token>/ may do: the pipeline's actions.
-ACTIONS = tuple(pipeline.ACTIONS)
 
 
 def embed_page(view: View) -> View:
@@ -109,113 +101,6 @@ def embed_page(view: View) -> View:
     return csrf_exempt(framed)
 
 
-# ---------------------------------------------------------------- helpers
-
-
-def _rules(request: HttpRequest) -> engine.Rules:
-    """The `?rules=` rule set (default when absent); a bad name is a 400 (see embed_page)."""
-    name = request.GET.get("rules", "")
-    return engine.Rules.parse(name) if name else engine.DEFAULT_RULES
-
-
-def _query(rules: engine.Rules) -> str:
-    return "" if rules == engine.DEFAULT_RULES else "?" + urlencode({"rules": rules.name})
-
-
-def _unstarted(deal_number: int, rules: engine.Rules) -> Game:
-    """The deal's start as a game that is not stored (and has no token to show)."""
-    return Game(deal_number=deal_number, rules=rules.name, token="")
-
-
-def _urls(game: Game) -> dict[str, str]:
-    """Where the board's controls go: a stored game by its token, a deal's start by its number."""
-    rules = game.engine_rules
-    query = _query(rules)
-    urls = {
-        "another": reverse("embed:another") + query,
-        "site": reverse("home"),
-        # GET forms drop their action's query string, so they carry the rule set in a field.
-        "rules": "" if rules == engine.DEFAULT_RULES else rules.name,
-    }
-    if game.pk is None:
-        number = game.deal_number
-        urls["page"] = reverse("embed:deal", args=[number])
-        urls["hint"] = reverse("embed:deal_hint", args=[number])
-        for action in ACTIONS:
-            urls[action] = reverse(f"embed:deal_{action}", args=[number]) + query
-    else:
-        urls["rules"] = ""
-        urls["page"] = reverse("embed:game", args=[game.token])
-        urls["clock"] = reverse("embed:game_clock", args=[game.token])
-        urls["hint"] = reverse("embed:game_hint", args=[game.token])
-        for action in ACTIONS:
-            urls[action] = reverse(f"embed:game_{action}", args=[game.token])
-    return urls
-
-
-class EmbedBoard:
-    """The embed's board, as the pipeline's front end: its own URLs, no session, no cookie."""
-
-    sessions = False
-
-    def auto_move(self, request: HttpRequest) -> bool:
-        """No session to keep a setting in: without JavaScript, no auto moves."""
-        return False
-
-    def board(
-        self,
-        request: HttpRequest,
-        game: Game,
-        change: Change | None = None,
-        *,
-        status: int = 200,
-        message: str = "",
-        selected: str = "",
-        hint: engine.Hint | None = None,
-        previous: str = "",
-        spoken: str = "",
-    ) -> HttpResponse:
-        """The board alone for htmx, the whole frame page otherwise."""
-        context = display.board_context(
-            game,
-            change.game if change is not None else game.resume(),
-            change=change,
-            selected=selected,
-            hint=hint,
-            message=message,
-            spoken=spoken,
-            previous=previous,
-        )
-        context["urls"] = _urls(game)
-        context["embed"] = True
-        if game.status == Game.Status.WON:
-            # The share names the site's own page of the deal, where anyone may play it.
-            deal_url = request.build_absolute_uri(reverse("deal", args=[game.deal_number]))
-            context["win"] = win.for_game(game, deal_url)
-        template = "embed/play.html#board" if getattr(request, "htmx", False) else "embed/play.html"
-        response = render(request, template, context, status=status)
-        patch_vary_headers(response, ["HX-Request"])
-        return response
-
-    def after_change(self, request: HttpRequest, change: Change) -> HttpResponse:
-        """The board (htmx) or a redirect to the game's token URL. After the first change of a
-        deal's start (`change.created`), the frame's address names the game."""
-        game = change.row
-        url = reverse("embed:game", args=[game.token])
-        if getattr(request, "htmx", False):
-            response = self.board(request, game, change, previous=request.POST.get("v", ""))
-            if change.created:
-                # The frame's address now names the game, so reloading the frame keeps it.
-                replace_url(response, url)
-            return response
-        response = HttpResponseRedirect(url + pipeline.said_query(change), status=303)
-        patch_vary_headers(response, ["HX-Request"])
-        return response
-
-
-EMBED = EmbedBoard()
-
-
 def _error(request: HttpRequest, title: str, message: str, *, status: int) -> HttpResponse:
     context = {
         "title": title,
@@ -238,21 +123,21 @@ def _selected(request: HttpRequest) -> str:
 @require_safe
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (the UTC date as YYYYMMDD), from its start."""
-    game = _unstarted(deals.todays_deal_number(), _rules(request))
+    game = unstarted(deals.todays_deal_number(), requested_rules(request))
     return EMBED.board(request, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
 def deal(request: HttpRequest, number: str) -> HttpResponse:
-    game = _unstarted(engine.parse_deal_number(number), _rules(request))
+    game = unstarted(engine.parse_deal_number(number), requested_rules(request))
     return EMBED.board(request, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
 def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
-    game = _unstarted(engine.parse_deal_number(number), _rules(request))
+    game = unstarted(engine.parse_deal_number(number), requested_rules(request))
     return pipeline.hint(request, game, EMBED)
 
 
@@ -260,7 +145,9 @@ def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
 @require_safe
 def another(request: HttpRequest) -> HttpResponse:
     """Another deal: a fresh random one under the same rules, from its start."""
-    url = reverse("embed:deal", args=[store.random_deal_number()]) + _query(_rules(request))
+    url = reverse("embed:deal", args=[store.random_deal_number()]) + rules_query(
+        requested_rules(request)
+    )
     return HttpResponseRedirect(url)
 
 
@@ -273,7 +160,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
     illegal, malformed) leaves no row behind.
     """
     deal_number = engine.parse_deal_number(number)
-    rules = _rules(request)
+    rules = requested_rules(request)
     run = pipeline.board_change(request, action, EMBED)
     try:
         posted = pipeline.read(request)
@@ -284,7 +171,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
             admit=lambda: limits.check(request, limits.START, session=False),
         )
     except pipeline.REFUSALS as error:
-        return pipeline.refused_board(request, _unstarted(deal_number, rules), error, EMBED)
+        return pipeline.refused_board(request, unstarted(deal_number, rules), error, EMBED)
     return EMBED.after_change(request, done)
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import announce, display, messages, store, table
+from game.board import display, messages, store, table, words
 from game.models import Game
 from game.review import found as reviews
 from game.review.found import Progress
@@ -55,8 +55,8 @@ def _context(
         "moments": [
             {
                 "number": moment.index + 1,
-                "played": announce.describe(engine.Move.parse(moment.played)),
-                "hinted": announce.describe(engine.Move.parse(moment.hinted)),
+                "played": words.describe(engine.Move.parse(moment.played)),
+                "hinted": words.describe(engine.Move.parse(moment.hinted)),
                 "replay": f"{reverse('replay', args=[game.replay_token])}?step={moment.index}",
             }
             for moment in progress.moments
@@ -67,14 +67,14 @@ def _context(
         context.update(
             {
                 "position": position,
-                "slip_move": announce.describe(moves[at]),
+                "slip_move": words.describe(moves[at]),
                 "slip_number": at + 1,
                 "last_deal": position.is_last_deal,
                 "deal_in_play": position.redeals_used + 1,
-                "hint_move": announce.describe(engine.Move.parse(progress.hint))
+                "hint_move": words.describe(engine.Move.parse(progress.hint))
                 if progress.hint
                 else "",
-                "choices": [(m.text, announce.describe(m)) for m in engine.legal_moves(position)],
+                "choices": [(m.text, words.describe(m)) for m in engine.legal_moves(position)],
             }
         )
         show = request.GET.get("show") == "1" or "tried" in context or request.method == "POST"
@@ -86,8 +86,8 @@ def _context(
             shown = engine.apply(shown, move)
         context.update(
             {
-                "line": [(n, announce.describe(move)) for n, move in enumerate(line, start=1)],
-                "keeper": announce.describe(line[0]) if line else "",
+                "line": [(n, words.describe(move)) for n, move in enumerate(line, start=1)],
+                "keeper": words.describe(line[0]) if line else "",
                 "step": step,
                 "line_length": len(line),
                 "shown": shown,
@@ -181,5 +181,5 @@ def review_try(request: HttpRequest, game_id: int) -> HttpResponse:
         response["Retry-After"] = str(error.retry_after)
         return response
     context = _context(request, game, progress)
-    context.update({"tried": verdict, "tried_move": announce.describe(move), "show": True})
+    context.update({"tried": verdict, "tried_move": words.describe(move), "show": True})
     return _render(request, context)

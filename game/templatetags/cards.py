@@ -117,16 +117,16 @@ def board_words() -> dict[str, object]:
     from django.utils.translation import gettext as _
     from django.utils.translation import ngettext, pgettext
 
-    from game.board import announce
+    from game.board import words
 
     def plural(say: Callable[[int], str]) -> list[str]:
         return [say(1), say(2)]
 
     return {
         # A card's name: its rank's pattern (Ace to King) with the suit put in.
-        "names": [str(words) for words in announce.CARD_WORDS],
-        "the": [str(words) for words in announce.THE_CARD_WORDS],
-        "suits": {suit: str(words) for suit, words in announce.SUIT_WORDS.items()},
+        "names": [str(words) for words in words.CARD_WORDS],
+        "the": [str(words) for words in words.THE_CARD_WORDS],
+        "suits": {suit: str(words) for suit, words in words.SUIT_WORDS.items()},
         "zero_is_one": ngettext("%(count)s move", "%(count)s moves", 0)
         == ngettext("%(count)s move", "%(count)s moves", 1),
         "and": pgettext("the last of a list", "and"),
@@ -171,8 +171,8 @@ def board_words() -> dict[str, object]:
         "merci_cards": _("The merci can take %(count)s: %(cards)s."),
         # The letters typed to name a card, rank letters Ace to King and suit letters Clubs,
         # Diamonds, Hearts, Spades (the English ones work too where they are free).
-        "rank_keys": str(announce.RANK_LETTERS).split(),
-        "suit_keys": str(announce.SUIT_LETTERS).split(),
+        "rank_keys": str(words.RANK_LETTERS).split(),
+        "suit_keys": str(words.SUIT_LETTERS).split(),
     }
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from game import engine
-from game.board import announce
+from game.board import words
 
 register = template.Library()
 
@@ -90,4 +90,4 @@ def rules_describe(rules: engine.Rules) -> str:
 
 @register.filter
 def move_words(move: engine.Move) -> str:
-    return announce.describe(move)
+    return words.describe(move)

@@ -138,14 +138,14 @@ def test_follow_the_hint_through_a_whole_game_and_hear_no_english(
 def test_the_pattern_hears_the_english_of_a_hint_and_a_redeal() -> None:
     from django.utils import translation
 
-    from game.board import announce, messages
+    from game.board import announce, messages, notices
 
     position = engine.Position.start(2)
     found = engine.hint(position)
     assert found is not None
     with translation.override("en"):
         english = [
-            announce.hint(position, found),
+            notices.hint(position, found),
             messages.hint_message(position, found),
             messages.hint_message(position, engine.Hint(engine.REDEAL, "")),
         ]

@@ -17,7 +17,7 @@ from game.daily import figures as daily_figures
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def _date(text: str) -> dt.date:
+def parse_day(text: str) -> dt.date:
     """A day written YYYY-MM-DD, strictly (fromisoformat alone also takes 20261129 and weeks)."""
     try:
         if _ISO_DATE.fullmatch(text):
@@ -35,7 +35,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         text = options.get("date")
-        day = _date(text) if text is not None else deals.today_utc()
+        day = parse_day(text) if text is not None else deals.today_utc()
         breakdown = daily_figures.day_breakdown(day)
         figures = breakdown.figures
         lines = [

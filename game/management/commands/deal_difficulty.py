@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game.daily import deals, difficulty
-from game.management.commands.daily_stats import _date
+from game.management.commands.daily_stats import parse_day
 
 MAX_DAYS = 366
 
@@ -29,7 +29,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         text = options.get("date")
-        first = _date(text) if text is not None else deals.today_utc()
+        first = parse_day(text) if text is not None else deals.today_utc()
         days = options["days"]
         if not 1 <= days <= MAX_DAYS:
             raise CommandError(f"--days must be between 1 and {MAX_DAYS}.")

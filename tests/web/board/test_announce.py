@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from game import engine, limits
-from game.board import announce, store
+from game.board import announce, notices, store
 from game.models import Game
 from tests.web.play.test_play import DEAL, legal, post, start
 
@@ -398,5 +398,5 @@ def test_a_lost_verdict_says_no_win_is_possible_before_the_last_deal_too() -> No
     # foundations to change the next shuffle), so the words do not hedge before the last deal.
     start = engine.Position.start(1)
     assert not start.is_last_deal
-    assert announce.verdict("lost", 0, None, start) == "No win is possible from here."
-    assert announce.verdict("undecided", 0, None, start).startswith("Could not decide")
+    assert notices.verdict("lost", 0, None, start) == "No win is possible from here."
+    assert notices.verdict("undecided", 0, None, start).startswith("Could not decide")

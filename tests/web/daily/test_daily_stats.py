@@ -16,9 +16,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
-from game.daily import deals, tally
+from game.daily import deals, player, share, tally
 from game.daily import figures as daily_figures
-from game.daily.figures import DayResult
+from game.daily.player import DayResult
 from game.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +156,7 @@ def test_daily_streak_and_best(won_days: list[int], current: int, best: int) -> 
     for day in won_days:
         game("me", 20261100 + day, started=at(day) if day <= 29 else at(29))
 
-    streaks = daily_figures.streaks("me")
+    streaks = player.streaks("me")
 
     assert (streaks.current, streaks.best) == (current, best)
 
@@ -167,7 +167,7 @@ def test_a_streak_runs_across_months_and_years(settings: Settings) -> None:
         number = day.year * 10_000 + day.month * 100 + day.day
         game("me", number, started=dt.datetime.combine(day, dt.time(8), tzinfo=dt.UTC))
 
-    assert daily_figures.streaks("me", dt.date(2026, 1, 1)).current == 3
+    assert player.streaks("me", dt.date(2026, 1, 1)).current == 3
 
 
 def test_only_wins_on_the_day_count_for_the_streak() -> None:
@@ -178,7 +178,7 @@ def test_only_wins_on_the_day_count_for_the_streak() -> None:
     game("me", 20261125, rules="lucie-r0")
     game("other", 20261128)
 
-    streaks = daily_figures.streaks("me")
+    streaks = player.streaks("me")
 
     assert (streaks.current, streaks.best) == (1, 1)
 
@@ -188,12 +188,12 @@ def test_a_win_begun_at_one_second_before_midnight_is_on_the_day() -> None:
     game("me", 20261129, started=dt.datetime(2026, 11, 29, 0, 0, 0, tzinfo=dt.UTC))
     game("me", 20261127, started=dt.datetime(2026, 11, 28, 0, 0, 0, tzinfo=dt.UTC))
 
-    assert daily_figures.streaks("me").current == 2
+    assert player.streaks("me").current == 2
 
 
 def test_a_browser_with_no_session_has_no_streak() -> None:
-    assert daily_figures.streaks(None) == daily_figures.Streaks(0, 0)
-    assert daily_figures.player_month(None, dt.date(2026, 11, 1)) == {}
+    assert player.streaks(None) == player.Streaks(0, 0)
+    assert player.player_month(None, dt.date(2026, 11, 1)) == {}
 
 
 # ---------------------------------------------------------------- this player's month
@@ -206,7 +206,7 @@ def test_the_day_is_told_by_its_best_game() -> None:
     game("me", 20261127, Game.Status.ABANDONED)
     playing = game("me", 20261127, Game.Status.PLAYING)
 
-    month = daily_figures.player_month("me", dt.date(2026, 11, 1))
+    month = player.player_month("me", dt.date(2026, 11, 1))
 
     assert month[20261128].game_id == won.pk
     assert month[20261128].on_the_day
@@ -255,7 +255,7 @@ URL = "https://lucie.example/daily/2026/11/29/"
     ],
 )
 def test_share_text(fields: dict[str, object], line: str) -> None:
-    text = daily_figures.share_text(20261129, result(**fields), URL)
+    text = share.share_text(20261129, result(**fields), URL)
 
     assert text == f"La Belle Lucie #20261129 \N{EM DASH} {line}\n{URL}"
 
@@ -408,7 +408,7 @@ def test_figures_computed_before_a_change_committed_are_never_read_after_it(
     after it was dropped: they are kept under a generation no one reads any more."""
     game("a", 20261128)
     stale_key = daily_figures.month_key(NOVEMBER)
-    stale = daily_figures._figures(*deals.month_bounds(NOVEMBER))
+    stale = daily_figures.figures_between(*deals.month_bounds(NOVEMBER))
 
     with django_capture_on_commit_callbacks(execute=True):
         game("b", 20261128)

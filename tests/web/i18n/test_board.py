@@ -35,8 +35,9 @@ BOARD_FILES = (
     "templates/game/_settings_form.html", "templates/game/_new_form.html",
     "templates/game/play.html", "templates/game/new.html", "templates/game/deal_confirm.html",
     "templates/game/solve_confirm.html", "templates/game/settings.html",
-    "game/board/announce.py", "game/board/display.py", "game/board/table.py",
-    "game/board/messages.py", "game/stats/win.py",
+    "game/board/announce.py", "game/board/notices.py", "game/board/words.py",
+    "game/board/display.py", "game/board/table.py", "game/board/messages.py",
+    "game/stats/win.py",
     "game/board/winning_line.py", "game/board/hints.py", "game/templatetags/cards.py",
     "game/templatetags/rulesets.py", "game/play/forms.py", "game/play/prefs.py",
 )  # fmt: skip

@@ -19,7 +19,7 @@ from django.test import Client
 from game import engine
 from game.board import store as game_store
 from game.board import winning_line
-from game.daily import deals
+from game.daily import deals, player
 from game.daily import figures as daily_figures
 from game.engine import solver
 from game.models import Game
@@ -518,7 +518,7 @@ def test_an_assisted_daily_win_is_played_not_won_in_the_daily_figures(client: Cl
         game.refresh_from_db()
 
         figures = daily_figures.day_figures(deals.today_utc())
-        result = daily_figures.day_result(game)
+        result = player.day_result(game)
 
     assert game.status == Game.Status.WON
     assert (figures.players, figures.winners) == (1, 0)

@@ -1,0 +1,170 @@
+"""This player's daily games: the result of each day of a month, and the daily streak.
+
+A game is "on the day" when its first move was made on the UTC date its deal number names: only
+those count for the daily streak; the others were "played late". A month page reads this
+player's games of the month in one query, and the on-the-day wins (the streak) in one more.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import F, QuerySet
+from django.utils.translation import pgettext_lazy
+
+from game.board.display import format_ms
+from game.daily import deals
+from game.daily.figures import started_day_number
+from game.models import WIN, Game
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """This player's result on one day, from the game that says the most about it."""
+
+    state: str  # won, assisted, playing, lost, abandoned
+    on_the_day: bool
+    elapsed_ms: int
+    move_count: int
+    cards_home: int
+    redeals_used: int
+    mercis_used: int
+    game_id: int
+    clean: bool = False  # a clean win: no undo, no hint, no "Show a win" (Game.is_clean_win)
+
+    @property
+    def time(self) -> str:
+        return format_ms(self.elapsed_ms)
+
+    @property
+    def label(self) -> str:
+        return str(STATE_LABELS[self.state])
+
+    @property
+    def finished(self) -> bool:
+        return self.state != "playing"
+
+
+STATE_LABELS = {
+    "won": pgettext_lazy("a daily result", "Won"),
+    "assisted": pgettext_lazy("a daily result", "Won with help"),
+    "playing": pgettext_lazy("a daily result", "In progress"),
+    "lost": pgettext_lazy("a daily result", "Lost"),
+    "abandoned": pgettext_lazy("a daily result", "Left unfinished"),
+}
+# Which of a day's games speaks for it: a clean win first, then one under way, then the rest.
+_STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
+
+
+def _daily_games(low: int, high: int) -> QuerySet[Game]:
+    # `started_at__isnull=False` (not an exclude) so that the SQL says "IS NOT NULL", which lets
+    # the database use the partial index game_daily_entries.
+    return Game.objects.filter(
+        rules=deals.DAILY_RULES,
+        deal_number__gte=low,
+        deal_number__lte=high,
+        started_at__isnull=False,
+    )
+
+
+def _state(status: str, assisted: bool) -> str:
+    if status == Game.Status.WON:
+        return "assisted" if assisted else "won"
+    return str(status)
+
+
+def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult]:
+    """This player's result for each day of the month they played, keyed by deal number."""
+    if not session_key:
+        return {}
+    games = (
+        _daily_games(*deals.month_bounds(first))
+        .filter(session_key=session_key)
+        .only(*RESULT_FIELDS)
+    )
+    best: dict[int, tuple[tuple[int, int, int], DayResult]] = {}
+    for game in games:
+        number = game.deal_number
+        result = day_result(game)
+        # A win on the day beats a late one, a faster win a slower one; otherwise the latest game.
+        tie = result.elapsed_ms if result.state == "won" else -result.game_id
+        rank = (_STATE_RANK[result.state], 0 if result.on_the_day else 1, tie)
+        if number not in best or rank < best[number][0]:
+            best[number] = (rank, result)
+    return {number: result for number, (_, result) in best.items()}
+
+
+RESULT_FIELDS = (
+    "pk", "deal_number", "status", "assisted", "started_at", "elapsed_ms", "move_count",
+    "cards_home", "redeals_used", "mercis_used", "undos", "hints",
+)  # fmt: skip
+
+
+def day_result(game: Game) -> DayResult:
+    return DayResult(
+        state=_state(game.status, game.assisted),
+        on_the_day=_on_the_day(game.deal_number, game.started_at),
+        elapsed_ms=game.elapsed_ms,
+        move_count=game.move_count,
+        cards_home=game.cards_home,
+        redeals_used=game.redeals_used,
+        mercis_used=game.mercis_used,
+        game_id=game.pk,
+        clean=game.is_clean_win,
+    )
+
+
+def _on_the_day(number: int, started_at: dt.datetime | None) -> bool:
+    return started_at is not None and deals.deal_number_for(started_at.astimezone(dt.UTC)) == number
+
+
+@dataclass(frozen=True)
+class Streaks:
+    current: int
+    best: int
+
+
+def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
+    """The daily streak (days in a row won on the day, ending today or yesterday) and the best.
+
+    One query for the dates of this player's clean wins made on the day; the runs are counted
+    here over those few hundred dates at most.
+    """
+    if not session_key:
+        return Streaks(0, 0)
+    today = today or deals.today_utc()
+    low = deals.deal_number_for(deals.site_start())
+    numbers = (
+        _daily_games(low, deals.deal_number_for(today))
+        .filter(WIN, session_key=session_key)
+        .alias(started_day=started_day_number())
+        .filter(started_day=F("deal_number"))
+        .values_list("deal_number", flat=True)
+        .distinct()
+    )
+    days = {day for number in numbers if (day := deals.day_of_deal(number)) is not None}
+    return Streaks(current=_run_ending(days, today), best=_longest_run(days))
+
+
+def _run_ending(days: set[dt.date], today: dt.date) -> int:
+    one = dt.timedelta(days=1)
+    day = today if today in days else today - one
+    run = 0
+    while day in days:
+        run += 1
+        day -= one
+    return run
+
+
+def _longest_run(days: set[dt.date]) -> int:
+    one = dt.timedelta(days=1)
+    best = 0
+    for day in days:
+        if day - one in days:
+            continue
+        run = 1
+        while day + one * run in days:
+            run += 1
+        best = max(best, run)
+    return best
