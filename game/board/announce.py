@@ -21,22 +21,7 @@ from django.utils.translation import ngettext, pgettext
 
 from game import engine
 from game.board import words
-
-# game/board/display.py (being changed on another branch) still reads the board's other lines
-# and some words (RANK_LETTERS, card_name, suit_name, capfirst) through this module; once it
-# imports game.board.notices and game.board.words itself, drop these redundant aliases.
-from game.board.notices import blocked as blocked
-from game.board.notices import choices as choices
-from game.board.notices import hint as hint
-from game.board.notices import hint_message as hint_message
-from game.board.notices import no_move as no_move
-from game.board.notices import stuck as stuck
-from game.board.notices import verdict as verdict
-from game.board.words import RANK_LETTERS as RANK_LETTERS
-from game.board.words import UP_TO_WORDS, the_card
-from game.board.words import capfirst as capfirst
-from game.board.words import card_name as card_name
-from game.board.words import suit_name as suit_name
+from game.board.words import UP_TO_WORDS, capfirst, card_name, suit_name, the_card
 from game.engine.cards import SUITS
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game import engine
-from game.board import announce, clock, hints
+from game.board import announce, clock, hints, notices, words
 from game.board.change import Change, Loaded
 from game.board.links import board_links
 from game.board.table import (
@@ -63,10 +63,10 @@ def board_context(
     if hint is not None and message:
         # The hint's message line in the page's language (game/board/pipeline.py words it in
         # English, the one caller that passes a hint).
-        message = announce.hint_message(position, hint)
+        message = notices.hint_message(position, hint)
     said = announcement(game, played, change, hint=hint, message=spoken or message)
     if not said and line is not None and change is not None and change.action == "solve":
-        said = announce.verdict(line.status, line.left, line.next_move, position)
+        said = notices.verdict(line.status, line.left, line.next_move, position)
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
     hint_reason = hints.reason_text(position, hint) if hint is not None else ""
     if hint is None and line is not None and line.next_move is not None:
@@ -75,21 +75,21 @@ def board_context(
     by_card = moves_by_card(legal)
     if selected and selected not in by_card:
         if not message and selected in {c.code for fan in position.fans for c in fan}:
-            message = announce.no_move(engine.Card.parse(selected))
+            message = notices.no_move(engine.Card.parse(selected))
         selected = ""
 
     # With JavaScript off the selection lives in the URL (?sel=6C): its moves become buttons.
     targets: dict[str, str] = {}
     if selected and not message:
         card = engine.Card.parse(selected)
-        message = announce.capfirst(
-            _("%(card)s: choose a lit place.") % {"card": announce.card_name(card)}
+        message = words.capfirst(
+            _("%(card)s: choose a lit place.") % {"card": words.card_name(card)}
         )
-        said = announce.choices(
+        said = notices.choices(
             position, card, [engine.Move.parse(text) for text in by_card[selected]]
         )
     # A board with no card to move says so at once, and what is left (no Hint press needed).
-    stuck = announce.stuck(position, legal) if game.status == Game.Status.PLAYING else ""
+    stuck = notices.stuck(position, legal) if game.status == Game.Status.PLAYING else ""
     if stuck and not message and not selected and hint is None:
         message = stuck
         said = f"{said} {stuck}" if said else stuck
@@ -144,7 +144,7 @@ def board_context(
         "keep": keep,
         "stuck_redeal": bool(stuck) and engine.REDEAL in legal,
         "stuck_merci": bool(stuck) and any(m.merci for m in legal),
-        "blocked": announce.blocked(position) if game.status == Game.Status.LOST else [],
+        "blocked": notices.blocked(position) if game.status == Game.Status.LOST else [],
         **board_links(game, line is not None and game.status != Game.Status.WON),
     }
 
@@ -229,5 +229,5 @@ def announcement(
         if said:
             return said
     if hint is not None:
-        return announce.hint(played.position, hint)
+        return notices.hint(played.position, hint)
     return message

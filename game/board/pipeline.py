@@ -10,7 +10,7 @@ as it stands and nothing saved. The hint, the "said" query of a page without Jav
 fair timer's signals are read here too.
 
 A front end (`Front`) says only how its board is drawn and where a plain form post goes after a
-change; game.play.site is the site's, game.embed.views the embed's.
+change; game.play.site is the site's, game.embed.front the embed's.
 """
 
 from __future__ import annotations

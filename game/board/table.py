@@ -19,7 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game import engine
-from game.board import announce
+from game.board import words
 from game.engine.cards import SUIT_SYMBOLS, SUITS
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -119,15 +119,15 @@ _CARD_WORDS: dict[str | None, CardWords] = {}
 def card_words() -> CardWords:
     """The cards' words in the page's language, worked out once per process and language."""
     language = get_language()
-    words = _CARD_WORDS.get(language)
-    if words is None:
-        letters = tuple(str(announce.RANK_LETTERS).split())
-        words = CardWords(
-            names={card.code: announce.card_name(card) for card in engine.DECK},
+    found = _CARD_WORDS.get(language)
+    if found is None:
+        letters = tuple(str(words.RANK_LETTERS).split())
+        found = CardWords(
+            names={card.code: words.card_name(card) for card in engine.DECK},
             ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
         )
-        _CARD_WORDS[language] = words
-    return words
+        _CARD_WORDS[language] = found
+    return found
 
 
 @receiver(setting_changed)
@@ -245,7 +245,7 @@ def foundation_views(position: engine.Position) -> list[FoundationView]:
         views.append(
             FoundationView(
                 suit=suit,
-                name=announce.suit_name(suit),
+                name=words.suit_name(suit),
                 symbol=SUIT_SYMBOLS[suit],
                 red=suit in "DH",
                 top=top,

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import engine
-from game.board import announce, links, table
+from game.board import links, table, words
 from game.models import Game
 from tests.web.play.test_play import start
 
@@ -42,10 +42,10 @@ def test_a_kept_fan_is_one_equal_to_the_plain_view_of_the_board_before(seed: int
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
 def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None:
     with translation.override(language):
-        words = table.card_words()
+        found = table.card_words()
         card = engine.Card.parse("QH")
-        assert words.names["QH"] == announce.card_name(card)
-        assert table.card_view(card).rank == str(announce.RANK_LETTERS).split()[11]
+        assert found.names["QH"] == words.card_name(card)
+        assert table.card_view(card).rank == str(words.RANK_LETTERS).split()[11]
         assert links.site_links() == {name: reverse(name) for name in links.SITE_LINKS}
         assert links.url_of("deal", 42) == reverse("deal", args=[42])
 
