@@ -53,9 +53,19 @@ def tap(page: Page, move: engine.Move, count_after: int) -> None:
         page.get_by_role("button", name="Redeal").click()
     else:
         assert move.card is not None
-        fan_card(page, move.card).click()
+        # As a player's eye does, wait for the last answer to be in place (htmx has settled it).
+        page.wait_for_function("!document.querySelector('#board.htmx-settling, .htmx-request')")
+        card = fan_card(page, move.card)
+        card.click()
         target = destination(page, move)
-        expect(target).to_have_class(TARGET)
+        try:
+            expect(target).to_have_class(TARGET, timeout=2000)
+        except AssertionError:
+            # Seen once in CI (PostgreSQL run, loaded machine): the pick did not take. A player
+            # taps again; the card must not be picked already, or the tap would put it down.
+            expect(card).not_to_have_class(re.compile(r"\bis-selected\b"))
+            card.click()
+            expect(target).to_have_class(TARGET)
         target.click()
     moves_shown(page, count_after)
 
