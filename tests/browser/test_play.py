@@ -47,6 +47,11 @@ def destination(page: Page, move: engine.Move) -> Locator:
     return page.locator(f'[data-foundation="{move.card.suit}"]')
 
 
+# No htmx request under way, and the board settled: a function, not a string, which the pages'
+# policy (no 'unsafe-eval') would refuse to evaluate.
+SETTLED = "() => !document.querySelector('#board.htmx-settling, .htmx-request')"
+
+
 def tap(page: Page, move: engine.Move, count_after: int) -> None:
     """Make `move` the way a player does: tap the card, then the lit place (or press Redeal)."""
     if move.is_redeal:
@@ -54,7 +59,7 @@ def tap(page: Page, move: engine.Move, count_after: int) -> None:
     else:
         assert move.card is not None
         # As a player's eye does, wait for the last answer to be in place (htmx has settled it).
-        page.wait_for_function("!document.querySelector('#board.htmx-settling, .htmx-request')")
+        page.wait_for_function(SETTLED)
         card = fan_card(page, move.card)
         card.click()
         target = destination(page, move)
