@@ -111,6 +111,12 @@ TEMPLATES = [
             ],
         },
     },
+    # The board alone (game/jinja.py says why): its templates are game/jinja2/board/*.jinja.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "game.jinja.environment"},
+    },
 ]
 
 # ---------------------------------------------------------------- database

@@ -1,16 +1,23 @@
 """Everything the board template reads for one answer (`board_context`): the felt
 (game/board/table.py), the links (game/board/links.py), the message and the live region's
 sentence, the controls on offer, the clock, and which parts of the board the answer may leave
-out because the browser holds them as they are (`Keep`, `board_key`).
+out because the browser holds them as they are (`Keep`, `board_key`); and `fragment`, the
+board alone as an htmx answer.
 """
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.template import engines
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from game import engine
@@ -29,6 +36,37 @@ from game.board.table import (
 )
 from game.board.winning_line import Shown
 from game.models import Game
+
+# The board's template (Jinja2: game/jinja.py), for the site, the daily page and the embed.
+BOARD_TEMPLATE = "board/board.jinja"
+
+
+def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+    """The board alone, with its live region out of band, as the answer to an htmx request:
+    its template rendered with `context` and the request (no page's context processors)."""
+    context["answer_csrf_input"] = answer_csrf_input(request)
+    html = engines["jinja2"].get_template(BOARD_TEMPLATE).render(context, request)
+    return HttpResponse(html, status=status)
+
+
+# A masked CSRF token as Django writes it (64 letters and digits).
+MASKED_TOKEN = re.compile(r"[A-Za-z0-9]{64}")
+
+
+def answer_csrf_input(request: HttpRequest) -> SafeString:
+    """The CSRF field of an htmx answer's forms (for the one a key press or a browser without
+    ES modules may submit as a plain form): the token htmx sent in its header, which the page's
+    own `<body hx-headers>` holds, when the request has a CSRF cookie; else a new one.
+
+    Masking a new token (Django's get_token: 32 reads of the system's random source) and sending
+    its cookie again cost about 0.2 ms of each move's CPU. The token sent back is the one the
+    page already holds and only a same-origin script can send as a header (a cross-site request
+    cannot set one without a CORS preflight, which this site never allows), so an answer holds
+    nothing a cross-site request could make it show; one without the header gets a new token."""
+    token = request.headers.get("X-CSRFToken", "")
+    if not (request.META.get("CSRF_COOKIE") and MASKED_TOKEN.fullmatch(token)):
+        token = get_token(request)
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
 def format_ms(millis: int) -> str:
@@ -50,7 +88,7 @@ def board_context(
     line: Shown | None = None,
     previous: str = "",
 ) -> dict[str, Any]:
-    """Everything the board template (game/_board.html) needs. `line` is the "Show a win"
+    """Everything the board template (board/board.jinja) needs. `line` is the "Show a win"
     verdict on show: its next move is marked the way a hint is, unless a hint was asked for.
 
     `previous` is the key (`board_key`) of the board the request came from, as board.js sends

@@ -214,7 +214,7 @@ def fan_views(
 
 
 def still_table(position: engine.Position, moved: engine.Card | None = None) -> dict[str, Any]:
-    """The felt of `position` with nothing to press: for replays (`static` in _table.html). The
+    """The felt of `position` with nothing to press: for replays (`static` in table.jinja). The
     card that just `moved` is marked the way a hint is, so the eye finds it."""
     fans = []
     for index, fan in enumerate(position.fans):

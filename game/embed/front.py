@@ -104,8 +104,10 @@ class EmbedBoard:
             # The share names the site's own page of the deal, where anyone may play it.
             deal_url = request.build_absolute_uri(reverse("deal", args=[game.deal_number]))
             context["win"] = win.for_game(game, deal_url)
-        template = "embed/play.html#board" if getattr(request, "htmx", False) else "embed/play.html"
-        response = render(request, template, context, status=status)
+        if getattr(request, "htmx", False):
+            response = display.fragment(request, context, status=status)
+        else:
+            response = render(request, "embed/play.html", context, status=status)
         patch_vary_headers(response, ["HX-Request"])
         return response
 

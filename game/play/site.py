@@ -4,7 +4,7 @@ drawn, where its controls go, and what a change answers. The daily page shows th
 Nothing is stored until a player plays: a browser with no session is shown a deal's first board
 (`/`, `/deal/<n>/`, the daily pages) as a game that is not stored (`first_board`), whose controls
 post to `/deal/<n>/<action>/` (game/play/first.py). Each screen is one template; htmx requests
-get its partial (`play.html#board`), a plain form post a 303 redirect to the full page
+get the board alone (`display.fragment`), a plain form post a 303 redirect to the full page
 (post/redirect/get), so every control works without JavaScript.
 """
 
@@ -69,7 +69,7 @@ class SiteBoard:
             spoken=spoken,
         )
         if getattr(request, "htmx", False):
-            response = render(request, "game/play.html#board", context, status=status)
+            response = display.fragment(request, context, status=status)
         else:
             context.update(page_context(request))
             response = render(request, "game/play.html", context, status=status)
@@ -89,7 +89,7 @@ class SiteBoard:
         previous: str = "",
         spoken: str = "",
     ) -> dict[str, Any]:
-        """What _board.html needs for this game on the site: the board, its URLs and the line
+        """What board/board.jinja needs for this game on the site: the board, its URLs and the line
         of "Show a win" on show."""
         context = display.board_context(
             game,

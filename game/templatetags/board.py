@@ -1,12 +1,12 @@
-"""`{% csrf_input as csrf_input %}`: the CSRF field of a board's forms, rendered once.
+"""`{% board_part "board/table.jinja" static=True %}`: one of the board's Jinja2 templates
+(game/jinja2/board/, rendered by game/jinja.py's environment) inside a Django page, with the
+page's context and the values given.
 
-A board has up to nine forms that post (undo, redeal, redo, auto-finish, the two move forms, the
-lost panel's undo, the winning line's three buttons, Show a win), and each keeps its own token
-field so that a form a key press submits before htmx has taken it over still posts as a plain
-form. `{% csrf_token %}` in each of them rendered the same field up to nine times per move; the
-board renders it once and reuses the text. Its markup is Django's `{% csrf_token %}`'s. The embed
-posts with no token (its game's token in the URL is the whole authorization), so for a context
-with `embed` it is empty.
+The board, its felt, its fans, its live region and the "Show a win" question each exist once, as
+Jinja2 templates: a move's htmx answer renders them directly (game/play/site.py,
+game/embed/front.py), and the pages that show them (the game, the daily page, the embed, a
+replay, a review, the rules' example fans, "Show a win" without JavaScript) take them through
+this tag.
 """
 
 from __future__ import annotations
@@ -14,17 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def csrf_input(context: Any) -> SafeString:
-    if context.get("embed"):
-        return mark_safe("")
-    token = context.get("csrf_token")
-    if not token or token == "NOTPROVIDED":
-        return mark_safe("")
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+def board_part(context: Any, name: str, **values: Any) -> SafeString:
+    found = engines["jinja2"].get_template(name)
+    html = found.render({**context.flatten(), **values}, request=context.get("request"))
+    return mark_safe(html)  # the Jinja2 environment escapes every value (autoescape)

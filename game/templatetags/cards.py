@@ -73,6 +73,17 @@ def fan_cards(context: Any, fan: FanView, static: bool = False) -> SafeString:
     return mark_safe("".join([card_markup(view, static, sprite_url) for view in fan.cards]))
 
 
+def fan_markup(fan: FanView, static: bool = False, sprite_url: str | None = None) -> SafeString:
+    """A fan's cards, bottom first, for the board's Jinja2 templates (game/jinja.py)."""
+    found = sprite_url or sprite()
+    return mark_safe("".join([card_markup(view, static, found) for view in fan.cards]))
+
+
+def face_markup(view: CardView, sprite_url: str | None = None) -> SafeString:
+    """A card's face, for the board's Jinja2 templates."""
+    return mark_safe(face(view, sprite_url))  # every value in it is escaped
+
+
 def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
     """One card: a button that picks it up or plays the picked card onto it, or an image."""
     colour = "red" if view.red else "black"

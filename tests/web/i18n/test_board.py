@@ -29,9 +29,11 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[3]
 BOARD_FILES = (
-    "templates/game/_board.html", "templates/game/_table.html", "templates/game/_fans.html",
-    "templates/game/_announce.html", "templates/game/_keys.html", "templates/game/_line.html",
-    "templates/game/_why.html", "templates/game/_verb.html", "templates/game/_solve_question.html",
+    "game/jinja2/board/board.jinja", "game/jinja2/board/table.jinja",
+    "game/jinja2/board/fans.jinja", "game/jinja2/board/announce.jinja",
+    "game/jinja2/board/line.jinja", "game/jinja2/board/why.jinja",
+    "game/jinja2/board/verb.jinja", "game/jinja2/board/solve_question.jinja",
+    "templates/game/_keys.html",
     "templates/game/_settings_form.html", "templates/game/_new_form.html",
     "templates/game/play.html", "templates/game/new.html", "templates/game/deal_confirm.html",
     "templates/game/solve_confirm.html", "templates/game/settings.html",

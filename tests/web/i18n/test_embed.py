@@ -85,8 +85,8 @@ def spoken_text(html: str) -> str:
     return re.sub(r"\s+", " ", " ".join([text, *attributes]))
 
 
-# The board, its live region and its settings form are the board's own templates (game/_board.html,
-# _announce.html, _settings_form.html), translated in their own pass: the frame's comparison
+# The board, its live region and its settings form are the board's own templates
+# (game/jinja2/board/, _settings_form.html), translated in their own pass: the frame's comparison
 # leaves them out (they share words with the frame, "Open La Belle Lucie"). What the frame puts
 # on the board (a refusal's message) is checked on its own below.
 BOARD_REGIONS = re.compile(

@@ -1,12 +1,14 @@
 """No template holds a word a player reads that is not marked for translation (issue 23).
 
-Each template under templates/ is stripped of everything that is not text for a person: Django's
-comments, tags and variables, whatever `{% translate %}` and `{% blocktranslate %}` hold, scripts,
-styles, SVG drawings, code (`<code>`, `<kbd>`, anything marked `translate="no"`) and the HTML tags
-themselves. The values of the attributes a person reads or hears (alt, title, aria-label,
-placeholder, a button input's value) are kept: they must be marked too. Whatever run of letters
-is left is a string nobody can translate, and the test names its file and line. Punctuation,
-numbers and symbols (⋯ ✓ ♣) are no words; nor are proper names such as "La Belle Lucie".
+Each template under templates/ (Django's) and game/jinja2/ (the board's, in Jinja2, whose comments,
+tags and variables are written the same way) is stripped of everything that is not text for a
+person: the comments, tags and variables, whatever `{% translate %}` and `{% blocktranslate %}`
+hold, scripts, styles, SVG drawings, code (`<code>`, `<kbd>`, anything marked `translate="no"`) and
+the HTML tags themselves. The values of the attributes a person reads or hears (alt, title, aria-
+label, placeholder, a button input's value) are kept: they must be marked too. Whatever run of
+letters is left is a string nobody can translate, and the test names its file and line.
+Punctuation, numbers and symbols (⋯ ✓ ♣) are no words; nor are proper names such as "La Belle
+Lucie".
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-TEMPLATES = Path(settings.BASE_DIR) / "templates"
+ROOT = Path(settings.BASE_DIR)
+TEMPLATE_FOLDERS = (ROOT / "templates", ROOT / "game" / "jinja2")
 
 # Names that are the same in every language, and the transfer code's sample (letters that are a
 # code, not a word).
@@ -88,14 +91,19 @@ def unmarked(source: str) -> list[tuple[int, str]]:
 
 def report(names: list[str]) -> list[str]:
     return [
-        f"templates/{name}:{number}: {words}"
+        f"{name}:{number}: {words}"
         for name in names
-        for number, words in unmarked((TEMPLATES / name).read_text("utf-8"))
+        for number, words in unmarked((ROOT / name).read_text("utf-8"))
     ]
 
 
 def every_template() -> list[str]:
-    return sorted(str(path.relative_to(TEMPLATES)) for path in TEMPLATES.rglob("*.html"))
+    return sorted(
+        str(path.relative_to(ROOT))
+        for folder in TEMPLATE_FOLDERS
+        for pattern in ("*.html", "*.jinja")
+        for path in folder.rglob(pattern)
+    )
 
 
 # ---------------------------------------------------------------- the stripper itself

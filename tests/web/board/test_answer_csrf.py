@@ -1,0 +1,86 @@
+"""An htmx answer's forms carry the CSRF token the request sent in its header (the page's own,
+from `<body hx-headers>`), not a newly masked one with its cookie sent again
+(game.board.display.answer_csrf_input); a request without that header, or with anything in it
+that is not a token's form, gets a new token. Either way a plain form post with it passes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from game.models import Game
+from tests.web.play.test_play import a_card_move, start
+
+pytestmark = pytest.mark.django_db
+
+FIELD = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
+PAGE_TOKEN = re.compile(rb'hx-headers=\'\{"X-CSRFToken": "([A-Za-z0-9]+)"\}\'')
+
+
+def page_token(client: Client, game: Game) -> str:
+    found = PAGE_TOKEN.search(client.get(f"/game/{game.pk}/").content)
+    assert found is not None
+    return found[1].decode()
+
+
+def fields(content: bytes) -> set[str]:
+    return {value.decode() for value in FIELD.findall(content)}
+
+
+def htmx_move(client: Client, game: Game, token: str | None) -> tuple[int, set[str], bool]:
+    game.refresh_from_db()
+    headers = {"HX-Request": "true"}
+    if token is not None:
+        headers["X-CSRFToken"] = token
+    data = {"n": game.move_count, "move": a_card_move(game).text, "auto": "0"}
+    if token is None:
+        data["csrfmiddlewaretoken"] = page_token(client, game)
+    response = client.post(f"/game/{game.pk}/move/", data, headers=headers)
+    return response.status_code, fields(response.content), "csrftoken" in response.cookies
+
+
+def test_an_answer_sends_back_the_pages_token_and_no_cookie() -> None:
+    client = Client(enforce_csrf_checks=True)
+    game = start(client)
+    token = page_token(client, game)
+    status, found, cookie = htmx_move(client, game, token)
+    assert status == 200
+    assert found == {token}
+    assert not cookie
+    # A plain form post with it (a browser without board.js) passes the CSRF check.
+    game.refresh_from_db()
+    plain = client.post(
+        f"/game/{game.pk}/move/",
+        {"n": game.move_count, "move": a_card_move(game).text, "csrfmiddlewaretoken": token},
+    )
+    assert plain.status_code == 303
+
+
+def test_an_answer_without_the_header_gets_a_new_token_that_passes() -> None:
+    client = Client(enforce_csrf_checks=True)
+    game = start(client)
+    status, found, _ = htmx_move(client, game, None)
+    assert status == 200
+    (token,) = found
+    assert re.fullmatch(r"[A-Za-z0-9]{64}", token)
+    game.refresh_from_db()
+    plain = client.post(
+        f"/game/{game.pk}/move/",
+        {"n": game.move_count, "move": a_card_move(game).text, "csrfmiddlewaretoken": token},
+    )
+    assert plain.status_code == 303
+
+
+@pytest.mark.parametrize("header", ['"><script>x</script>', "a" * 63, "a" * 65, "é" * 64])
+def test_a_header_that_is_no_token_is_never_echoed(header: str) -> None:
+    client = Client()
+    game = start(client)
+    response = client.get(
+        f"/game/{game.pk}/hint/", headers={"HX-Request": "true", "X-CSRFToken": header}
+    )
+    assert response.status_code == 200
+    (token,) = fields(response.content)
+    assert token != header
+    assert re.fullmatch(r"[A-Za-z0-9]{64}", token)
