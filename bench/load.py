@@ -570,12 +570,16 @@ def write_seats(seats: list[Seat], path: Path) -> None:
         cookie = "; ".join(f"{k}={v}" for k, v in seat.player.cookies.items())
         phase = "move" if board.move_count == 0 else "undo"
         key = board_key(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
+        # The token a browser's htmx sends: the page's own, masked (`<body hx-headers>`).
+        page = seat.player.get(f"/game/{seat.game_id}/").body
+        found = re.search(r'"X-CSRFToken": "(\w+)"', page)
+        token = found[1] if found else seat.player.cookies["csrftoken"]
         lines.append(
             "\t".join(
                 [
                     str(seat.game_id),
                     cookie.replace(" ", ""),
-                    seat.player.cookies["csrftoken"],
+                    token,
                     quote(seat.move, safe=""),
                     str(board.move_count),
                     phase,

@@ -1,4 +1,4 @@
-"""The board fragment's render, in process: milliseconds per render for each renderer.
+"""The board fragment's render, in process: milliseconds per call of its two parts.
 
     .venv/bin/python bench/render.py [--renders 400] [--rounds 5]
 
@@ -9,17 +9,13 @@ placeholders), the whole board (an htmx GET of the game page), and a cached hint
 asked twice, the second from the cache). For each it prints the milliseconds per call of:
 
 - `context`: `display.board_context`, everything the board template reads;
-- `django`: the board fragment (`game/play.html#board`) through Django's template engine, with
-  the request's context processors, as `render()` does;
-- `jinja2`: the same fragment through Django's Jinja2 backend, from a prototype of the board's
-  templates under `bench/jinja_board/` (a board in play; the end-of-game panels and the embed's bar
-  are left out), when jinja2 can be imported (`--jinja2-path` adds a folder to the path, for a
-  copy installed with `pip install --target`). Its output is checked against Django's, with
-  runs of white space counted as one.
+- `render`: the board's Jinja2 template (game/jinja2/board/board.jinja) with that context, as
+  `display.fragment` renders an htmx answer (its output is checked against the answer's).
 
 Each figure is this process's CPU time per call, the median over `--rounds` rounds of
-`--renders` calls, the renderers taken in turn within a round so that a busy machine slows them
-alike.
+`--renders` calls, the two taken in turn within a round so that a busy machine slows them
+alike. Before the board moved to Jinja2 this script also rendered it through Django's template
+engine, from which docs/architecture.md's figures ("The board's renderer") came.
 """
 
 from __future__ import annotations
@@ -66,35 +62,32 @@ def set_up(workdir: Path) -> None:
 
 
 class Captured:
-    """The last board a view rendered: its template, context and request; and the last
+    """The last board fragment a view rendered (its request and context), and the last
     board_context call's arguments."""
 
     def __init__(self) -> None:
-        self.render: tuple[Any, str, dict[str, Any]] | None = None
+        self.render: tuple[Any, dict[str, Any]] | None = None
         self.context_call: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.board_context: Callable[..., dict[str, Any]] | None = None
 
 
 def capture(captured: Captured) -> None:
-    from django import shortcuts
-
     from game.board import display
-    from game.play import views
 
-    original_render = shortcuts.render
+    original_fragment = display.fragment
     original_context = display.board_context
     captured.board_context = original_context
 
-    def render(request: Any, template_name: str, context: Any = None, **kwargs: Any) -> Any:
-        if template_name.startswith("game/play.html"):
-            captured.render = (request, template_name, dict(context or {}))
-        return original_render(request, template_name, context, **kwargs)
+    def fragment(request: Any, context: dict[str, Any], **kwargs: Any) -> Any:
+        answer = original_fragment(request, context, **kwargs)
+        captured.render = (request, dict(context))  # with the CSRF field the answer carried
+        return answer
 
     def board_context(*args: Any, **kwargs: Any) -> dict[str, Any]:
         captured.context_call = (args, kwargs)
         return original_context(*args, **kwargs)
 
-    views.render = render  # type: ignore[assignment]
+    display.fragment = fragment  # type: ignore[assignment]
     display.board_context = board_context  # type: ignore[assignment]
 
 
@@ -146,8 +139,10 @@ def per_call(call: Callable[[], object], count: int) -> float:
     return (time.process_time() - started) * 1000 / count
 
 
-def renderers(jinja: Any) -> dict[str, Callable[[Captured], Callable[[], object]]]:
-    from django.template.loader import render_to_string
+def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
+    from django.template import engines
+
+    from game.board import display
 
     def context(shot: Captured) -> Callable[[], object]:
         assert shot.context_call is not None
@@ -156,89 +151,44 @@ def renderers(jinja: Any) -> dict[str, Callable[[Captured], Callable[[], object]
         assert original is not None
         return lambda: original(*args, **kwargs)
 
-    def django(shot: Captured) -> Callable[[], object]:
+    def render(shot: Captured) -> Callable[[], object]:
         assert shot.render is not None
-        request, name, values = shot.render
-        return lambda: render_to_string(name, values, request)
+        request, values = shot.render
+        template = engines["jinja2"].get_template(display.BOARD_TEMPLATE)
+        return lambda: template.render(values, request)
 
-    found = {"context": context, "django": django}
-    if jinja is not None:
-
-        def jinja2(shot: Captured) -> Callable[[], object]:
-            assert shot.render is not None
-            request, _, values = shot.render
-            template = jinja.get_template("game/_board.html")
-            return lambda: template.render(values, request)
-
-        found["jinja2"] = jinja2
-    return found
-
-
-def jinja_backend() -> Any:
-    """Django's Jinja2 backend on the prototype templates, or None without jinja2."""
-    try:
-        import jinja2  # noqa: F401
-    except ImportError:
-        return None
-    from django.conf import settings
-    from django.template.backends.jinja2 import Jinja2
-
-    processors = settings.TEMPLATES[0]["OPTIONS"]["context_processors"]
-    return Jinja2(
-        {
-            "NAME": "jinja2",
-            "DIRS": [ROOT / "bench" / "jinja_board"],
-            "APP_DIRS": False,
-            "OPTIONS": {
-                "environment": "bench.jinja_board.environment.environment",
-                "context_processors": processors,
-                "autoescape": True,
-            },
-        }
-    )
+    return {"context": context, "render": render}
 
 
 def squeezed(html: str) -> str:
-    """`html` with runs of white space as one, and the values that change from one render to
-    the next (the CSRF token's mask, the timer's reading) left out."""
-    html = re.sub(r'(name="csrfmiddlewaretoken" value=")\w+"', r'\1"', html)
-    html = re.sub(r'data-elapsed-ms="\d+"', "", html)
-    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).strip()
+    """`html` with the timer's reading (which changes from one render to the next) left out."""
+    return re.sub(r'data-elapsed-ms="\d+"', "", html)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--renders", type=int, default=400, help="calls per round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (the median is printed)")
-    parser.add_argument("--jinja2-path", help="a folder to import jinja2 from")
     options = parser.parse_args()
-    if options.jinja2_path:
-        sys.path.append(options.jinja2_path)
     with tempfile.TemporaryDirectory(prefix="lucie-render-") as tmp:
         set_up(Path(tmp))
         captured = Captured()
         capture(captured)
         shots = cases(captured)
-        jinja = jinja_backend()
-        makers = renderers(jinja)
+        makers = renderers()
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"{'':>12} " + " ".join(f"{name:>9}" for name in makers) + "   (ms per call)")
         for case, (shot, html) in shots.items():
             calls = {name: make(shot) for name, make in makers.items()}
-            if "jinja2" in calls and squeezed(str(calls["jinja2"]())) != squeezed(html):
-                print(f"  {case}: the Jinja2 prototype's output differs from Django's")
-            for call in calls.values():
-                call()
+            if squeezed(str(calls["render"]())) != squeezed(html):
+                print(f"  {case}: the render differs from the answer")
             figures: dict[str, list[float]] = {name: [] for name in calls}
             for _ in range(options.rounds):
                 for name, call in calls.items():
                     figures[name].append(per_call(call, options.renders))
             medians = {name: statistics.median(values) for name, values in figures.items()}
             line = " ".join(f"{medians[name]:>9.3f}" for name in calls)
-            ratio = ""
-            if "jinja2" in medians:
-                ratio = f"   django/jinja2 {medians['django'] / medians['jinja2']:.2f}x"
-            print(f"{case:>12} {line}{ratio}   ({len(html)} bytes)")
+            print(f"{case:>12} {line}   ({len(html)} bytes)")
 
 
 if __name__ == "__main__":

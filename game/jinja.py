@@ -12,6 +12,7 @@ in Django's templates, and Django's safe strings (`SafeString`) stay safe here.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils import text, translation
@@ -20,14 +21,34 @@ from jinja2 import Environment
 from game.templatetags import cards, rulesets
 
 
+# A board's template asks for some 40 of its words on every render. Each answer is looked up once
+# per language and process (the keys are the templates' own literals, so the caches stay small).
+@functools.lru_cache(maxsize=2048)
+def _words(language: str, function: str, *args: Any) -> str:
+    found: str = getattr(translation, function)(*args)
+    return found
+
+
+def gettext(message: str) -> str:
+    return _words(translation.get_language(), "gettext", message)
+
+
+def pgettext(context: str, message: str) -> str:
+    return _words(translation.get_language(), "pgettext", context, message)
+
+
+def ngettext(singular: str, plural: str, number: int) -> str:
+    return translation.ngettext(singular, plural, number)
+
+
+def npgettext(context: str, singular: str, plural: str, number: int) -> str:
+    return translation.npgettext(context, singular, plural, number)
+
+
 def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        translation.gettext,
-        translation.ngettext,
-        newstyle=True,
-        pgettext=translation.pgettext,
-        npgettext=translation.npgettext,
+        gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
     )
     env.globals.update(
         face=cards.face_markup,

@@ -87,7 +87,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the site's unchanged policy built once (lucie/csp.py).
+    "lucie.csp.CSPMiddleware",
     # Turns a rate limit or a busy refusal that no view showed on its board into a short page.
     "lucie.middleware.LimitsMiddleware",
 ]

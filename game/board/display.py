@@ -44,7 +44,8 @@ BOARD_TEMPLATE = "board/board.jinja"
 def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
     """The board alone, with its live region out of band, as the answer to an htmx request:
     its template rendered with `context` and the request (no page's context processors)."""
-    context["answer_csrf_input"] = answer_csrf_input(request)
+    if not context.get("embed"):  # the embed's forms carry no token and it sets no cookie
+        context["answer_csrf_input"] = answer_csrf_input(request)
     html = engines["jinja2"].get_template(BOARD_TEMPLATE).render(context, request)
     return HttpResponse(html, status=status)
 
