@@ -52,7 +52,8 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from game.daily import deals, tally
+    from game import deals
+    from game.daily import tally
     from game.models import Game
 
     settings.ALLOWED_HOSTS = ["testserver"]

@@ -81,7 +81,7 @@ def entries(low: int, high: int) -> Q:
     """The games everyone's figures count, as a filter: each session's first game of the deal
     begun from the daily page (Game.daily_entry), once its first move is made, under the daily
     rules."""
-    from game.daily import deals
+    from game import deals
 
     return Q(
         rules=deals.DAILY_RULES,

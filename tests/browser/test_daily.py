@@ -1,7 +1,7 @@
 """Today's deal in real Chromium: a move shows on the month's calendar, a win shows with its time,
 the share text is copied to the clipboard, and the rollover is written in the player's own time.
 
-The browser's clock cannot be frozen, so today is what game.daily.deals.today_utc() says in the
+The browser's clock cannot be frozen, so today is what game.deals.today_utc() says in the
 test.
 Winning needs a line that wins today's deal: the test asks the engine's solver (the one behind
 "Show a win"). Should it find none in time, the server's clock (in this process) is moved back
@@ -24,9 +24,8 @@ from playwright.sync_api import Browser, expect
 from pytest_django.fixtures import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from game import engine
+from game import deals, engine
 from game.board import store
-from game.daily import deals
 from game.engine.solver import solve
 from game.models import Game
 from tests.browser.conftest import open_dealt
