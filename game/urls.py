@@ -2,6 +2,7 @@ from django.urls import include, path
 
 from game.board.urls import change_urls
 from game.daily import views as daily_views
+from game.install import views as install
 from game.play import first, prefs, solve, views
 from game.records import views as records
 from game.review import views as review
@@ -9,6 +10,10 @@ from game.stats import views as stats_views
 from lucie import languages
 
 urlpatterns = [
+    # The install's manifest and offline page, per language (the service worker is at the root:
+    # game/root_urls.py).
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("offline/", install.offline, name="offline"),
     # A first visit from a French or German browser goes to /fr/ or /de/ once.
     path("", languages.first_visit(views.home), name="home"),
     path("deal/", views.deal_lookup, name="deal_lookup"),

@@ -89,7 +89,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     # Turns a rate limit or a busy refusal that no view showed on its board into a short page.
-    "lucie.middleware.LimitsMiddleware",
+    "game.refusal_pages.LimitsMiddleware",
 ]
 
 ROOT_URLCONF = "lucie.urls"
