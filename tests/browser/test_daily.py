@@ -85,6 +85,8 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
 
     page.goto(f"{live_server.url}/daily/")
     expect(board(page)).to_have_attribute("data-deal", str(number))
@@ -108,7 +110,8 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     response = client.post(f"/game/{game.pk}/move/", {"n": game.move_count, "move": line[-2].text})
     assert response.status_code == 303
 
-    # The last move by tapping: the board says won and the result box comes in below it.
+    # The last move by tapping: the board says won and the result box comes in below it, out of
+    # band with the move's answer (no second request for it).
     page.goto(f"{live_server.url}/daily/")
     moves_shown(page, len(line) - 1)
     tap(page, line[-1], len(line))
@@ -116,6 +119,7 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     result = page.locator("#daily-result")
     expect(result).to_be_visible()
     expect(result.get_by_role("heading")).to_contain_text("You won today's deal")
+    assert not [url for url in asked if url.endswith("/result/")], asked
     result.get_by_role("button", name="Copy").click()
     expect(result.locator(".copy-status")).to_have_text("Copied.")
     copied = page.evaluate("navigator.clipboard.readText()")
