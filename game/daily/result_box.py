@@ -57,6 +57,8 @@ def changed_box(request: HttpRequest, response: HttpResponse) -> str:
         return ""
     if response.status_code not in BOARD_ANSWERS or response.streaming:
         return ""
+    if not response.get("Content-Type", "").startswith("text/html"):
+        return ""
     game = store.day_game(request.session.session_key, deals.deal_number_for(day))
     if (game.status if game is not None else "none") == held:
         return ""
