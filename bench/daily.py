@@ -52,7 +52,7 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from game.daily import deals, tally
+    from game import deals, tally
     from game.models import Game
 
     settings.ALLOWED_HOSTS = ["testserver"]
@@ -131,7 +131,7 @@ def main() -> None:
             batch = []
     Game.objects.bulk_create(batch)
     # A bulk write goes around the ORM's signals that keep everyone's figures per day up to date
-    # (game/daily/tally.py): count every day afresh, as the migration did for existing games.
+    # (game/tally.py): count every day afresh, as the migration did for existing games.
     tally.rebuild(deals.deal_number_for(deals.site_start()) - 10_000, 99991231)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")

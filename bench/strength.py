@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.engine import Game, Position, Rules, every_rule_set, search
 from game.engine.hint import HINT_SECONDS, Hint, greedy_hint, hint
-from game.engine.position import apply
+from game.engine.legal import apply
 from game.engine.review import Slip
 from game.engine.solver import Solution, solve
 

@@ -14,7 +14,7 @@
   interpreter lock against the thread serving a page beside it.
 
 The views turn `Limited` and `Busy` into a board with a message where they can (so the player
-sees it where they pressed); anything else gets lucie.middleware.LimitsMiddleware's short page.
+sees it where they pressed); anything else gets game.refusal_pages.LimitsMiddleware's short page.
 """
 
 from __future__ import annotations

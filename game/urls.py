@@ -2,6 +2,8 @@ from django.urls import include, path
 
 from game.board.urls import change_urls
 from game.daily import views as daily_views
+from game.daily.result_box import sends_result_box
+from game.install import views as install
 from game.play import first, prefs, solve, views
 from game.records import views as records
 from game.review import views as review
@@ -9,6 +11,10 @@ from game.stats import views as stats_views
 from lucie import languages
 
 urlpatterns = [
+    # The install's manifest and offline page, per language (the service worker is at the root:
+    # game/root_urls.py).
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("offline/", install.offline, name="offline"),
     # A first visit from a French or German browser goes to /fr/ or /de/ once.
     path("", languages.first_visit(views.home), name="home"),
     path("deal/", views.deal_lookup, name="deal_lookup"),
@@ -17,14 +23,16 @@ urlpatterns = [
     # stores the session and the game).
     path("deal/<str:number>/hint/", first.deal_hint, name="deal_hint"),
     path("deal/<str:number>/solve/", first.deal_solve, name="deal_solve"),
-    path("deal/<str:number>/", include(change_urls(first.deal_start, "deal_"))),
+    # The changes, and Show a win's steps, can end a game: on the daily page their answers then
+    # carry the result box under the board too (game/daily/result_box.py).
+    path("deal/<str:number>/", include(change_urls(sends_result_box(first.deal_start), "deal_"))),
     path("new/", views.new_game, name="new"),
     path("game/<int:game_id>/", views.game_page, name="game"),
-    path("game/<int:game_id>/", include(change_urls(views.change))),
+    path("game/<int:game_id>/", include(change_urls(sends_result_box(views.change)))),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
     path("game/<int:game_id>/solve/", solve.solve, name="solve"),
-    path("game/<int:game_id>/solve/next/", solve.solve_next, name="solve_next"),
-    path("game/<int:game_id>/solve/out/", solve.solve_out, name="solve_out"),
+    path("game/<int:game_id>/solve/next/", sends_result_box(solve.solve_next), name="solve_next"),
+    path("game/<int:game_id>/solve/out/", sends_result_box(solve.solve_out), name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
     path("game/<int:game_id>/review/", review.review, name="review"),
     path("game/<int:game_id>/review/try/", review.review_try, name="review_try"),

@@ -7,21 +7,16 @@ from collections.abc import Callable
 from time import perf_counter
 
 from django.conf import settings
-from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.urls import resolve, reverse
-from django.utils.translation import gettext
+from django.urls import resolve
 
-from game import limits
-from lucie import languages, metrics
+from lucie import metrics
 
 HEALTH_PATH = "/healthz"
 # Paths answered before the Host check: what a load balancer and Prometheus ask each server for.
 PROBE_PATHS = frozenset({HEALTH_PATH, "/metrics"})
 
 request_log = logging.getLogger("lucie.requests")
-logger = logging.getLogger(__name__)
 
 
 class RequestLogMiddleware:
@@ -114,51 +109,3 @@ class SessionRenewalMiddleware:
         if session is not None and due is not None and response.status_code < 500 and due():
             session.modified = True
         return response
-
-
-class LimitsMiddleware:
-    """A request refused by a rate limit (429), for want of a compute slot (503) or because the
-    database refused a write (503, a full disk or a read-only database), wherever the view did
-    not show it on a board itself: a short page that says when to try again."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, DatabaseError):
-            logger.error("database error: %s: %s", type(exception).__name__, exception)
-            return database_error_page(request)
-        if not isinstance(exception, limits.REFUSED):
-            return None
-        return refused_page(request, exception)
-
-
-def database_error_page(request: HttpRequest) -> HttpResponse:
-    """The 503 for a request that met a database error: the site's short page, or plain text
-    when even that page cannot be drawn (it reads the session, which lives in the database)."""
-    refused = limits.Unsaved.answering(request.method)
-    try:
-        return refused_page(request, refused)
-    except DatabaseError:
-        response = HttpResponse(refused.message, status=503, content_type="text/plain")
-        response["Retry-After"] = str(refused.retry_after)
-        return response
-
-
-def refused_page(request: HttpRequest, refused: limits.Refused) -> HttpResponse:
-    if languages.unprefixed(request.path_info).startswith("/embed/"):
-        context = {
-            "title": gettext("Not just now"),
-            "message": refused.message,
-            "today": reverse("embed:today"),
-        }
-        response = render(request, "embed/error.html", context, status=refused.status)
-    else:
-        response = render(
-            request, "game/error.html", {"message": refused.message}, status=refused.status
-        )
-    response["Retry-After"] = str(refused.retry_after)
-    return response

@@ -90,7 +90,7 @@ MIDDLEWARE = [
     # django-csp's, with the site's unchanged policy built once (lucie/csp.py).
     "lucie.csp.CSPMiddleware",
     # Turns a rate limit or a busy refusal that no view showed on its board into a short page.
-    "lucie.middleware.LimitsMiddleware",
+    "game.refusal_pages.LimitsMiddleware",
 ]
 
 ROOT_URLCONF = "lucie.urls"

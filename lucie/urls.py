@@ -3,31 +3,25 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
-from game import limits
-from game.install import views as install
 from lucie import languages, metrics, views
 
-handler500 = "lucie.views.server_error"
+# The app's pages are named by dotted path, never imported: lucie imports nothing from game.
+handler500 = "game.refusal_pages.server_error"
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    # The service worker at the root, and the admin's rate-limited login form when it is on.
+    path("", include("game.root_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("ping", views.ping, name="ping"),
     path("metrics", metrics.metrics, name="metrics"),
-    # At the root, so that the service worker's scope is the whole site.
-    path("sw.js", install.service_worker, name="service_worker"),
     path("language/", languages.choose_language, name="choose_language"),
     # English with no prefix, French and German under /fr/ and /de/ (lucie/languages.py).
     *i18n_patterns(
-        path("manifest.webmanifest", install.manifest, name="manifest"),
-        path("offline/", install.offline, name="offline"),
         path("", include("game.urls")),
         prefix_default_language=False,
     ),
 ]
 
 if settings.ADMIN_ENABLED:
-    # Before the admin's own URLs: its login form, counted per client address.
-    urlpatterns[:0] = [
-        path("admin/login/", limits.rate_limited(limits.ADMIN_LOGIN, "POST")(admin.site.login)),
-        path("admin/", admin.site.urls),
-    ]
+    # After game.root_urls, whose login form (counted per client address) comes first.
+    urlpatterns.insert(1, path("admin/", admin.site.urls))

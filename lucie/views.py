@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import logging
 import secrets
-import sys
 import time
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.db import DatabaseError, transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError
-from django.template import TemplateDoesNotExist, loader
-from django.utils import timezone, translation
-from django.utils.translation import gettext
-from django.views import defaults
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -104,28 +99,6 @@ def _cache() -> bool:
     if not answered:
         logger.error("health check: the cache kept nothing")
     return answered
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: a database error that escaped every view and middleware (a session saved on a
-    full disk, say) is the 503 "could not be saved, try again", not Django's 500 page."""
-    error = sys.exc_info()[1]
-    if isinstance(error, DatabaseError):
-        from lucie.middleware import database_error_page
-
-        return database_error_page(request)
-    try:
-        loader.get_template(defaults.ERROR_500_TEMPLATE_NAME)
-    except TemplateDoesNotExist:
-        # Django's own bare page, in the language of the request's URL.
-        page = defaults.ERROR_PAGE_TEMPLATE % {
-            "title": gettext("Server Error (500)"),
-            "details": "",
-        }
-        language = translation.get_language() or settings.LANGUAGE_CODE
-        page = page.replace('<html lang="en">', f'<html lang="{language}">', 1)
-        return HttpResponseServerError(page)
-    return defaults.server_error(request)
 
 
 @require_safe

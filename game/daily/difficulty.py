@@ -18,8 +18,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from game import engine, limits
-from game.daily import deals
+from game import deals, engine, limits
 from game.engine import difficulty
 from game.models import DealDifficulty
 

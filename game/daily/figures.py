@@ -23,8 +23,8 @@ from django.db.models import Count, Min, Q, QuerySet
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
+from game import deals, tally
 from game.board.display import format_ms
-from game.daily import deals, tally
 from game.models import WIN, Game
 from lucie import metrics
 

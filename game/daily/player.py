@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from django.db.models import F, QuerySet
 from django.utils.translation import pgettext_lazy
 
+from game import deals
 from game.board.display import format_ms
-from game.daily import deals
 from game.daily.figures import started_day_number
 from game.models import WIN, Game
 

@@ -23,9 +23,9 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import engine, limits
+from game import deals, engine, limits
 from game.board import store
-from game.daily import deals, difficulty, player, share
+from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -75,7 +75,7 @@ def _rollover_context() -> dict[str, Any]:
     }
 
 
-def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[str, Any]:
+def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[str, Any]:
     """What the daily header and the result box need, beside the board."""
     today = deals.today_utc()
     key = request.session.session_key
@@ -85,9 +85,6 @@ def _day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[
         "daily_number": deals.deal_number_for(day),
         "month_url": _month_url(day),
         "day_url": _day_url(day),
-        "result_url": reverse(
-            "daily_result", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
-        ),
         "streaks": player.streaks(key, today),
         "daily_game": game,
         # How hard the deal is; if the scheduled command missed it, the page asks for it.
@@ -152,7 +149,7 @@ def _render_day(
     context = SITE.context(request, game, game.resume(), selected=selected)
     context["today"] = deals.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
-    context.update(_day_context(request, date, game if game.pk is not None else None))
+    context.update(day_context(request, date, game if game.pk is not None else None))
     response = render(request, "daily/play.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -160,14 +157,15 @@ def _render_day(
 
 @require_safe
 def result(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
-    """The result box of a day's game (daily.js fetches it when the board's game ends)."""
+    """The result box of a day's game alone (a board answer that changes it carries it out of
+    band: game/daily/result_box.py)."""
     try:
         date = deals.parse_day(year, month, day)
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     key = request.session.session_key
     game = store.day_game(key, deals.deal_number_for(date)) if key else None
-    return render(request, "daily/_result.html", _day_context(request, date, game))
+    return render(request, "daily/_result.html", day_context(request, date, game))
 
 
 # ---------------------------------------------------------------- the month

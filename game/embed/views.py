@@ -38,9 +38,8 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from game import engine, limits
+from game import deals, engine, limits
 from game.board import actions, messages, pipeline, store
-from game.daily import deals
 from game.embed.front import EMBED, requested_rules, rules_query, unstarted
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp

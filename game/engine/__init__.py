@@ -14,18 +14,10 @@ from .deal import (
 )
 from .game import Game, snapshot_position, snapshot_text
 from .hint import Hint, auto_finish, greedy_hint, hint
+from .legal import apply, card_moves, legal_moves
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
-from .position import (
-    InvalidPositionError,
-    Outcome,
-    Position,
-    Status,
-    Termination,
-    apply,
-    card_moves,
-    legal_moves,
-)
+from .position import InvalidPositionError, Outcome, Position, Status, Termination
 from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
 
 __all__ = [

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 
 from .deal import check_deal_number
 from .hint import auto_finish
+from .legal import apply, legal_moves
 from .moves import IllegalMoveError, Move
 from .notation import Record
-from .position import InvalidPositionError, Outcome, Position, Status, apply, legal_moves
+from .position import InvalidPositionError, Outcome, Position, Status
 from .rules import DEFAULT_RULES, Rules
 
 

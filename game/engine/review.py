@@ -22,8 +22,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from .legal import apply
 from .moves import Move
-from .position import Position, apply
+from .position import Position
 from .solver import Solution, solve
 
 State = Literal["working", "done", "undecided"]

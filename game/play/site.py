@@ -18,10 +18,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
-from game import engine
+from game import deals, engine
 from game.board import display, links, pipeline, winning_line
 from game.board.change import Change
-from game.daily import deals
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm

@@ -31,8 +31,8 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from game import tally
 from game.board import store
-from game.daily import tally
 from game.models import WIN, Game, Transfer
 
 TRANSFER_MINUTES = 15
@@ -163,7 +163,7 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
         )
     )
     theirs.daily_entries().filter(deal_number__in=demoted).update(daily_entry=False, network="")
-    for number in demoted:  # an update goes around the tally's signal (game/daily/tally.py)
+    for number in demoted:  # an update goes around the tally's signal (game/tally.py)
         tally.rebuild(number, number)
     closed = 0
     playing = Q(status=Game.Status.PLAYING)

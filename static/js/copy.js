@@ -1,6 +1,6 @@
 // Copy buttons, for every page of the main site: a <button data-copy="ID"> copies the value of
 // the text box #ID. The buttons start hidden (without JavaScript the text is selected and copied
-// by hand) and are shown here, including in content that htmx or a fetch swaps in later.
+// by hand) and are shown here, including in content that htmx swaps in later (out of band too).
 "use strict";
 (() => {
   async function copy(button) {
@@ -34,7 +34,6 @@
     if (button) copy(button);
   });
   document.addEventListener("htmx:afterSettle", showButtons);
-  document.addEventListener("lucie:swapped", showButtons);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showButtons);
   else showButtons();
 })();

@@ -1,5 +1,6 @@
 // The daily pages' progressive enhancement: the rollover time in the player's own time zone,
-// and the result box fetched when the board's game ends (copy.js runs its Copy button).
+// and the result box's name on each request, so that the answer that ends the board's game
+// carries the box out of band (copy.js runs its Copy button).
 // Without it the pages still work: the time shows in UTC and the share text can be copied by hand.
 "use strict";
 (() => {
@@ -55,24 +56,16 @@
   }
 
   // ---------------------------------------------------------------- the result box
-  // The board is swapped by htmx on every move; when its game ends (or comes back from a dead
-  // end by undo) the result box below it is fetched again.
-  function refreshResult() {
-    const board = document.getElementById("board");
+  // The board is swapped by htmx on every move. When a move ends its game (or an undo brings it
+  // back from a dead end), the server sends the result box below it out of band with the board
+  // (game/daily/result_box.py): it is told here which box the page shows, so that it sends the
+  // box only when the box is out of date.
+  document.addEventListener("htmx:configRequest", (event) => {
     const box = document.getElementById("daily-result");
-    if (!board || !box || board.dataset.status === box.dataset.status) return;
-    fetch(box.dataset.resultUrl, { credentials: "same-origin", headers: { Accept: "text/html" } })
-      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-      .then((html) => {
-        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("daily-result");
-        if (!fresh) return;
-        box.replaceWith(fresh);
-        document.dispatchEvent(new Event("lucie:swapped"));  // copy.js shows its Copy button
-      })
-      .catch(() => {});
-  }
-
-  document.addEventListener("htmx:afterSettle", refreshResult);
+    if (!box || !box.dataset.day) return;
+    event.detail.headers["X-Daily-Day"] = box.dataset.day;
+    event.detail.headers["X-Daily-Status"] = box.dataset.status || "none";
+  });
 
   // ---------------------------------------------------------------- the month on a phone
   // A month of figures is 31 rows, a long scroll on a phone, where each calendar day already says
@@ -86,7 +79,6 @@
     compactOnPhones();
     localTimes();
     countdown();
-    refreshResult();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -1,7 +1,7 @@
 """Today's deal in real Chromium: a move shows on the month's calendar, a win shows with its time,
 the share text is copied to the clipboard, and the rollover is written in the player's own time.
 
-The browser's clock cannot be frozen, so today is what game.daily.deals.today_utc() says in the
+The browser's clock cannot be frozen, so today is what game.deals.today_utc() says in the
 test.
 Winning needs a line that wins today's deal: the test asks the engine's solver (the one behind
 "Show a win"). Should it find none in time, the server's clock (in this process) is moved back
@@ -24,9 +24,8 @@ from playwright.sync_api import Browser, expect
 from pytest_django.fixtures import Settings
 from pytest_django.live_server_helper import LiveServer
 
-from game import engine
+from game import deals, engine
 from game.board import store
-from game.daily import deals
 from game.engine.solver import solve
 from game.models import Game
 from tests.browser.conftest import open_dealt
@@ -86,6 +85,8 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
 
     page.goto(f"{live_server.url}/daily/")
     expect(board(page)).to_have_attribute("data-deal", str(number))
@@ -109,7 +110,8 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     response = client.post(f"/game/{game.pk}/move/", {"n": game.move_count, "move": line[-2].text})
     assert response.status_code == 303
 
-    # The last move by tapping: the board says won and the result box comes in below it.
+    # The last move by tapping: the board says won and the result box comes in below it, out of
+    # band with the move's answer (no second request for it).
     page.goto(f"{live_server.url}/daily/")
     moves_shown(page, len(line) - 1)
     tap(page, line[-1], len(line))
@@ -117,6 +119,7 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     result = page.locator("#daily-result")
     expect(result).to_be_visible()
     expect(result.get_by_role("heading")).to_contain_text("You won today's deal")
+    assert not [url for url in asked if url.endswith("/result/")], asked
     result.get_by_role("button", name="Copy").click()
     expect(result.locator(".copy-status")).to_have_text("Copied.")
     copied = page.evaluate("navigator.clipboard.readText()")

@@ -20,8 +20,8 @@ from django.utils import timezone
 
 import lucie.cache
 import lucie.views
-from game import engine
-from game.daily import deals, figures
+from game import deals, engine
+from game.daily import figures
 from lucie.settings import cache_config
 from tests.web.play.test_first_board import a_first_move, board_of
 from tests.web.play.test_play import a_card_move, start

@@ -111,8 +111,10 @@ def test_year_zero_on_the_daily_pages_is_a_404(client: Client, url: str) -> None
 
 
 def _reload_urls() -> None:
+    import game.root_urls
     import lucie.urls
 
+    importlib.reload(game.root_urls)
     importlib.reload(lucie.urls)
     clear_url_caches()
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.daily import deals, difficulty
+from game import deals
+from game.daily import difficulty
 from game.management.commands.daily_stats import parse_day
 
 MAX_DAYS = 366

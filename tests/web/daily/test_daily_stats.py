@@ -16,8 +16,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
-from game.daily import deals, player, share, tally
+from game import deals, tally
 from game.daily import figures as daily_figures
+from game.daily import player, share
 from game.daily.player import DayResult
 from game.models import Game
 

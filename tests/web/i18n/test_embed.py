@@ -3,7 +3,7 @@
 The embed has no cookie to remember a language, so its language is its URL's: `/fr/embed/` is
 French and stays French through a game, an error and a refusal. The checks compare each
 translated page with the English catalogue's strings of the files translated in this pass (the
-embed's templates and views, the refusals of game/limits.py and lucie/middleware.py, the site's
+embed's templates and views, the refusals of game/limits.py and game/refusal_pages.py, the site's
 own error page): none of them may show through in English.
 """
 
@@ -37,8 +37,7 @@ FILES = (
     "templates/embed/",
     "game/embed/",
     "game/limits.py",
-    "lucie/middleware.py",
-    "lucie/views.py",
+    "game/refusal_pages.py",
 )
 # Attributes whose values a person reads or hears (and embed.js's words, shown when it asks).
 SPOKEN_ATTRIBUTES = (
@@ -303,7 +302,7 @@ def test_the_sites_refused_page_is_in_the_urls_language(code: str) -> None:
 def test_the_bare_500_page_is_in_the_urls_language(code: str) -> None:
     from django.test import RequestFactory
 
-    from lucie.views import server_error
+    from game.refusal_pages import server_error
 
     request = RequestFactory().get("/" if code == "en" else f"/{code}/")
     with translation.override(code):

@@ -166,7 +166,7 @@ def test_a_refusal_in_a_french_embed_gets_the_embed_page(client: Client) -> None
     from django.test import RequestFactory
 
     from game import limits
-    from lucie.middleware import refused_page
+    from game.refusal_pages import refused_page
 
     request = RequestFactory().get("/fr/embed/deal/5/")
     response = refused_page(request, limits.Busy())

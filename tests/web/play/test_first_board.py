@@ -19,8 +19,7 @@ import time_machine
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from game import engine, limits
-from game.daily import deals
+from game import deals, engine, limits
 from game.models import Game
 from tests.web.test_limits import rate_limits, slots_taken
 

@@ -16,11 +16,11 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client
 
-from game import engine
+from game import deals, engine
 from game.board import store as game_store
 from game.board import winning_line
-from game.daily import deals, player
 from game.daily import figures as daily_figures
+from game.daily import player
 from game.engine import solver
 from game.models import Game
 from game.stats import figures as stats

@@ -15,6 +15,10 @@ disagree after a commit:
 Writes that go around the ORM's signals (`QuerySet.update`, `bulk_create`, raw SQL) must call
 `rebuild` for the deals they touched, as game/stats/transfer.py does; the migration that made
 the table built every day's row from the games then.
+
+It sits beside the models rather than in game/daily: a statistics transfer (game.stats) keeps it
+true as well as the daily figures, and game.daily's page draws the site's board (game.play),
+which shows a win's statistics, so a tally inside game.daily closed a circle of imports.
 """
 
 from __future__ import annotations
@@ -81,7 +85,7 @@ def entries(low: int, high: int) -> Q:
     """The games everyone's figures count, as a filter: each session's first game of the deal
     begun from the daily page (Game.daily_entry), once its first move is made, under the daily
     rules."""
-    from game.daily import deals
+    from game import deals
 
     return Q(
         rules=deals.DAILY_RULES,

@@ -3,6 +3,10 @@
 `now_utc()` is the one place the daily pages read the clock (tests freeze it with time-machine);
 everything else here is date arithmetic on what it returns. The engine never reads the clock: this
 module turns a date into a deal number and back.
+
+It sits beside the packages rather than in game/daily: the daily pages, the site's first board
+(is this deal the daily one on offer?) and the embed all ask it, and game.daily itself draws its
+board with game.play's, so a calendar inside game.daily made the two packages import each other.
 """
 
 from __future__ import annotations
