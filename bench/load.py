@@ -10,8 +10,9 @@ compressed static files) on a free loopback port, against a fresh SQLite file, a
   workers from /proc, and of PostgreSQL's processes where used, around a wrk run, divided by the
   requests served; steadier on a shared machine than throughput): `CPU per request: move X ms,
   ping Y ms, ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked
-  out into a temporary git worktree and served the same way in this run) and `CPU per move vs the
-  baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the same two lines
+  out into a temporary git worktree and served the same way in this run: both servers are up at
+  once and measured in turn, `--cpu-rounds` rounds, so a change in the machine's load weighs on
+  both) and `CPU per move vs the baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the same two lines
   `(PostgreSQL)`; after each server's `CPU per request` line, `CPU per request: cached hint X
   ms, cached Show a win Y ms, move Z ms; ...`, the same measure of a hint and of "Show a win"
   asked again on one connection once their answers are cached (the issue asks that they cost no
@@ -384,27 +385,48 @@ def database_pids_or_none(site: Site) -> list[int]:
         return []
 
 
-def cpu_table(
-    site: Site, workdir: Path, clients: int, seconds: int, label: str
-) -> tuple[CpuRun, CpuRun]:
-    """CPU per request of a move (and its undo) and of /ping, at `clients` connections."""
+def cpu_runs(site: Site, workdir: Path, seats: list[Seat], seconds: int) -> tuple[CpuRun, CpuRun]:
+    """One wrk run of /ping and one of moves (and their undos) against `site`, with the CPU
+    time each cost; the seats' file is written afresh first, from their games as they stand."""
     report_lua = workdir / "report.lua"
     report_lua.write_text(REPORT_LUA)
     move_lua = workdir / "move.lua"
     move_lua.write_text(MOVE_LUA)
     seats_file = workdir / "cpu-seats.tsv"
-    seats = seat_players(site, clients)
     write_seats(seats, seats_file)
+    clients = len(seats)
     ping = measured_cpu(site, lambda: wrk(site, "/ping", clients, seconds, report_lua))
     move = measured_cpu(site, lambda: wrk(site, "/", clients, seconds, move_lua, str(seats_file)))
+    return move, ping
+
+
+def added(one: CpuRun, other: CpuRun) -> CpuRun:
+    return CpuRun(
+        one.requests + other.requests,
+        one.app_seconds + other.app_seconds,
+        one.database_seconds + other.database_seconds,
+    )
+
+
+def print_cpu(
+    site: Site,
+    workdir: Path,
+    seats: list[Seat],
+    seconds: int,
+    label: str,
+    move: CpuRun,
+    ping: CpuRun,
+    rounds: int,
+) -> None:
+    """The `CPU per request` lines of one server (after its rounds), and its cached answers'."""
     print(
         f"CPU per request: move {move.ms_per_request:.2f} ms, ping {ping.ms_per_request:.2f} ms, "
         f"ratio {move.ms_per_request / ping.ms_per_request:.2f} ({label})"
     )
     print(
-        f"  {clients} clients, {seconds} s each; move: {move.requests} requests, app "
-        f"{move.app_seconds:.2f} s + database {move.database_seconds:.2f} s of CPU; ping: "
-        f"{ping.requests} requests, {ping.app_seconds + ping.database_seconds:.2f} s"
+        f"  {len(seats)} clients, {rounds} rounds of {seconds} s each; move: {move.requests} "
+        f"requests, app {move.app_seconds:.2f} s + database {move.database_seconds:.2f} s of CPU; "
+        f"ping: {ping.requests} requests, {ping.app_seconds + ping.database_seconds:.2f} s"
     )
     # One connection: "Show a win" takes a compute slot (one per worker) even when its verdict is
     # cached, so concurrent ones on a worker are refused as busy; one keep-alive connection also
@@ -417,7 +439,6 @@ def cpu_table(
         f"{hint.ms_per_request / move.ms_per_request:.2f}, Show a win/move "
         f"{solve.ms_per_request / move.ms_per_request:.2f} ({label}; 1 client)"
     )
-    return move, ping
 
 
 def cached_answers(site: Site, workdir: Path, seats: list[Seat], seconds: int) -> dict[str, CpuRun]:
@@ -477,28 +498,44 @@ def baseline_worktree(workdir: Path) -> Iterator[Path]:
 def cpu_against_baseline(
     workdir: Path, database_url: str | None, label: str, options: argparse.Namespace
 ) -> None:
-    """This checkout's move against the baseline commit's, on the same database server, one after
-    the other in this run: `CPU per move vs the baseline commit (...)`."""
-    clients, seconds = options.cpu_clients, options.duration
+    """This checkout's move against the baseline commit's, on the same database server, in this
+    run: both servers are up at once and measured in turn, round after round (this checkout
+    first in one round, the baseline first in the next), so that a machine whose load changes
+    during the run weighs on both alike: `CPU per move vs the baseline commit (...)`."""
+    clients, seconds, rounds = options.cpu_clients, options.duration, options.cpu_rounds
     here_dir = workdir / f"cpu-{label}"
     here_dir.mkdir()
-    url = scratch_url(database_url, "here")
-    site = start_site(here_dir, url)
-    try:
-        move, _ = cpu_table(site, here_dir, clients, seconds, label)
-    finally:
-        stop(site.process)
     base_dir = workdir / f"cpu-{label}-baseline"
     base_dir.mkdir()
     with baseline_worktree(base_dir) as root:
-        site = start_site(base_dir, scratch_url(database_url, "baseline"), root=root)
+        here = start_site(here_dir, scratch_url(database_url, "here"))
         try:
-            base, _ = cpu_table(site, base_dir, clients, seconds, f"{label}, baseline")
+            base = start_site(base_dir, scratch_url(database_url, "baseline"), root=root)
+            try:
+                sites = {"here": (here, here_dir), "base": (base, base_dir)}
+                seats = {name: seat_players(site, clients) for name, (site, _) in sites.items()}
+                empty = CpuRun(0, 0.0, 0.0)
+                totals = {name: (empty, empty) for name in sites}
+                for number in range(rounds):
+                    order = ("here", "base") if number % 2 == 0 else ("base", "here")
+                    for name in order:
+                        site, folder = sites[name]
+                        move, ping = cpu_runs(site, folder, seats[name], seconds)
+                        totals[name] = (added(totals[name][0], move), added(totals[name][1], ping))
+                for name, suffix in (("here", ""), ("base", ", baseline")):
+                    site, folder = sites[name]
+                    move, ping = totals[name]
+                    print_cpu(
+                        site, folder, seats[name], seconds, label + suffix, move, ping, rounds
+                    )
+            finally:
+                stop(base.process)
         finally:
-            stop(site.process)
+            stop(here.process)
+    here_ms, base_ms = totals["here"][0].ms_per_request, totals["base"][0].ms_per_request
     print(
-        f"CPU per move vs the baseline commit ({label}): {move.ms_per_request:.2f} ms vs "
-        f"{base.ms_per_request:.2f} ms, ratio {move.ms_per_request / base.ms_per_request:.2f}"
+        f"CPU per move vs the baseline commit ({label}): {here_ms:.2f} ms vs "
+        f"{base_ms:.2f} ms, ratio {here_ms / base_ms:.2f}"
     )
     print(f"  baseline {BASELINE_COMMIT}; load average now {load_average()}")
 
@@ -865,6 +902,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--cpu-clients", type=int, default=4, help="connections for the CPU-time runs"
+    )
+    parser.add_argument(
+        "--cpu-rounds",
+        type=int,
+        default=3,
+        help="rounds of the CPU-time runs, this checkout and the baseline in turn",
     )
     parser.add_argument(
         "--cpu-only",
