@@ -6,17 +6,17 @@
 It starts gunicorn with gunicorn.conf.py and production settings (DEBUG off, collected and
 compressed static files) on a free loopback port, against a fresh SQLite file, and prints:
 
-- first, the CPU time the server processes spend per request (utime + stime of gunicorn's
-  workers from /proc, and of PostgreSQL's processes where used, around a wrk run, divided by the
-  requests served; steadier on a shared machine than throughput): `CPU per request: move X ms,
-  ping Y ms, ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked
-  out into a temporary git worktree and served the same way in this run: both servers are up at
-  once and measured in turn, `--cpu-rounds` rounds, so a change in the machine's load weighs on
-  both) and `CPU per move vs the baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the same two lines
-  `(PostgreSQL)`; after each server's `CPU per request` line, `CPU per request: cached hint X
-  ms, cached Show a win Y ms, move Z ms; ...`, the same measure of a hint and of "Show a win"
-  asked again on one connection once their answers are cached (the issue asks that they cost no
-  more than a move); `--cpu-only` stops there;
+- first, the CPU time the server processes spend per request (utime + stime of gunicorn's workers
+  from /proc, and of PostgreSQL's processes where used, around a wrk run, divided by the requests
+  served; steadier on a shared machine than throughput): `CPU per request: move X ms, ping Y ms,
+  ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked out into a
+  temporary git worktree and served the same way in this run: both servers are up at once and
+  measured in turn, `--cpu-rounds` rounds, so a change in the machine's load weighs on both) and
+  `CPU per move vs the baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the
+  same two lines `(PostgreSQL)`; after each server's `CPU per request` line, `CPU per request:
+  cached hint X ms, cached Show a win Y ms, move Z ms; ...`, the same measure of a hint and of
+  "Show a win" asked again on one connection once their answers are cached (the issue asks that
+  they cost no more than a move); `--cpu-only` stops there;
 
 - throughput and p50/p99 latency at 1, 10 and 50 concurrent clients for a move request and for
   /ping, a bare view through the same stack, and their ratio (goal: a move costs at most 3x);
