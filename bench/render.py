@@ -10,7 +10,7 @@ asked twice, the second from the cache). For each it prints the milliseconds per
 
 - `context`: `display.board_context`, everything the board template reads;
 - `render`: the board's Jinja2 template (game/jinja2/board/board.jinja) with that context, as
-  `display.fragment` renders an htmx answer (its output is checked against the answer's).
+  `answer.fragment` renders an htmx answer (its output is checked against the answer's).
 
 Each figure is this process's CPU time per call, the median over `--rounds` rounds of
 `--renders` calls, the two taken in turn within a round so that a busy machine slows them
@@ -72,9 +72,9 @@ class Captured:
 
 
 def capture(captured: Captured) -> None:
-    from game.board import display
+    from game.board import answer, display
 
-    original_fragment = display.fragment
+    original_fragment = answer.fragment
     original_context = display.board_context
     captured.board_context = original_context
 
@@ -87,8 +87,8 @@ def capture(captured: Captured) -> None:
         captured.context_call = (args, kwargs)
         return original_context(*args, **kwargs)
 
-    display.fragment = fragment  # type: ignore[assignment]
-    display.board_context = board_context  # type: ignore[assignment]
+    answer.fragment = fragment
+    display.board_context = board_context
 
 
 def board_key(html: str) -> str:
@@ -142,7 +142,7 @@ def per_call(call: Callable[[], object], count: int) -> float:
 def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
     from django.template import engines
 
-    from game.board import display
+    from game.board import answer
 
     def context(shot: Captured) -> Callable[[], object]:
         assert shot.context_call is not None
@@ -154,7 +154,7 @@ def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
     def render(shot: Captured) -> Callable[[], object]:
         assert shot.render is not None
         request, values = shot.render
-        template = engines["jinja2"].get_template(display.BOARD_TEMPLATE)
+        template = engines["jinja2"].get_template(answer.BOARD_TEMPLATE)
         return lambda: template.render(values, request)
 
     return {"context": context, "render": render}

@@ -1,23 +1,16 @@
 """Everything the board template reads for one answer (`board_context`): the felt
 (game/board/table.py), the links (game/board/links.py), the message and the live region's
 sentence, the controls on offer, the clock, and which parts of the board the answer may leave
-out because the browser holds them as they are (`Keep`, `board_key`); and `fragment`, the
-board alone as an htmx answer.
+out because the browser holds them as they are (`Keep`, `board_key`).
 """
 
 from __future__ import annotations
 
-import re
 import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
-from django.template import engines
 from django.utils import timezone
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from game import engine
@@ -36,38 +29,6 @@ from game.board.table import (
 )
 from game.board.winning_line import Shown
 from game.models import Game
-
-# The board's template (Jinja2: game/jinja.py), for the site, the daily page and the embed.
-BOARD_TEMPLATE = "board/board.jinja"
-
-
-def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
-    """The board alone, with its live region out of band, as the answer to an htmx request:
-    its template rendered with `context` and the request (no page's context processors)."""
-    if not context.get("embed"):  # the embed's forms carry no token and it sets no cookie
-        context["answer_csrf_input"] = answer_csrf_input(request)
-    html = engines["jinja2"].get_template(BOARD_TEMPLATE).render(context, request)
-    return HttpResponse(html, status=status)
-
-
-# A masked CSRF token as Django writes it (64 letters and digits).
-MASKED_TOKEN = re.compile(r"[A-Za-z0-9]{64}")
-
-
-def answer_csrf_input(request: HttpRequest) -> SafeString:
-    """The CSRF field of an htmx answer's forms (for the one a key press or a browser without
-    ES modules may submit as a plain form): the token htmx sent in its header, which the page's
-    own `<body hx-headers>` holds, when the request has a CSRF cookie; else a new one.
-
-    Masking a new token (Django's get_token: 32 reads of the system's random source) and sending
-    its cookie again cost about 0.2 ms of each move's CPU. The token sent back is the one the
-    page already holds and only a same-origin script can send as a header (a cross-site request
-    cannot set one without a CORS preflight, which this site never allows), so an answer holds
-    nothing a cross-site request could make it show; one without the header gets a new token."""
-    token = request.headers.get("X-CSRFToken", "")
-    if not (request.META.get("CSRF_COOKIE") and MASKED_TOKEN.fullmatch(token)):
-        token = get_token(request)
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
 def format_ms(millis: int) -> str:
@@ -137,7 +98,11 @@ def board_context(
     hinted = hint_keys(hint.move) if hint else set()
 
     fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint)
-    key = "" if hint or selected else board_key(game, position, game.status, game.assisted)
+    key = ""
+    if not selected:
+        key = board_key(game, position, game.status, game.assisted)
+        if hint is not None:
+            key = marked_key(key, hint.move)
 
     foundations = foundation_views(position)
     for foundation in foundations:
@@ -199,11 +164,34 @@ class Keep:
     solve_dialog: bool = False
 
 
+# The longest key a board has: eight hex digits, a dot and a move's text.
+MAX_KEY = 32
+
+
 def board_key(game: Game, position: engine.Position, status: str, assisted: bool) -> str:
     """A short name for a plain board (no hint, no selection) of `game` at `position`: equal
     keys, equal markup for every part that `Keep` and `FanView.kept` may leave out."""
     text = f"{game.pk}:{game.token}:{position.text}:{status}:{assisted}"
     return format(zlib.crc32(text.encode()), "08x")
+
+
+def marked_key(plain: str, mark: engine.Move) -> str:
+    """The key of the board `plain` names with a hint's or a winning line's `mark` on show: the
+    plain board's key and the marked move, so that the next answer knows which fans and
+    foundations the browser holds marked (`_unchanged`)."""
+    return f"{plain}.{mark.text}"
+
+
+def _marks_of(previous: str) -> tuple[str, set[str]] | None:
+    """The plain board's key and the places marked on the board `previous` names; None for a
+    key that is no board's (a client sends it: anything it says is only compared)."""
+    plain, dot, mark = previous.partition(".")
+    if not dot:
+        return plain, set()
+    try:
+        return plain, hint_keys(engine.Move.parse(mark))
+    except engine.InvalidMoveError:
+        return None
 
 
 def _can_peek(status: str) -> bool:
@@ -220,18 +208,24 @@ def _unchanged(
 ) -> Keep:
     """Mark the fans and foundations that are as they were on the board with key `previous`
     (the game as it was `loaded` for this request), and say which other parts are."""
-    if loaded is None or not previous:
+    if loaded is None or not previous or len(previous) > MAX_KEY:
         return Keep()
     before, status, assisted = loaded.position, loaded.status, loaded.assisted
-    if previous != board_key(game, before, status, assisted):
+    found = _marks_of(previous)
+    if found is None or found[0] != board_key(game, before, status, assisted):
         return Keep()
+    # The places the board in the browser marks (a hint's or a line's move) are sent again.
+    marked_then = found[1]
     legal = engine.legal_moves(before) if status == Game.Status.PLAYING else []
     moves_then = moves_by_card(legal)
     for now, cards in zip(fans, before.fans, strict=False):
-        now.kept = plain_fan_is(now, cards, moves_then)
+        marked = f"fan:{now.index}" in marked_then or any(
+            f"card:{card.code}" in marked_then for card in cards
+        )
+        now.kept = not marked and plain_fan_is(now, cards, moves_then)
     for home, was in zip(foundations, foundation_views(before), strict=True):
         was.live = True
-        home.kept = home == was
+        home.kept = f"home:{home.suit}" not in marked_then and home == was
     playing = game.status == Game.Status.PLAYING
     legal_now = played.legal_moves() if playing else []
     buttons_then = (

@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django_htmx.http import replace_url
 
 from game import engine
-from game.board import display, pipeline
+from game.board import answer, display, pipeline
 from game.board.change import Change
 from game.models import Game
 from game.stats import win
@@ -105,7 +105,7 @@ class EmbedBoard:
             deal_url = request.build_absolute_uri(reverse("deal", args=[game.deal_number]))
             context["win"] = win.for_game(game, deal_url)
         if getattr(request, "htmx", False):
-            response = display.fragment(request, context, status=status)
+            response = answer.fragment(request, context, status=status)
         else:
             response = render(request, "embed/play.html", context, status=status)
         patch_vary_headers(response, ["HX-Request"])

@@ -4,7 +4,7 @@ drawn, where its controls go, and what a change answers. The daily page shows th
 Nothing is stored until a player plays: a browser with no session is shown a deal's first board
 (`/`, `/deal/<n>/`, the daily pages) as a game that is not stored (`first_board`), whose controls
 post to `/deal/<n>/<action>/` (game/play/first.py). Each screen is one template; htmx requests
-get the board alone (`display.fragment`), a plain form post a 303 redirect to the full page
+get the board alone (`answer.fragment`), a plain form post a 303 redirect to the full page
 (post/redirect/get), so every control works without JavaScript.
 """
 
@@ -19,7 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
 from game import deals, engine
-from game.board import display, links, pipeline, winning_line
+from game.board import answer, display, links, pipeline, winning_line
 from game.board.change import Change
 from game.models import Game
 from game.play import prefs
@@ -68,7 +68,7 @@ class SiteBoard:
             spoken=spoken,
         )
         if getattr(request, "htmx", False):
-            response = display.fragment(request, context, status=status)
+            response = answer.fragment(request, context, status=status)
         else:
             context.update(page_context(request))
             response = render(request, "game/play.html", context, status=status)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -21,13 +22,13 @@ from tests.web.play.test_play import post, start
 
 pytestmark = pytest.mark.django_db
 
-_KEY = re.compile(r'data-position="(\w+)"')
+_KEY = re.compile(r'data-position="([^"]+)"')
 _FAN = re.compile(r'<div id="fan-(\d+)"[^>]*?(?:hx-preserve></div>|>.*?</div>)', re.S)
 
 
 def key_of(html: str) -> str:
     found = _KEY.search(html)
-    return found[1] if found else ""
+    return unescape(found[1]) if found else ""
 
 
 def fans_of(html: str) -> dict[str, str]:
@@ -69,12 +70,70 @@ def test_without_the_key_of_the_board_on_show_the_whole_board_comes_back(
     assert "hx-preserve" not in response.content.decode()
 
 
-def test_a_board_showing_a_hint_has_no_key(client: Client) -> None:
-    """The hint marks cards: the next change must send every fan again."""
+def test_a_board_showing_a_hint_has_a_key_of_its_own(client: Client) -> None:
+    """The hint marks cards: its board's key names the plain board and the marked move, so the
+    next change knows which fans the browser holds marked (and sends them again)."""
     game = start(client)
+    plain = key_of(board(client, game))
     response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert key_of(response.content.decode()) == ""
+    key = key_of(response.content.decode())
+    mark = key.removeprefix(plain + ".")
+    assert key != plain
+    assert engine.Move.parse(mark).text == mark
+
+
+@pytest.mark.parametrize(
+    "key", ["{plain}.", "{plain}.XX>YY", "{plain}.6C>7D.1", "{plain}." + "x" * 40]
+)
+def test_a_marked_key_that_names_no_move_sends_the_whole_board(client: Client, key: str) -> None:
+    game = start(client)
+    plain = key_of(board(client, game))
+    move = next(m for m in engine.legal_moves(engine.Position.start(5)) if m.onto is not None)
+    response = post(
+        client, game, "move", htmx=True, move=move.text, v=key.format(plain=plain), auto="0"
+    )
+    assert response.status_code == 200
+    assert "hx-preserve" not in response.content.decode()
+
+
+def test_a_move_after_a_hint_sends_again_the_fans_the_hint_marked(client: Client) -> None:
+    """Put together as htmx does, the answer to a move made from a hinted board is the board
+    drawn afresh: the marked fans are never left as they were."""
+    game = start(client)
+    hinted = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).content.decode()
+    mark = engine.Move.parse(key_of(hinted).partition(".")[2])
+    move = next(
+        m for m in engine.legal_moves(engine.Position.start(5)) if m.onto is not None and m != mark
+    )
+    response = post(client, game, "move", htmx=True, move=move.text, v=key_of(hinted), auto="0")
+    answer = response.content.decode()
+    assert "hx-preserve" in answer
+    assembled = {
+        index: fans_of(hinted)[index] if "hx-preserve" in fan else fan
+        for index, fan in fans_of(answer).items()
+    }
+    game.refresh_from_db()
+    assert assembled == fans_of(board(client, game))
+
+
+def test_show_a_win_asked_again_sends_only_the_fans_its_mark_changes(client: Client) -> None:
+    """A repeated "Show a win" comes from the board with the line's mark, named by its key:
+    the fans the mark leaves alone come as placeholders."""
+    game = start(client)
+    first = post(client, game, "solve", htmx=True, v=key_of(board(client, game))).content.decode()
+    held = board(client, game)  # the first answer as the browser put it together
+    assert key_of(held) == key_of(first)
+    again = post(client, game, "solve", htmx=True, v=key_of(first))
+    assert again.status_code == 200
+    answer = again.content.decode()
+    fans = fans_of(answer)
+    sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
+    assert 1 <= len(sent) <= 2
+    assembled = {
+        index: fans_of(held)[index] if "hx-preserve" in fan else fan for index, fan in fans.items()
+    }
+    assert assembled == fans_of(board(client, game))
 
 
 def test_a_refused_change_sends_the_whole_board(client: Client) -> None:
@@ -130,13 +189,13 @@ def test_show_a_win_from_a_keyed_board_sends_only_the_fans_its_mark_changes(
 ) -> None:
     """The line's next move is marked as a hint is: the fans it leaves unmarked are kept, the
     dialog (whose words follow the game's "assisted" mark) is sent again, and the board with the
-    mark has no key. Put together as htmx does, it is the whole board drawn afresh."""
+    mark has a key of its own. Put together as htmx does, it is the whole board drawn afresh."""
     game = start(client)
     before = board(client, game)
     response = post(client, game, "solve", htmx=True, v=key_of(before))
     assert response.status_code == 200
     answer = response.content.decode()
-    assert key_of(answer) == ""
+    assert "." in key_of(answer)
     fans = fans_of(answer)
     sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
     assert 1 <= len(sent) <= 2
