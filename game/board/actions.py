@@ -82,7 +82,13 @@ def auto_finish(games: Games, seen: int) -> Change:
 
 def peek(games: Games, seen: int) -> Change:
     """ "Show a win" is asked for: the game counts as played, never won. The search itself runs
-    after, outside the transaction (game.board.winning_line.answer)."""
+    after, outside the transaction (game.board.winning_line.answer).
+
+    Asked again of a game in play that is marked already, from its board as it stands, it
+    changes nothing, so nothing is locked or written: the game is only read."""
+    row = store.found(games)
+    if row.assisted and row.status == Game.Status.PLAYING and row.move_count == seen:
+        return Change.of(row, "solve")
     with _changing(games, seen, "solve") as change:
         change.row.assisted = True
     return change

@@ -102,7 +102,7 @@ def board_context(
     if not selected:
         key = board_key(game, position, game.status, game.assisted)
         if hint is not None:
-            key = marked_key(key, hint.move)
+            key = marked_key(key, hint.move, line)
 
     foundations = foundation_views(position)
     for foundation in foundations:
@@ -113,6 +113,8 @@ def board_context(
     # A hint or a line on show marks a card or two: the fans it leaves unmarked are kept too.
     loaded = change.loaded if change is not None else None
     keep = _unchanged(game, played, loaded, fans, foundations, previous)
+    # The same board with the same line on show (a "Show a win" asked again): its list stays.
+    keep.line = line is not None and bool(key) and previous == key
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
@@ -162,10 +164,12 @@ class Keep:
     # board's move count with each request, so a kept form's own count does not matter).
     whole_menu: bool = False
     solve_dialog: bool = False
+    # The winning line's section (its key names the line and the step on show).
+    line: bool = False
 
 
-# The longest key a board has: eight hex digits, a dot and a move's text.
-MAX_KEY = 32
+# The longest key a board has: eight hex digits, a dot, a move's text, a dot, eight more.
+MAX_KEY = 40
 
 
 def board_key(game: Game, position: engine.Position, status: str, assisted: bool) -> str:
@@ -175,21 +179,25 @@ def board_key(game: Game, position: engine.Position, status: str, assisted: bool
     return format(zlib.crc32(text.encode()), "08x")
 
 
-def marked_key(plain: str, mark: engine.Move) -> str:
+def marked_key(plain: str, mark: engine.Move, line: Shown | None = None) -> str:
     """The key of the board `plain` names with a hint's or a winning line's `mark` on show: the
     plain board's key and the marked move, so that the next answer knows which fans and
-    foundations the browser holds marked (`_unchanged`)."""
-    return f"{plain}.{mark.text}"
+    foundations the browser holds marked (`_unchanged`); with the `line` on show, a digest of
+    it too (a board with the same key shows the same line, which may then be kept)."""
+    if line is None:
+        return f"{plain}.{mark.text}"
+    text = f"{line.status}:{line.step}:{' '.join(line.line)}"
+    return f"{plain}.{mark.text}.{zlib.crc32(text.encode()):08x}"
 
 
 def _marks_of(previous: str) -> tuple[str, set[str]] | None:
     """The plain board's key and the places marked on the board `previous` names; None for a
     key that is no board's (a client sends it: anything it says is only compared)."""
-    plain, dot, mark = previous.partition(".")
+    plain, dot, rest = previous.partition(".")
     if not dot:
         return plain, set()
     try:
-        return plain, hint_keys(engine.Move.parse(mark))
+        return plain, hint_keys(engine.Move.parse(rest.partition(".")[0]))
     except engine.InvalidMoveError:
         return None
 

@@ -14,7 +14,9 @@ import re
 from html import unescape
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from game import engine
 from game.models import Game
@@ -84,7 +86,7 @@ def test_a_board_showing_a_hint_has_a_key_of_its_own(client: Client) -> None:
 
 
 @pytest.mark.parametrize(
-    "key", ["{plain}.", "{plain}.XX>YY", "{plain}.6C>7D.1", "{plain}." + "x" * 40]
+    "key", ["{plain}.", "{plain}.XX>YY", "{plain}.ZZ.1", "{plain}." + "x" * 40]
 )
 def test_a_marked_key_that_names_no_move_sends_the_whole_board(client: Client, key: str) -> None:
     game = start(client)
@@ -124,12 +126,19 @@ def test_show_a_win_asked_again_sends_only_the_fans_its_mark_changes(client: Cli
     first = post(client, game, "solve", htmx=True, v=key_of(board(client, game))).content.decode()
     held = board(client, game)  # the first answer as the browser put it together
     assert key_of(held) == key_of(first)
-    again = post(client, game, "solve", htmx=True, v=key_of(first))
+    with CaptureQueriesContext(connection) as captured:
+        again = post(client, game, "solve", htmx=True, v=key_of(first))
     assert again.status_code == 200
+    # Nothing changed, so nothing was locked or written.
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert not [sql for sql in statements if sql.startswith(("UPDATE", "BEGIN"))], statements
     answer = again.content.decode()
     fans = fans_of(answer)
     sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
     assert 1 <= len(sent) <= 2
+    # The line's section, with its list of moves, is the one the browser holds.
+    assert '<section id="winning-line" hx-preserve></section>' in answer
+    assert '<section id="winning-line" class="solver' in held
     assembled = {
         index: fans_of(held)[index] if "hx-preserve" in fan else fan for index, fan in fans.items()
     }
