@@ -30,11 +30,14 @@ class Card:
     index: int = field(init=False, repr=False)
     rank: int
     suit: str
+    # "6C": rank letter then suit letter, made once (the board reads it hundreds of times a move).
+    code: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13 or self.suit not in SUIT_NAMES:
             raise InvalidCardError(f"no card has rank {self.rank!r} and suit {self.suit!r}")
         object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
+        object.__setattr__(self, "code", RANKS[self.rank - 1] + self.suit)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Card:
@@ -72,10 +75,6 @@ class Card:
                 f"use a rank from {RANKS} and a suit from {SUITS}, like 6C"
             )
         return card
-
-    @property
-    def code(self) -> str:
-        return RANKS[self.rank - 1] + self.suit
 
     @property
     def name(self) -> str:
