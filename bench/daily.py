@@ -103,18 +103,26 @@ def main() -> None:
             number = rnd.randint(1, 10**9)
         status = rnd.choice(statuses)
         started = dt.datetime.combine(day, dt.time(rnd.randint(0, 23)), tzinfo=dt.UTC)
-        browser = key if index % 500 == 0 else f"browser-{index}"
-        # A game of a day's deal under the daily rules, begun from the daily page, is that
-        # browser's entry in everyone's figures (one per browser and deal), as players make them.
-        entry = kind != 2 and index % 10 != 0 and (browser, number) not in entered
+        # One game in 500 is this browser's, all under the daily rules so that its month and
+        # streak have its own entries to read.
+        mine = index % 500 == 1
+        browser = key if mine else f"browser-{index}"
+        # A game of a day's deal under the daily rules begun from the daily page (Game.daily) is
+        # that browser's entry in everyone's figures if it is its first of the deal (one per
+        # browser, and per client network, and deal), a later try otherwise, as store.start
+        # makes them.
+        daily = kind != 2 and index % 10 != 0
+        entry = daily and (browser, number) not in entered
         if entry:
             entered.add((browser, number))
+        network = ("bench-this-one" if mine else f"n{index:015}") if entry else ""
         elapsed = rnd.randint(60, 1800) * 1000
         batch.append(
             Game(
                 session_key=browser,
-                daily=entry,
+                daily=daily,
                 daily_entry=entry,
+                network=network,
                 wall_ms=None if status == Game.Status.PLAYING else elapsed + rnd.randint(0, 9999),
                 deal_number=number,
                 rules="lucie" if index % 10 else "lucie-r0",
