@@ -255,7 +255,7 @@ class Game(models.Model):
     @property
     def is_clean_win(self) -> bool:
         """Won with no undo, no hint and no "Show a win" (the one definition: CLEAN_WIN)."""
-        return self.status == self.Status.WON and not (self.assisted or self.undos or self.hints)
+        return is_clean_win(self.status, self.assisted, self.undos, self.hints)
 
     def replay(self) -> engine.Game:
         """The engine game: the deal replayed through the whole log, with the redo list."""
@@ -321,6 +321,11 @@ the win rate, the streaks and everyone's daily winners count; CLEAN_WIN is stric
 CLEAN_WIN = WIN & models.Q(undos=0, hints=0)
 """A clean win: won with no undo (even one taken back by redo), no hint and no "Show a win".
 Game.is_clean_win says the same of one game."""
+
+
+def is_clean_win(status: str, assisted: bool, undos: int, hints: int) -> bool:
+    """CLEAN_WIN, of one game's columns (Game.is_clean_win, and a row read as values)."""
+    return status == Game.Status.WON and not (assisted or undos or hints)
 
 
 class GameReview(models.Model):
