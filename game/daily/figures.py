@@ -25,7 +25,8 @@ from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
 from game.board.display import format_ms
 from game.daily import deals, tally
-from game.models import WIN, Game
+from game.models import Game
+from game.status import WIN
 from lucie import metrics
 
 logger = logging.getLogger(__name__)

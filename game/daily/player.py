@@ -16,7 +16,8 @@ from django.utils.translation import pgettext_lazy
 
 from game.board.display import format_ms
 from game.daily import deals
-from game.models import WIN, Game, is_clean_win
+from game.models import Game
+from game.status import WIN, is_clean_win
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from django.utils.translation import gettext, pgettext
 
 from game import engine
 from game.board.display import format_ms
-from game.models import CLEAN_WIN, WIN, Game
+from game.models import Game
+from game.status import CLEAN_WIN, WIN
 from game.templatetags.rulesets import rules_label
 
 # Cards home per game: bins of five, then the near misses and the wins on their own.
@@ -82,7 +83,7 @@ class Recent:
 
     @property
     def clean(self) -> bool:
-        """A clean win (models.CLEAN_WIN): no undo, no hint, no "Show a win"."""
+        """A clean win (status.CLEAN_WIN): no undo, no hint, no "Show a win"."""
         return self.result == "won" and not (self.undos or self.hints)
 
     @property
@@ -145,7 +146,7 @@ class Stats:
     win_times: tuple[WinTime, ...] = field(default=())
     in_progress: int = 0
     helped: int = 0
-    # Clean wins (models.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
+    # Clean wins (status.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
     clean_won: int = 0
     clean_streak: int = 0
 
