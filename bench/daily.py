@@ -1,6 +1,6 @@
 """Daily benchmark: the month page's time and query count, empty database versus 100,000 games.
 
-    .venv/bin/python bench/daily.py [--games N] [--renders N] [--cpu]
+    .venv/bin/python bench/daily.py [--games N] [--renders N] [--cpu] [--alternate]
 
 Builds a throwaway SQLite database in a temporary folder (DATABASE_URL is set before Django
 starts), migrates it, renders /daily/<this month>/ through the test client for a browser that has
@@ -21,6 +21,7 @@ import argparse
 import datetime as dt
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -38,6 +39,11 @@ def main() -> None:
     # On a shared machine the wall clock of a render moves with everyone else's work; this
     # process's CPU time (SQLite runs in it) moves far less.
     parser.add_argument("--cpu", action="store_true", help="time renders by this process's CPU")
+    # Or render a copy of the empty database and the full one in turn, so that both see the same
+    # load (each render then opens its database afresh, as a request does with CONN_MAX_AGE 0).
+    parser.add_argument(
+        "--alternate", action="store_true", help="render the empty and the full database in turn"
+    )
     args = parser.parse_args()
 
     folder = tempfile.TemporaryDirectory(prefix="lucie-bench-")
@@ -89,6 +95,11 @@ def main() -> None:
 
     client.get(url)  # warm templates and connections
     empty_ms, empty_queries = measure()
+    full_db = connection.settings_dict["NAME"]
+    empty_db = f"{folder.name}/empty.sqlite3"
+    if args.alternate:
+        connection.close()
+        shutil.copy(full_db, empty_db)
 
     rnd = random.Random(20261129)
     days_this_month = [first + dt.timedelta(days=d) for d in range(today.day)]
@@ -149,7 +160,32 @@ def main() -> None:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
 
-    full_ms, full_queries = measure()
+    def use(name: str) -> None:
+        connection.close()
+        connection.settings_dict["NAME"] = name
+        connection.ensure_connection()
+
+    def measure_in_turn() -> tuple[tuple[float, int], tuple[float, int]]:
+        times: dict[str, list[float]] = {empty_db: [], full_db: []}
+        queries: dict[str, int] = {}
+        for _ in range(args.renders):
+            for name in (empty_db, full_db):
+                use(name)
+                cache.clear()
+                with CaptureQueriesContext(connection) as captured:
+                    started = clock()
+                    response = client.get(url)
+                    times[name].append(clock() - started)
+                assert response.status_code == 200, response.status_code
+                queries[name] = len(captured)
+        use(full_db)
+        empty = (statistics.median(times[empty_db]) * 1000, queries[empty_db])
+        return empty, (statistics.median(times[full_db]) * 1000, queries[full_db])
+
+    if args.alternate:
+        (empty_ms, empty_queries), (full_ms, full_queries) = measure_in_turn()
+    else:
+        full_ms, full_queries = measure()
     warm_ms, warm_queries = measure(cold=False)
     count = Game.objects.count()
     entries = Game.objects.filter(daily_entry=True).count()
@@ -162,6 +198,7 @@ def main() -> None:
         f"database: SQLite, {count} games ({entries} daily entries, {month_entries} of them this "
         f"month), month {first:%Y-%m}, median of {args.renders} renders"
         + (", CPU time" if args.cpu else "")
+        + (", the empty and the full database in turn" if args.alternate else "")
     )
     print(
         f"month page: empty {empty_ms:.1f} ms ({empty_queries} queries), "
