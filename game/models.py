@@ -9,80 +9,22 @@ game.board.store writes them all in the same save as the log, and only the colum
 
 from __future__ import annotations
 
-import functools
-import secrets
 from collections.abc import Collection
 from typing import Any
 
 from django.db import models, transaction
 from django.db.models import signals
 from django.utils import timezone
-from django.utils.translation import pgettext_lazy
 
 from game import engine, rows
-
-
-@functools.lru_cache(maxsize=256)
-def rules_named(name: str) -> engine.Rules:
-    """The rule set a game's `rules` column names, parsed once per process per name (a move
-    loads its game's rules on every request; engine.Rules is an immutable value)."""
-    return engine.Rules.parse(name)
-
-
-def parse_moves(text: str) -> list[engine.Move]:
-    """A stored log's moves. Each request loads its game's whole log, so a move's text is read
-    once per process (engine.Move is an immutable value; the texts of moves are few)."""
-    return [_stored_move(token) for token in text.split()]
-
-
-@functools.lru_cache(maxsize=8192)
-def _stored_move(token: str) -> engine.Move:
-    return engine.Move.parse(token)
-
-
-def new_token() -> str:
-    """An unguessable name for a game, for links that cannot rest on the session (embed, replay)."""
-    return secrets.token_urlsafe(24)
-
-
-class GameQuerySet(models.QuerySet["Game"]):
-    """The questions asked of many games at once, each named once."""
-
-    def of_session(self, session_key: str | None) -> GameQuerySet:
-        """A browser's games; without a session key, none."""
-        return self.filter(session_key=session_key) if session_key else self.none()
-
-    def by_token(self, token: str) -> GameQuerySet:
-        """The embed game its token names: only a game with no session answers to a token."""
-        return self.filter(token=token, session_key="")
-
-    def replayable(self) -> GameQuerySet:
-        """Games whose replay may be shown to anyone: finished ones and imported records (a game
-        in progress would give its moves away while someone still plays it)."""
-        return self.filter(models.Q(imported=True) | ~models.Q(status=Game.Status.PLAYING))
-
-    def daily_entries(self) -> GameQuerySet:
-        """The games that everyone's daily figures count: one per session (and per client
-        network) and deal, the first begun from the daily page."""
-        return self.filter(daily_entry=True)
-
-    def wins(self) -> GameQuerySet:
-        """Wins that count as won (WIN)."""
-        return self.filter(WIN)
-
-    def clean_wins(self) -> GameQuerySet:
-        """Wins with no undo, no hint and no "Show a win" (CLEAN_WIN)."""
-        return self.filter(CLEAN_WIN)
+from game.columns import new_token, parse_moves, rules_named
+from game.querysets import GameQuerySet
+from game.status import Status, is_clean_win
 
 
 class Game(models.Model):
-    class Status(models.TextChoices):
-        # Translators: a game's status, as a record ("93 moves, won") and the admin show it.
-        PLAYING = "playing", pgettext_lazy("a game's status", "Playing")
-        WON = "won", pgettext_lazy("a game's status", "Won")
-        LOST = "lost", pgettext_lazy("a game's status", "Lost")
-        # Left in progress for another game: counts as a loss.
-        ABANDONED = "abandoned", pgettext_lazy("a game's status", "Abandoned")
+    # game.status.Status, named Game.Status wherever a game is at hand.
+    Status = Status
 
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     # The replay link's name (/replay/<replay_token>/): shared freely, it shows this game's moves
@@ -255,7 +197,7 @@ class Game(models.Model):
     @property
     def is_clean_win(self) -> bool:
         """Won with no undo, no hint and no "Show a win" (the one definition: CLEAN_WIN)."""
-        return self.status == self.Status.WON and not (self.assisted or self.undos or self.hints)
+        return is_clean_win(self.status, self.assisted, self.undos, self.hints)
 
     def replay(self) -> engine.Game:
         """The engine game: the deal replayed through the whole log, with the redo list."""
@@ -301,7 +243,7 @@ class Transfer(models.Model):
 
 class DailyTally(models.Model):
     """Everyone's figures for one day's deal, kept up to date as its daily entries change
-    (game/daily/tally.py), so that the month page reads a row a day instead of counting every
+    (game/tally.py), so that the month page reads a row a day instead of counting every
     entry: players (entries begun), winners (clean wins) and the best plausible time of a win
     (the server's clock, Game.wall_ms)."""
 
@@ -312,15 +254,6 @@ class DailyTally(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.deal_number}: {self.winners}/{self.players}"
-
-
-WIN = models.Q(status=Game.Status.WON, assisted=False)
-"""A win that counts as won: all 52 home with no "Show a win" (nor a record played on). What Won,
-the win rate, the streaks and everyone's daily winners count; CLEAN_WIN is stricter."""
-
-CLEAN_WIN = WIN & models.Q(undos=0, hints=0)
-"""A clean win: won with no undo (even one taken back by redo), no hint and no "Show a win".
-Game.is_clean_win says the same of one game."""
 
 
 class GameReview(models.Model):

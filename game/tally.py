@@ -26,7 +26,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Value, When
 
-from game.models import WIN, DailyTally, Game
+from game.models import DailyTally, Game
+from game.status import WIN
 
 BEST_TIME_FLOOR_MS_PER_MOVE = 250
 """A win faster than this per move is not shown as a best time: no person plays a card a quarter
@@ -35,7 +36,7 @@ A time under it can only come from a script, so it counts as a win but never as 
 
 
 def plausible_win() -> Q:
-    """A win (models.WIN) whose time may stand as everyone's best: timed by the server's own
+    """A win (status.WIN) whose time may stand as everyone's best: timed by the server's own
     clock from the first move to the win (Game.wall_ms, which no pause or resume from the page
     shortens), and not faster than a person plays."""
     return WIN & Q(wall_ms__gte=F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)

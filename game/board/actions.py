@@ -1,5 +1,5 @@
 """What a player can do to a stored game, as plain functions of domain values: which games the
-request may touch (`store.Games`), the move count of the board it was made on (`seen`), and what
+request may touch (`find.Games`), the move count of the board it was made on (`seen`), and what
 to do. None of them sees a request; each holds its own transaction and returns the `Change` it
 made, with the saved row.
 
@@ -22,11 +22,11 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 
 from game import engine
-from game.board import store, winning_line
+from game.board import find, store, winning_line
 from game.board.change import Change
 from game.models import Game
 
-Games = store.Games
+Games = find.Games
 
 
 @contextmanager

@@ -1,5 +1,5 @@
-"""Games in the database: find them (by session, token or replay link), start them, lock one
-for a change and save it (log, snapshot, counters, status and clock) in one write.
+"""Games in the database: start them, lock one for a change and save it (log, snapshot,
+counters, status and clock) in one write. Which game a request names is game.board.find's.
 
 game.board.pipeline drives a change through `changing_game`; engine errors (IllegalMoveError,
 InvalidMoveError) raised inside it roll the transaction back, so a refused request saves nothing.
@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Case, QuerySet, When
 from django.http import Http404
 from django.utils import timezone
 
 from game import engine, limits, rows
-from game.board import clock
+from game.board import clock, find
 from game.board.change import Change
+from game.board.find import Games as Games  # re-exported: game.board.pipeline reads it here
 from game.models import Game
+
+# What game.board.pipeline and game.daily.views read from here, which now lives in find.
+day_game = find.day_game
+found = find.found
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +33,6 @@ logger = logging.getLogger(__name__)
 # read aloud, type and share. Deals above it (today's deal is YYYYMMDD, well inside) are still
 # playable by number.
 RANDOM_DEALS = 10**9
-
-# What models.new_token makes: 24 random bytes, URL-safe base64.
-TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{32}")
 
 
 class StaleBoardError(Exception):
@@ -53,96 +53,6 @@ class GameTooLongError(engine.IllegalMoveError):
 
 def random_deal_number() -> int:
     return 1 + secrets.randbelow(RANDOM_DEALS)
-
-
-def current_game(session_key: str | None) -> Game | None:
-    """The session's game that is not a daily one: the one in progress (there is at most one, as
-    `start` leaves any other), else the latest. `/` resumes it while it is in progress. A daily
-    deal's game lives beside it (see `day_game`) and never replaces it."""
-    if not session_key:
-        return None
-    in_progress_first = Case(When(status=Game.Status.PLAYING, then=0), default=1)
-    games = Game.objects.of_session(session_key).filter(daily=False)
-    return games.order_by(in_progress_first, "-created_at", "-pk").first()
-
-
-def day_game(session_key: str | None, deal_number: int) -> Game | None:
-    """The session's game of a day's deal begun from a daily page: the one under way, else the
-    latest that ended with a result. A game left for another is over, so then the deal may be
-    started afresh."""
-    if not session_key:
-        return None
-    games = list(
-        Game.objects.of_session(session_key)
-        .filter(deal_number=deal_number, daily=True)
-        .exclude(status=Game.Status.ABANDONED)
-        .order_by("-created_at", "-pk")
-    )
-    playing = [game for game in games if game.status == Game.Status.PLAYING]
-    found = playing or games
-    return found[0] if found else None
-
-
-def _same_kind(game: Game) -> QuerySet[Game]:
-    """The session's games that `game` would replace as the one in progress: its other daily
-    games of the same deal, or its other games that are not daily."""
-    games = Game.objects.filter(session_key=game.session_key, daily=game.daily)
-    return games.filter(deal_number=game.deal_number) if game.daily else games
-
-
-# Which game a request names (session_games, token_games): a change reads it under the row
-# lock (changing_game, set_clock), a page without (found), each with one plain statement.
-Games = rows.Lookup
-
-NO_GAMES = Games("none")
-
-# The largest id a game can have (a BigAutoField): a URL's number past it names nothing, and
-# never reaches SQLite, which refuses an integer wider than 64 bits.
-MAX_GAME_ID = 2**63 - 1
-
-
-def session_games(game_id: int, session_key: str | None) -> Games:
-    """Game `game_id` if it belongs to this session: another session's game, or a game with no
-    session (an embed game), is not told apart from none.
-
-    The session must be alive, checked in the same query that reads the game: a caller may pass
-    the key the cookie claims (lucie.sessions' claimed_key) rather than read the session first."""
-    if not session_key or not 0 < game_id <= MAX_GAME_ID:
-        return NO_GAMES
-    return Games("session", (game_id, session_key))
-
-
-def token_games(token: str) -> Games:
-    """The embed game named by `token`. Only games with no session answer to a token: a main-site
-    game is reached through its session alone, so its token (if it ever leaked) opens nothing;
-    nor does an imported record's, which is only ever watched. A token not of the form we issue
-    names nothing and never reaches the database (PostgreSQL refuses a NUL byte in text)."""
-    if not TOKEN_FORM.fullmatch(token):
-        return NO_GAMES
-    return Games("token", (token,))
-
-
-def replay_games(replay_token: str) -> QuerySet[Game]:
-    """The game whose replay link names `replay_token`, whoever asks: a finished game (won, lost
-    or abandoned) or an imported record. A game in progress has no replay yet (its moves would
-    give away a game that someone is still playing). A token that is not of the form we issue
-    names nothing (and never reaches the database)."""
-    if not TOKEN_FORM.fullmatch(replay_token):
-        return Game.objects.none()
-    return Game.objects.filter(replay_token=replay_token).replayable()
-
-
-def get_game(game_id: int, session_key: str | None) -> Game:
-    """A game of this session, or 404: another session's game is not told apart from none."""
-    return found(session_games(game_id, session_key))
-
-
-def found(games: Games | QuerySet[Game]) -> Game:
-    """The game `games` names (read without a lock), or 404."""
-    game = rows.read(Game, games, lock=False) if isinstance(games, Games) else games.first()
-    if game is None:
-        raise Http404("no such game")
-    return game
 
 
 def start(
@@ -175,7 +85,7 @@ def start(
             daily=daily and bool(session_key),
             hints=hints,
         )
-        for left in _same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
+        for left in find.same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
             finish(left, Game.Status.ABANDONED, now)
             left.save_changes()
         if game.daily:
@@ -299,7 +209,7 @@ def locked_game(games: Games) -> Game:
 def _has_newer_game(game: Game) -> bool:
     if not game.session_key:
         return False
-    return _same_kind(game).filter(created_at__gt=game.created_at).exists()
+    return find.same_kind(game).filter(created_at__gt=game.created_at).exists()
 
 
 def save(game: Game, played: engine.Game) -> None:

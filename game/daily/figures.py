@@ -1,5 +1,5 @@
 """Everyone's daily figures as ORM aggregates: how everyone did on each day's deal, read from
-the tally's row a day (game/daily/tally.py) and cached briefly, and the receivers that drop the
+the tally's row a day (game/tally.py) and cached briefly, and the receivers that drop the
 cached month when a game changes what it counts.
 
 A daily game is any game of a date's deal number under the default rules (`lucie`), however it
@@ -25,7 +25,8 @@ from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
 from game import deals, tally
 from game.board.display import format_ms
-from game.models import WIN, Game
+from game.models import Game
+from game.status import WIN
 from lucie import metrics
 
 logger = logging.getLogger(__name__)

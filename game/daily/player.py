@@ -2,21 +2,22 @@
 
 A game is "on the day" when its first move was made on the UTC date its deal number names: only
 those count for the daily streak; the others were "played late". A month page reads this
-player's games of the month in one query, and the on-the-day wins (the streak) in one more.
+player's games of the month in one query, and their wins (for the streak) in one more.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import pgettext_lazy
 
 from game import deals
 from game.board.display import format_ms
-from game.daily.figures import started_day_number
-from game.models import WIN, Game
+from game.models import Game
+from game.status import WIN, is_clean_win
 
 
 @dataclass(frozen=True)
@@ -75,43 +76,66 @@ def _state(status: str, assisted: bool) -> str:
 
 
 def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult]:
-    """This player's result for each day of the month they played, keyed by deal number."""
+    """This player's result for each day of the month they played, keyed by deal number.
+
+    The games are read as plain rows, not Game instances, and only each day's best becomes a
+    result: a player may try a day's deal many times, and a row costs a fraction of an instance
+    (bench/daily.py)."""
     if not session_key:
         return {}
-    games = (
+    rows = (
         _daily_games(*deals.month_bounds(first))
         .filter(session_key=session_key)
-        .only(*RESULT_FIELDS)
+        .values_list(*RESULT_FIELDS)
     )
-    best: dict[int, tuple[tuple[int, int, int], DayResult]] = {}
-    for game in games:
-        number = game.deal_number
-        result = day_result(game)
+    best: dict[int, tuple[tuple[int, int, int], tuple[Any, ...]]] = {}
+    for row in rows:
+        pk, number, status, assisted, started_at, elapsed_ms = row[:6]
+        state = _state(status, assisted)
         # A win on the day beats a late one, a faster win a slower one; otherwise the latest game.
-        tie = result.elapsed_ms if result.state == "won" else -result.game_id
-        rank = (_STATE_RANK[result.state], 0 if result.on_the_day else 1, tie)
+        tie = elapsed_ms if state == "won" else -pk
+        rank = (_STATE_RANK[state], 0 if _on_the_day(number, started_at) else 1, tie)
         if number not in best or rank < best[number][0]:
-            best[number] = (rank, result)
-    return {number: result for number, (_, result) in best.items()}
+            best[number] = (rank, row)
+    return {number: result_of(*row) for number, (_, row) in best.items()}
 
 
 RESULT_FIELDS = (
     "pk", "deal_number", "status", "assisted", "started_at", "elapsed_ms", "move_count",
     "cards_home", "redeals_used", "mercis_used", "undos", "hints",
 )  # fmt: skip
+"""What a day's result reads from a game, in the order `result_of` takes them."""
 
 
 def day_result(game: Game) -> DayResult:
+    return result_of(*(getattr(game, name) for name in RESULT_FIELDS))
+
+
+def result_of(
+    pk: int,
+    deal_number: int,
+    status: str,
+    assisted: bool,
+    started_at: dt.datetime | None,
+    elapsed_ms: int,
+    move_count: int,
+    cards_home: int,
+    redeals_used: int,
+    mercis_used: int,
+    undos: int,
+    hints: int,
+) -> DayResult:
+    """The result of a game read as RESULT_FIELDS."""
     return DayResult(
-        state=_state(game.status, game.assisted),
-        on_the_day=_on_the_day(game.deal_number, game.started_at),
-        elapsed_ms=game.elapsed_ms,
-        move_count=game.move_count,
-        cards_home=game.cards_home,
-        redeals_used=game.redeals_used,
-        mercis_used=game.mercis_used,
-        game_id=game.pk,
-        clean=game.is_clean_win,
+        state=_state(status, assisted),
+        on_the_day=_on_the_day(deal_number, started_at),
+        elapsed_ms=elapsed_ms,
+        move_count=move_count,
+        cards_home=cards_home,
+        redeals_used=redeals_used,
+        mercis_used=mercis_used,
+        game_id=pk,
+        clean=is_clean_win(status, assisted, undos, hints),
     )
 
 
@@ -128,22 +152,24 @@ class Streaks:
 def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
     """The daily streak (days in a row won on the day, ending today or yesterday) and the best.
 
-    One query for the dates of this player's clean wins made on the day; the runs are counted
-    here over those few hundred dates at most.
+    One query for this player's wins and when each was begun; which were won on the day is told
+    here, over those rows (cheaper than the SQL's date parts, which SQLite computes in Python
+    for every row; bench/daily.py).
     """
     if not session_key:
         return Streaks(0, 0)
     today = today or deals.today_utc()
     low = deals.deal_number_for(deals.site_start())
-    numbers = (
+    wins = (
         _daily_games(low, deals.deal_number_for(today))
         .filter(WIN, session_key=session_key)
-        .alias(started_day=started_day_number())
-        .filter(started_day=F("deal_number"))
-        .values_list("deal_number", flat=True)
-        .distinct()
+        .values_list("deal_number", "started_at")
     )
-    days = {day for number in numbers if (day := deals.day_of_deal(number)) is not None}
+    days = {
+        day
+        for number, started_at in wins
+        if _on_the_day(number, started_at) and (day := deals.day_of_deal(number)) is not None
+    }
     return Streaks(current=_run_ending(days, today), best=_longest_run(days))
 
 

@@ -39,7 +39,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import deals, engine, limits
-from game.board import actions, messages, pipeline, store
+from game.board import actions, find, messages, pipeline, store
 from game.embed.front import EMBED, requested_rules, rules_query, unstarted
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
@@ -165,7 +165,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
         posted = pipeline.read(request)
         done = actions.first_change(
             lambda: store.start_unattached(deal_number, rules),
-            lambda game: store.token_games(game.token),
+            lambda game: find.token_games(game.token),
             lambda games: run(games, posted),
             admit=lambda: limits.check(request, limits.START, session=False),
         )
@@ -181,7 +181,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
 @require_safe
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
-    game = store.found(store.token_games(token))
+    game = find.found(find.token_games(token))
     said = pipeline.said_before(request, game)
     return EMBED.board(request, game, said, selected=_selected(request))
 
@@ -189,7 +189,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 @embed_page
 @require_safe
 def game_hint(request: HttpRequest, token: str) -> HttpResponse:
-    return pipeline.hint(request, store.found(store.token_games(token)), EMBED)
+    return pipeline.hint(request, find.found(find.token_games(token)), EMBED)
 
 
 @embed_page
@@ -200,7 +200,7 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     The engine's errors become a 400 and a stale board a 409, each with the game as it stands;
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
-    games = store.token_games(token)
+    games = find.token_games(token)
     return pipeline.change(request, games, EMBED, pipeline.board_change(request, action, EMBED))
 
 
@@ -215,7 +215,7 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
         return _error(
             request, gettext("That did not work"), messages.refusal_message(error), status=400
         )
-    return pipeline.clock_response(store.set_clock(store.token_games(token), running))
+    return pipeline.clock_response(store.set_clock(find.token_games(token), running))
 
 
 @embed_page

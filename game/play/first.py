@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine, limits
-from game.board import actions, messages, pipeline, store, winning_line
+from game.board import actions, find, messages, pipeline, store, winning_line
 from game.board.change import Change
 from game.models import Game
 from game.play.site import DAILY_FIELD, SITE, first_board, first_board_urls
@@ -46,11 +46,11 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
     deal's board meets only the session's game of that day: it lives beside the other game."""
     key = request.session.session_key
     if pending.dealt_by_daily:
-        day_game = store.day_game(key, pending.deal_number)
+        day_game = find.day_game(key, pending.deal_number)
         if day_game is not None and day_game.status == Game.Status.PLAYING:
             return day_game
         return None
-    current = store.current_game(key)
+    current = find.current_game(key)
     if current is None or current.status != Game.Status.PLAYING:
         return None
     if (current.deal_number, current.rules) == (pending.deal_number, pending.rules):
@@ -66,7 +66,7 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
 
 
 def _store_first(
-    request: HttpRequest, pending: Game, change: Callable[[store.Games], Change]
+    request: HttpRequest, pending: Game, change: Callable[[find.Games], Change]
 ) -> Change:
     """Store the session (if new) and `pending` as this session's game, and apply its first
     `change` to it, in one transaction (actions.first_change): a refusal stores nothing, not
@@ -88,7 +88,7 @@ def _store_first(
     try:
         done = actions.first_change(
             start,
-            lambda game: store.session_games(game.pk, game.session_key),
+            lambda game: find.session_games(game.pk, game.session_key),
             change,
             admit=lambda: limits.check(request, limits.START),
         )
@@ -126,7 +126,7 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
     if isinstance(under_way, HttpResponse):
         return under_way
     if under_way is not None:
-        games = store.session_games(under_way.pk, request.session.session_key)
+        games = find.session_games(under_way.pk, request.session.session_key)
         return pipeline.change(request, games, SITE, run)
     try:
         posted = pipeline.read(request)

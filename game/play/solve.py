@@ -9,7 +9,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game import limits
-from game.board import actions, pipeline, store, winning_line
+from game.board import actions, find, pipeline, winning_line
 from game.board.change import Change
 from game.board.forms import Posted
 from game.play.site import SITE, site_urls
@@ -25,14 +25,14 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     assisted, asks the solver (bounded, cached per position) and shows its verdict."""
     if request.method == "POST":
         return solve_stored(request, game_id)
-    game = store.get_game(game_id, request.session.session_key)
+    game = find.get_game(game_id, request.session.session_key)
     response = render(request, "game/solve_confirm.html", {"game": game, "urls": site_urls(game)})
     patch_vary_headers(response, ["HX-Request"])
     return response
 
 
 def solve_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    games = store.session_games(game_id, request.session.session_key)
+    games = find.session_games(game_id, request.session.session_key)
     try:
         limits.check(request, limits.SOLVE)
         # The slot is taken before the game is marked: a busy site refuses the peek untouched.
@@ -52,9 +52,9 @@ def solve_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
-    games = store.session_games(game_id, claimed_key(request.session))
+    games = find.session_games(game_id, claimed_key(request.session))
 
-    def run(games: store.Games, posted: Posted) -> Change:
+    def run(games: find.Games, posted: Posted) -> Change:
         return actions.play_line(games, posted.seen, request.session)
 
     return pipeline.change(request, games, SITE, run)
@@ -63,9 +63,9 @@ def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
-    games = store.session_games(game_id, claimed_key(request.session))
+    games = find.session_games(game_id, claimed_key(request.session))
 
-    def run(games: store.Games, posted: Posted) -> Change:
+    def run(games: find.Games, posted: Posted) -> Change:
         return actions.play_line(games, posted.seen, request.session, to_the_end=True)
 
     return pipeline.change(request, games, SITE, run)

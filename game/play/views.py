@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import messages, pipeline, store, table
+from game.board import find, messages, pipeline, store, table
 from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.site import SITE, first_board, started
@@ -38,7 +38,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         pending = first_board(store.random_deal_number(), remembered_rules(request))
         return SITE.board(request, pending, selected=selected_card(request))
     key = session_key(request)
-    game = store.current_game(key)
+    game = find.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
         game = start_game(request, key, store.random_deal_number(), remembered_rules(request))
     return SITE.board(request, game)
@@ -75,7 +75,7 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     if request.method != "POST" and request.session.session_key is None:
         return SITE.board(request, first_board(deal_number, rules), selected=selected_card(request))
     key = session_key(request)
-    current = store.current_game(key)
+    current = find.current_game(key)
     if request.method != "POST" and current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
             return SITE.board(request, current)
@@ -91,20 +91,20 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
 @require_safe
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
-    game = store.get_game(game_id, request.session.session_key)
+    game = find.get_game(game_id, request.session.session_key)
     selected = selected_card(request)
     return SITE.board(request, game, pipeline.said_before(request, game), selected=selected)
 
 
 @require_safe
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return pipeline.hint(request, store.get_game(game_id, request.session.session_key), SITE)
+    return pipeline.hint(request, find.get_game(game_id, request.session.session_key), SITE)
 
 
 @require_POST
 def change(request: HtmxHttpRequest, game_id: int, action: str) -> HttpResponse:
     """A stored game's change named `action` (game/board/urls.py), through the pipeline."""
-    games = store.session_games(game_id, claimed_key(request.session))
+    games = find.session_games(game_id, claimed_key(request.session))
     return pipeline.change(request, games, SITE, pipeline.board_change(request, action, SITE))
 
 
@@ -119,14 +119,14 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return HttpResponse(messages.refusal_message(error), status=400, content_type="text/plain")
-    game = store.set_clock(store.session_games(game_id, claimed_key(request.session)), running)
+    game = store.set_clock(find.session_games(game_id, claimed_key(request.session)), running)
     return pipeline.clock_response(game)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the chooser, which also asks before leaving a game in progress. POST: deal it."""
-    current = store.current_game(request.session.session_key)
+    current = find.current_game(request.session.session_key)
     in_progress = current if current and current.status == Game.Status.PLAYING else None
     if request.method == "POST":
         form = NewGameForm(request.POST)

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
-from game.board import announce, display, messages, store, table
+from game.board import announce, display, find, messages, store, table
 from game.models import Game
 from game.players import HtmxHttpRequest, session_key
 
@@ -136,13 +136,13 @@ def _record_download(game: Game) -> HttpResponse:
 @require_safe
 def record_txt(request: HttpRequest, game_id: int) -> HttpResponse:
     """This browser's game `game_id` as its text record, to download."""
-    return _record_download(store.get_game(game_id, request.session.session_key))
+    return _record_download(find.get_game(game_id, request.session.session_key))
 
 
 @require_safe
 def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """This browser's game's record to copy or download, and its replay link once it is over."""
-    game = store.get_game(game_id, request.session.session_key)
+    game = find.get_game(game_id, request.session.session_key)
     context = {
         "game": game,
         "record": game.record.text,
@@ -154,7 +154,7 @@ def record_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_safe
 def replay_record_txt(request: HttpRequest, replay_token: str) -> HttpResponse:
-    return _record_download(store.found(store.replay_games(replay_token)))
+    return _record_download(find.found(find.replay_games(replay_token)))
 
 
 def _step(text: str, last: int) -> int:
@@ -166,7 +166,7 @@ def _step(text: str, last: int) -> int:
 @require_safe
 def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     """One game, move by move, for whoever has its link; a game in progress has none (404)."""
-    game = store.found(store.replay_games(replay_token))
+    game = find.found(find.replay_games(replay_token))
     played = game.replay()
     positions = played.positions()
     moves = played.moves

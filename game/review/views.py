@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import display, messages, store, table, words
+from game.board import display, find, messages, table, words
 from game.models import Game
 from game.review import found as reviews
 from game.review.found import Progress
@@ -130,7 +130,7 @@ def _error(request: HttpRequest, message: str, status: int = 400) -> HttpRespons
 @require_safe
 def review(request: HttpRequest, game_id: int) -> HttpResponse:
     """The review; while it is working, one bounded share of its search."""
-    game = store.get_game(game_id, request.session.session_key)
+    game = find.get_game(game_id, request.session.session_key)
     try:
         reviews.check_reviewable(game)
     except reviews.ReviewError as error:
@@ -159,7 +159,7 @@ def review(request: HttpRequest, game_id: int) -> HttpResponse:
 def review_try(request: HttpRequest, game_id: int) -> HttpResponse:
     """The player's try (`move`) at the position where the win slipped away, checked by the
     solver. A malformed or illegal try is a 400; nothing in the game changes either way."""
-    game = store.get_game(game_id, request.session.session_key)
+    game = find.get_game(game_id, request.session.session_key)
     try:
         reviews.check_reviewable(game)
     except reviews.ReviewError as error:

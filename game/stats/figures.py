@@ -27,10 +27,9 @@ from django.db.models import Avg, Case, Count, F, IntegerField, Max, Min, Q, Que
 from django.db.models.expressions import Window
 from django.utils.translation import gettext, pgettext
 
-from game import engine
 from game.board.display import format_ms
-from game.models import CLEAN_WIN, WIN, Game
-from game.templatetags.rulesets import rules_label
+from game.models import Game
+from game.status import CLEAN_WIN, WIN
 
 # Cards home per game: bins of five, then the near misses and the wins on their own.
 BINS: tuple[tuple[int, int], ...] = (
@@ -82,7 +81,7 @@ class Recent:
 
     @property
     def clean(self) -> bool:
-        """A clean win (models.CLEAN_WIN): no undo, no hint, no "Show a win"."""
+        """A clean win (status.CLEAN_WIN): no undo, no hint, no "Show a win"."""
         return self.result == "won" and not (self.undos or self.hints)
 
     @property
@@ -145,7 +144,7 @@ class Stats:
     win_times: tuple[WinTime, ...] = field(default=())
     in_progress: int = 0
     helped: int = 0
-    # Clean wins (models.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
+    # Clean wins (status.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
     clean_won: int = 0
     clean_streak: int = 0
 
@@ -167,14 +166,6 @@ class Stats:
     @property
     def average_time(self) -> str:
         return "\N{EN DASH}" if self.average_time_ms is None else format_ms(self.average_time_ms)
-
-
-@dataclass(frozen=True)
-class RuleSetTab:
-    name: str  # the `?rules=` value: a rule set's name, or "all"
-    label: str
-    played: int
-    current: bool
 
 
 def counted_games(
@@ -294,31 +285,3 @@ def _win_times(games: QuerySet[Game], best_ms: int | None) -> tuple[WinTime, ...
     return tuple(
         WinTime(number, ms, deal, ms == best_ms) for number, (ms, deal) in enumerate(rows, start=1)
     )
-
-
-def rule_set_tabs(
-    session_key: str | None, selected: str | None, since: dt.datetime | None = None
-) -> list[RuleSetTab]:
-    """The four rule sets, any other this browser has played, and all of them together."""
-    counts = dict(
-        counted_games(session_key, since=since)
-        .values_list("rules")
-        .annotate(n=Count("pk"))
-        .values_list("rules", "n")
-    )
-    presets = list(engine.PRESETS)
-    names = presets + sorted(set(counts) - set(presets))
-    tabs = [
-        RuleSetTab(name, rules_label(name), counts.get(name, 0), name == selected) for name in names
-    ]
-    tabs.append(RuleSetTab("all", gettext("All rule sets"), sum(counts.values()), selected is None))
-    return tabs
-
-
-def parse_rules_choice(text: str) -> str | None:
-    """`?rules=`: a rule set's name (normalized), "all" (None), or empty for the default."""
-    if text == "all":
-        return None
-    if not text:
-        return engine.DEFAULT_RULES.name
-    return engine.Rules.parse(text).name

@@ -33,7 +33,8 @@ from django.utils.translation import gettext, ngettext
 
 from game import tally
 from game.board import store
-from game.models import WIN, Game, Transfer
+from game.models import Game, Transfer
+from game.status import WIN
 
 TRANSFER_MINUTES = 15
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0, O, 1, I or L

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from game import engine, limits
 from game.board import messages
 from game.players import HtmxHttpRequest, bad_request, session_key
-from game.stats import charts, transfer
+from game.stats import charts, tabs, transfer
 from game.stats import figures as stats
 
 CODE_FIELD = "code"
@@ -85,7 +85,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     """Numbers and pictures for one rule set (`?rules=nomerci`; the default rules without it) or
     for all together (`?rules=all`)."""
     try:
-        rules = stats.parse_rules_choice(request.GET.get("rules", ""))
+        rules = tabs.parse_rules_choice(request.GET.get("rules", ""))
     except engine.InvalidRulesError as error:
         return bad_request(request, messages.refusal_message(error))
     key = request.session.session_key
@@ -94,7 +94,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "stats": figures,
         "rules": rules or "all",
-        "tabs": stats.rule_set_tabs(key, rules, since),
+        "tabs": tabs.rule_set_tabs(key, rules, since),
         "since": since,
         "charts": charts.for_stats(figures),
         "transfer_minutes": transfer.TRANSFER_MINUTES,

@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from game import rows
-from game.board import store
+from game.board import find
 from game.models import Game
 from tests.web.embed import test_embed
 from tests.web.play.test_play import a_card_move, post, snapshot, start
@@ -57,7 +57,7 @@ def test_the_locked_read_gives_the_orms_game(client: Client) -> None:
     post(client, game, "move", move=a_card_move(game).text)
     expected = Game.objects.get(pk=game.pk)
     for lock in (True, False):
-        read = rows.read(Game, store.session_games(game.pk, game.session_key), lock=lock)
+        read = rows.read(Game, find.session_games(game.pk, game.session_key), lock=lock)
         assert isinstance(read, Game)
         for field in Game._meta.concrete_fields:
             mine, theirs = getattr(read, field.attname), getattr(expected, field.attname)
@@ -112,6 +112,6 @@ def test_a_game_number_past_any_stored_one_is_a_404(client: Client, game_id: int
 def test_an_imported_records_token_opens_nothing_to_a_change() -> None:
     game = test_embed.start(Client())
     Game.objects.filter(pk=game.pk).update(imported=True)
-    assert rows.read(Game, store.token_games(game.token), lock=True) is None
+    assert rows.read(Game, find.token_games(game.token), lock=True) is None
     Game.objects.filter(pk=game.pk).update(imported=False)
-    assert rows.read(Game, store.token_games(game.token), lock=True) == game
+    assert rows.read(Game, find.token_games(game.token), lock=True) == game

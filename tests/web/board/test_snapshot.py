@@ -13,8 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from game import engine
+from game.columns import parse_moves
 from game.engine import snapshot_position, snapshot_text
-from game.models import Game, parse_moves
+from game.models import Game
 from tests.web.play.test_play import post, start
 
 pytestmark = pytest.mark.django_db

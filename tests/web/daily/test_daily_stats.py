@@ -215,6 +215,35 @@ def test_the_day_is_told_by_its_best_game() -> None:
     assert month[20261127].label == "In progress"
 
 
+def test_a_day_of_many_tries_is_told_by_its_best_whatever_their_order() -> None:
+    game("me", 20261128, Game.Status.LOST, hints=2)
+    clean = game("me", 20261128, elapsed_ms=250_000)
+    game("me", 20261128, elapsed_ms=90_000, assisted=True)  # faster, but with help
+    game("me", 20261128, elapsed_ms=300_000, undos=1)  # slower
+    game("me", 20261128, Game.Status.PLAYING)
+    game("me", 20261126, Game.Status.LOST)
+    latest = game("me", 20261126, Game.Status.LOST, cards_home=30)
+    game("other", 20261128, elapsed_ms=60_000)
+
+    month = player.player_month("me", dt.date(2026, 11, 1))
+
+    assert set(month) == {20261128, 20261126}
+    assert month[20261128] == player.day_result(clean)
+    assert month[20261128].clean
+    assert month[20261126].game_id == latest.pk
+    assert month[20261126].cards_home == 30
+
+
+def test_a_win_on_the_day_counts_for_the_streak_among_later_tries() -> None:
+    game("me", 20261128, started=at(29))  # won late
+    game("me", 20261128, Game.Status.LOST)
+    game("me", 20261128, started=at(28, hour=23))  # won on the day, after a loss
+    game("me", 20261129, Game.Status.PLAYING)
+    game("me", 20261129)
+
+    assert player.streaks("me") == player.Streaks(2, 2)
+
+
 # ---------------------------------------------------------------- sharing
 
 
