@@ -201,8 +201,13 @@ function request()
 end
 
 function response(status, headers, body)
-  -- A hint changes nothing: the board it was asked from stays the one on show.
-  if status == 200 and kind ~= "hint" then key = body:match('data%-position="(%x+)"') or "" end
+  -- The answer is the board on show now, as board.js reads its key: a hint's or a winning
+  -- line's board has a key of its own (the plain board's, a dot, the marked move; a line's
+  -- digest after another dot), sent back with the next request.
+  if status == 200 then
+    key = (body:match('data%-position="([^"]+)"') or ""):gsub("&gt;", ">"):gsub("&lt;", "<")
+    key = key:gsub("([^%w%.%-_])", function(c) return string.format("%%%02X", string.byte(c)) end)
+  end
 end
 """
     + REPORT_LUA
