@@ -86,7 +86,7 @@ def peek(games: Games, seen: int) -> Change:
 
     Asked again of a game in play that is marked already, from its board as it stands, it
     changes nothing, so nothing is locked or written: the game is only read."""
-    row = store.found(games)
+    row = find.found(games)
     if row.assisted and row.status == Game.Status.PLAYING and row.move_count == seen:
         return Change.of(row, "solve")
     with _changing(games, seen, "solve") as change:

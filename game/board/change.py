@@ -44,3 +44,9 @@ class Change:
         game = row.resume()
         loaded = Loaded(game.position, row.status, row.assisted, game.can_redo)
         return cls(row, game, action, len(game.moves), loaded)
+
+
+def drawn(row: Game, change: Change | None) -> engine.Game:
+    """The engine game a board of `row` is drawn from: the one `change` made, or else `row`'s
+    own, resumed from its snapshot."""
+    return change.game if change is not None else row.resume()

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from game import engine, limits
-from game.board import actions, announce, clock, hints, messages, store
+from game.board import actions, announce, clock, find, hints, messages, store
 from game.board.change import Change
 from game.board.forms import ChangeForm, Posted
 from game.models import Game
@@ -72,7 +72,7 @@ class Front(Protocol):
 ACTIONS = ("move", "undo", "redo", "redeal", "auto")
 
 # A change as a view runs it: on the games the request may touch, with the values it posted.
-Run = Callable[[store.Games, Posted], Change]
+Run = Callable[[find.Games, Posted], Change]
 
 
 def read(request: HttpRequest) -> Posted:
@@ -92,7 +92,7 @@ def board_change(request: HttpRequest, name: str, front: Front) -> Run:
     """The change named `name` (one of ACTIONS), with the auto-move setting after a move, a
     redeal and a redo (never after undo, which takes auto moves back: game.board.actions)."""
 
-    def run(games: store.Games, posted: Posted) -> Change:
+    def run(games: find.Games, posted: Posted) -> Change:
         seen = posted.seen
         auto = name in ("move", "redeal", "redo") and wants_auto(request, posted, front)
         if name == "move":
@@ -110,7 +110,7 @@ def board_change(request: HttpRequest, name: str, front: Front) -> Run:
     return run
 
 
-def change(request: HttpRequest, games: store.Games, front: Front, run: Run) -> HttpResponse:
+def change(request: HttpRequest, games: find.Games, front: Front, run: Run) -> HttpResponse:
     """The whole view path of a change: read the request, run the change, then the front
     end's answer, or the refusal with the game as it stands."""
     try:
@@ -121,10 +121,10 @@ def change(request: HttpRequest, games: store.Games, front: Front, run: Run) -> 
 
 
 def refused(
-    request: HttpRequest, games: store.Games, error: Exception, front: Front
+    request: HttpRequest, games: find.Games, error: Exception, front: Front
 ) -> HttpResponse:
     """The board as it stands, with the refusal's status and message."""
-    game = error.game if isinstance(error, store.StaleBoardError) else store.found(games)
+    game = error.game if isinstance(error, store.StaleBoardError) else find.found(games)
     return refused_board(request, game, error, front)
 
 

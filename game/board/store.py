@@ -20,12 +20,8 @@ from django.utils import timezone
 from game import engine, limits, rows
 from game.board import clock, find
 from game.board.change import Change
-from game.board.find import Games as Games  # re-exported: game.board.pipeline reads it here
+from game.board.find import Games
 from game.models import Game
-
-# What game.board.pipeline and game.daily.views read from here, which now lives in find.
-day_game = find.day_game
-found = find.found
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
 from game import deals
-from game.board import store
+from game.board import find
 from game.daily.views import day_context
 
 DAY_HEADER = "X-Daily-Day"
@@ -59,7 +59,7 @@ def changed_box(request: HttpRequest, response: HttpResponse) -> str:
         return ""
     if not response.get("Content-Type", "").startswith("text/html"):
         return ""
-    game = store.day_game(request.session.session_key, deals.deal_number_for(day))
+    game = find.day_game(request.session.session_key, deals.deal_number_for(day))
     if (game.status if game is not None else "none") == held:
         return ""
     context = {**day_context(request, day, game), "oob": True}

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import deals, engine, limits
-from game.board import store
+from game.board import find
 from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
@@ -131,7 +131,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
         pending = first_board(number, rules, daily=True)
         return _render_day(request, date, pending, selected=selected_card(request))
     key = session_key(request)
-    game = store.day_game(key, number)
+    game = find.day_game(key, number)
     if request.method == "POST":
         if game is None:
             game = start_game(request, key, number, rules, daily=True)
@@ -164,7 +164,7 @@ def result(request: HttpRequest, year: str, month: str, day: str) -> HttpRespons
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     key = request.session.session_key
-    game = store.day_game(key, deals.deal_number_for(date)) if key else None
+    game = find.day_game(key, deals.deal_number_for(date)) if key else None
     return render(request, "daily/_result.html", day_context(request, date, game))
 
 

@@ -15,7 +15,7 @@ from django_htmx.http import replace_url
 
 from game import engine
 from game.board import answer, display, pipeline
-from game.board.change import Change
+from game.board.change import Change, drawn
 from game.models import Game
 from game.stats import win
 
@@ -90,7 +90,7 @@ class EmbedBoard:
         """The board alone for htmx, the whole frame page otherwise."""
         context = display.board_context(
             game,
-            change.game if change is not None else game.resume(),
+            drawn(game, change),
             change=change,
             selected=selected,
             hint=hint,

@@ -20,7 +20,7 @@ from django.utils.http import urlencode
 
 from game import deals, engine
 from game.board import answer, display, links, pipeline, winning_line
-from game.board.change import Change
+from game.board.change import Change, drawn
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm
@@ -59,7 +59,7 @@ class SiteBoard:
         context = self.context(
             request,
             game,
-            change.game if change is not None else game.resume(),
+            drawn(game, change),
             change=change,
             selected=selected,
             hint=hint,
