@@ -21,6 +21,9 @@ from game.columns import new_token, parse_moves, rules_named
 from game.querysets import GameQuerySet
 from game.status import Status, is_clean_win
 
+# What a guarded write (Game.save_changes) must find as read: each save stamps updated_at.
+GUARD = ("updated_at", "move_count")
+
 
 class Game(models.Model):
     # game.status.Status, named Game.Status wherever a game is at hand.
@@ -139,8 +142,9 @@ class Game(models.Model):
         game.loaded_values = dict(zip(field_names, values, strict=True))
         return game
 
-    def save_changes(self) -> None:
-        """Write the columns changed since the row was read (every column for a new row)."""
+    def save_changes(self, *, guarded: bool = False) -> bool:
+        """Write the columns changed since the row was read (every column for a new row); with
+        `guarded`, only if the row still holds GUARD as read, else False (nothing written)."""
         loaded = self.loaded_values
         if loaded is None or self.pk is None:
             self.save()
@@ -150,17 +154,18 @@ class Game(models.Model):
                 for field in self._meta.concrete_fields
                 if field.attname in loaded and getattr(self, field.attname) != loaded[field.attname]
             ]
-            if changed:
-                self._update(dict.fromkeys([*changed, "updated_at"]))
+            guard = {name: loaded[name] for name in GUARD} if guarded else None
+            if changed and not self._update(dict.fromkeys([*changed, "updated_at"]), guard):
+                return False
         self.loaded_values = {
             field.attname: getattr(self, field.attname) for field in self._meta.concrete_fields
         }
+        return True
 
-    def _update(self, attnames: Collection[str]) -> None:
-        """What `save(update_fields=attnames)` does for a stored row, with the UPDATE's text built
-        once per set of columns (game.rows) rather than compiled on every save: the
-        signals (`pre_save`, `post_save` with `update_fields`), `updated_at` stamped, and a
-        row that is gone a DatabaseError."""
+    def _update(self, attnames: Collection[str], guard: dict[str, object] | None = None) -> bool:
+        """What `save(update_fields=attnames)` does for a stored row (signals, `updated_at`, a
+        row that is gone a DatabaseError), with the UPDATE's text built once per set of columns
+        (game.rows). With `guard`: False, and no `post_save`, when the row has changed."""
         update_fields = frozenset(attnames)
         using = rows.USING
         signals.pre_save.send(
@@ -169,7 +174,9 @@ class Game(models.Model):
         # auto_now, as save() stamps it.
         self.updated_at = timezone.now()
         with transaction.mark_for_rollback_on_error(using):
-            rows.update(self, list(attnames))
+            written = rows.update(self, list(attnames), guard)
+        if not written:
+            return False
         self._state.adding = False
         self._state.db = using
         signals.post_save.send(
@@ -180,6 +187,7 @@ class Game(models.Model):
             raw=False,
             using=using,
         )
+        return True
 
     @property
     def engine_rules(self) -> engine.Rules:

@@ -18,11 +18,15 @@ EXISTS alone cost about 0.3 ms); a page reads its game with the same statement, 
 
 SQLite has no `FOR UPDATE`: the transaction is `BEGIN IMMEDIATE` (lucie/settings.py), which holds
 the database's one write lock from its start. PostgreSQL locks the row.
+
+A change is first tried without either (game.board.store.change_game): the row read plainly, the
+UPDATE guarded by the columns every write changes (`update(..., guard=...)`, which says whether it
+wrote), and only a change that lost a race to another write is done again under the lock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -63,12 +67,14 @@ class _Read:
 class _Write:
     sql: str
     fields: tuple[Field[Any, Any], ...]
+    # The columns a guarded write expects unchanged, after the primary key in its WHERE.
+    guards: tuple[Field[Any, Any], ...] = ()
 
 
 # Built once per process and database alias; a database's converters depend on its settings
 # alone (its time zone), which every connection of the alias shares.
 _READS: dict[tuple[str, str, str, bool], _Read] = {}
-_WRITES: dict[tuple[str, str, tuple[str, ...]], _Write] = {}
+_WRITES: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], _Write] = {}
 
 
 def _read_statement(
@@ -150,9 +156,12 @@ def read(model: type[Model], lookup: Lookup, *, lock: bool) -> Any:
 
 
 def _write_statement(
-    connection: BaseDatabaseWrapper, model: type[Model], attnames: tuple[str, ...]
+    connection: BaseDatabaseWrapper,
+    model: type[Model],
+    attnames: tuple[str, ...],
+    guarded: tuple[str, ...],
 ) -> _Write:
-    key = (connection.alias, model._meta.label, attnames)
+    key = (connection.alias, model._meta.label, attnames, guarded)
     found = _WRITES.get(key)
     if found is not None:
         return found
@@ -161,26 +170,41 @@ def _write_statement(
     table = quote(meta.db_table)
     by_attname = {field.attname: field for field in meta.concrete_fields}
     fields = tuple(by_attname[attname] for attname in attnames)
+    guards = tuple(by_attname[attname] for attname in guarded)
     assigned = ", ".join(f"{quote(str(field.column))} = %s" for field in fields)
-    pk = f"{table}.{quote(str(meta.pk.column))}"
-    statement = _Write(sql=f"UPDATE {table} SET {assigned} WHERE {pk} = %s", fields=fields)
+    where = " AND ".join(f"{table}.{quote(str(field.column))} = %s" for field in (meta.pk, *guards))
+    statement = _Write(
+        sql=f"UPDATE {table} SET {assigned} WHERE {where}", fields=fields, guards=guards
+    )
     _WRITES[key] = statement
     return statement
 
 
-def update(instance: Model, attnames: Sequence[str]) -> None:
+def update(
+    instance: Model, attnames: Sequence[str], guard: Mapping[str, Any] | None = None
+) -> bool:
     """Write `attnames` of a stored row, as `save(update_fields=...)` writes them (each value
-    prepared by its field), without the signals: the caller sends them."""
+    prepared by its field), without the signals: the caller sends them.
+
+    With `guard` (attname: value), only if the row still holds those values: False when it does
+    not (another write came first) and nothing was written. Without, a row that is gone is a
+    DatabaseError, as for `save()`."""
     connection = connections[USING]
-    statement = _write_statement(connection, type(instance), tuple(attnames))
+    guard = guard or {}
+    statement = _write_statement(connection, type(instance), tuple(attnames), tuple(guard))
     values = [
         field.get_db_prep_save(getattr(instance, field.attname), connection)
         for field in statement.fields
     ]
+    expected = [
+        field.get_db_prep_save(guard[field.attname], connection) for field in statement.guards
+    ]
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql, [*values, instance.pk])
-        if cursor.rowcount == 0:
-            raise DatabaseError("Save with update_fields did not affect any rows.")
+        cursor.execute(statement.sql, [*values, instance.pk, *expected])
+        written = bool(cursor.rowcount > 0)
+    if not written and not guard:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    return written
 
 
 _INCREMENTS: dict[tuple[str, str, str], str] = {}

@@ -1,10 +1,10 @@
 """What a player can do to a stored game, as plain functions of domain values: which games the
 request may touch (`find.Games`), the move count of the board it was made on (`seen`), and what
-to do. None of them sees a request; each holds its own transaction and returns the `Change` it
+to do. None of them sees a request; each makes its own write and returns the `Change` it
 made, with the saved row.
 
-Each locks the game, checks it against `seen` (another count: the board was stale), applies the
-change through the engine and saves it in one write (game.board.store.changing_game). A refusal
+Each reads the game, checks it against `seen` (another count: the board was stale), applies the
+change through the engine and saves it in one write (game.board.store.change_game). A refusal
 raises and saves nothing: store.StaleBoardError, engine.IllegalMoveError (a move against the
 rules, or a game that is over), limits.Unsaved (a write the database refused). The views turn
 those into answers (game/board/pipeline.py).
@@ -15,8 +15,7 @@ the site and the embed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
@@ -29,55 +28,62 @@ from game.models import Game
 Games = find.Games
 
 
-@contextmanager
-def _changing(games: Games, seen: int, action: str, *, auto: bool = False) -> Iterator[Change]:
-    """Lock, check and load the game for the change named `action`; after it, the auto-move
-    setting (`auto`) plays every foundation move there is; then save."""
-    with store.changing_game(games, seen) as change:
+def _changed(
+    games: Games, seen: int, action: str, apply: Callable[[Change], object], *, auto: bool = False
+) -> Change:
+    """The change named `action`, made by `apply` to the game as read and checked; after it,
+    the auto-move setting (`auto`) plays every foundation move there is; then saved. `apply` may
+    run twice: once more, on the game as it then stands, if another write came first
+    (game.board.store.change_game)."""
+
+    def applied(change: Change) -> None:
         change.action = action
-        yield change
+        apply(change)
         if auto:
             change.game.auto_play()
+
+    return store.change_game(games, seen, applied)
 
 
 def play(games: Games, seen: int, move: engine.Move, *, auto: bool = False) -> Change:
     """Play `move` (a card, the merci, or a redeal)."""
-    with _changing(games, seen, "move", auto=auto) as change:
-        change.game.play(move)
-    return change
+    return _changed(games, seen, "move", lambda change: change.game.play(move), auto=auto)
 
 
 def redeal(games: Games, seen: int, *, auto: bool = False) -> Change:
-    with _changing(games, seen, "redeal", auto=auto) as change:
+    def dealt(change: Change) -> None:
         change.game.play(engine.REDEAL)
-    return change
+
+    return _changed(games, seen, "redeal", dealt, auto=auto)
 
 
 def undo(games: Games, seen: int) -> Change:
     """Undo the player's last move with the auto moves that followed it. Never followed by the
     auto-move setting: playing the auto moves again would undo the undo."""
-    with _changing(games, seen, "undo") as change:
+
+    def undone(change: Change) -> None:
         change.game.undo_turn()
         # Every undo counts against a clean win, even one that a redo takes back.
         change.row.undos += 1
-    return change
+
+    return _changed(games, seen, "undo", undone)
 
 
 def redo(games: Games, seen: int, *, auto: bool = False) -> Change:
-    with _changing(games, seen, "redo", auto=auto) as change:
-        change.game.redo()
-    return change
+    return _changed(games, seen, "redo", lambda change: change.game.redo(), auto=auto)
 
 
 def auto_finish(games: Games, seen: int) -> Change:
     """Play every card that can go home, one after another, as one change."""
-    with _changing(games, seen, "auto") as change:
+
+    def finished(change: Change) -> None:
         moves = engine.auto_finish(change.game.position)
         if not moves:
             raise engine.IllegalMoveError("no card can go to its foundation just now")
         for move in moves:
             change.game.play(move)
-    return change
+
+    return _changed(games, seen, "auto", finished)
 
 
 def peek(games: Games, seen: int) -> Change:
@@ -89,18 +95,22 @@ def peek(games: Games, seen: int) -> Change:
     row = find.found(games)
     if row.assisted and row.status == Game.Status.PLAYING and row.move_count == seen:
         return Change.of(row, "solve")
-    with _changing(games, seen, "solve") as change:
+
+    def marked(change: Change) -> None:
         change.row.assisted = True
-    return change
+
+    return _changed(games, seen, "solve", marked)
 
 
 def play_line(games: Games, seen: int, session: SessionBase, *, to_the_end: bool = False) -> Change:
     """Play the next move of the winning line on show (kept in the player's `session`: see
     winning_line.remember), or with `to_the_end` every move left in it."""
-    with _changing(games, seen, "line") as change:
+
+    def played(change: Change) -> None:
         for move in winning_line.moves_left(session, change.row, to_the_end=to_the_end):
             change.game.play(move)
-    return change
+
+    return _changed(games, seen, "line", played)
 
 
 def first_change(

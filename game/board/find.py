@@ -53,7 +53,8 @@ def same_kind(game: Game) -> QuerySet[Game]:
 
 
 # Which game a request names (session_games, token_games): a change reads it under the row
-# lock (changing_game, set_clock), a page without (found), each with one plain statement.
+# lock when a change lost a race (store.change_game) and for the clock (asides.set_clock), else
+# without (found), each with one plain statement.
 Games = rows.Lookup
 
 NO_GAMES = Games("none")

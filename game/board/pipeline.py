@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from game import engine, limits
-from game.board import actions, announce, clock, find, hints, messages, store
+from game.board import actions, announce, asides, clock, find, hints, messages, store
 from game.board.change import Change
 from game.board.forms import ChangeForm, Posted
 from game.models import Game
@@ -180,7 +180,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     if game.pk is not None:
         # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
         # saving meanwhile writes only the columns it changed.
-        store.count_hint(game)
+        asides.count_hint(game)
     elif front.sessions and request.session.session_key:
         # A deal's first board is not stored yet: the session remembers the hint, and the first
         # move counts it (game.play.first). A browser with no session stores nothing, so a hint

@@ -1,8 +1,8 @@
 """Games in the database: start them, lock one for a change and save it (log, snapshot,
 counters, status and clock) in one write. Which game a request names is game.board.find's.
 
-game.board.pipeline drives a change through `changing_game`; engine errors (IllegalMoveError,
-InvalidMoveError) raised inside it roll the transaction back, so a refused request saves nothing.
+game.board.actions make a change through `change_game`; engine errors (IllegalMoveError,
+InvalidMoveError) raised by it come before any write, so a refused request saves nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.db import DatabaseError, IntegrityError, transaction
@@ -168,30 +168,44 @@ def saving() -> Iterator[None]:
         raise limits.Unsaved() from error
 
 
-@contextmanager
-def changing_game(games: Games, seen_moves: int) -> Iterator[Change]:
-    """Lock the game that `games` names (see session_games, token_games), replay it, let the
-    caller change it, then save it in one write; 404 when `games` names none.
+def change_game(games: Games, seen_moves: int, apply: Callable[[Change], object]) -> Change:
+    """Read the game that `games` names (see find.session_games, find.token_games), `apply` the
+    caller's change, then save it in one write; 404 when `games` names none. `seen_moves` is the
+    move count of the board the request came from; any other count means the board is stale (or
+    a double submit) and nothing is applied. A write the database refuses raises limits.Unsaved.
 
-    `seen_moves` is the move count of the board the request came from; any other count means the
-    board is stale (or the request is a double submit) and nothing is applied. A write the
-    database refuses raises limits.Unsaved, with nothing saved.
+    The game is read without a lock and written by one UPDATE that finds it as it was read
+    (Game.save_changes(guarded=True)): no transaction around a move (on PostgreSQL, two round
+    trips of five; on SQLite, the one write lock held for the UPDATE alone). If another write
+    came between (a second tab, the page's clock), nothing was written, and the change is made
+    again under the row lock: the answer the two would have had queued, a stale board included.
     """
-    with saving(), transaction.atomic():
-        game = locked_game(games)
-        if seen_moves != game.move_count:
-            raise StaleBoardError(game)
-        if game.status == Game.Status.WON:
-            raise GameOverError("this game is won: start a new one")
-        if game.status == Game.Status.ABANDONED:
-            raise GameOverError("this game was left for another one and is over")
-        if game.status == Game.Status.LOST and _has_newer_game(game):
-            # Undo may revive a lost game, but not once the player has moved on: two games in
-            # progress at once would make the home page and the statistics ambiguous.
-            raise GameOverError("this game is over and a newer one has been dealt since")
-        change = Change.of(game)
-        yield change
-        save(game, change.game)
+    with saving():
+        change = _applied(find.found(games), seen_moves, apply)
+        if save(change.row, change.game, guarded=True):
+            return change
+        with transaction.atomic():
+            change = _applied(locked_game(games), seen_moves, apply)
+            save(change.row, change.game)
+        return change
+
+
+def _applied(game: Game, seen_moves: int, apply: Callable[[Change], object]) -> Change:
+    """The change `apply` makes to `game`, once it is checked against the board it was made on;
+    engine errors (IllegalMoveError, InvalidMoveError) go to the caller, and nothing is saved."""
+    if seen_moves != game.move_count:
+        raise StaleBoardError(game)
+    if game.status == Game.Status.WON:
+        raise GameOverError("this game is won: start a new one")
+    if game.status == Game.Status.ABANDONED:
+        raise GameOverError("this game was left for another one and is over")
+    if game.status == Game.Status.LOST and _has_newer_game(game):
+        # Undo may revive a lost game, but not once the player has moved on: two games in
+        # progress at once would make the home page and the statistics ambiguous.
+        raise GameOverError("this game is over and a newer one has been dealt since")
+    change = Change.of(game)
+    apply(change)
+    return change
 
 
 def locked_game(games: Games) -> Game:
@@ -208,13 +222,14 @@ def _has_newer_game(game: Game) -> bool:
     return find.same_kind(game).filter(created_at__gt=game.created_at).exists()
 
 
-def save(game: Game, played: engine.Game) -> None:
+def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
     """Copy the engine game's log, snapshot, counters and outcome onto the row and write the
-    columns that changed, once.
+    columns that changed, once. Every change is a sign of life from the player, so it also runs
+    the clock (which the first move starts); the end of the game stops it.
 
-    Every change is a sign of life from the player, so it also runs the clock (which the first
-    move starts); the end of the game stops it.
-    """
+    `guarded`: only if the row is still as it was read, else False (Game.save_changes). A write
+    that changes an OUTCOME column changes the daily figures' rows too (game.tally), in the same
+    transaction."""
     if len(played.moves) > max(limits.MAX_GAME_MOVES, game.move_count):
         raise GameTooLongError(
             f"a game holds at most {limits.MAX_GAME_MOVES} moves: undo, or start a new game"
@@ -245,7 +260,17 @@ def save(game: Game, played: engine.Game) -> None:
         game.status = Game.Status.PLAYING
         game.finished_at = None
         game.wall_ms = None
-    game.save_changes()
+    if not guarded:
+        return game.save_changes()
+    loaded = game.loaded_values or {}
+    if any(getattr(game, name) != loaded.get(name) for name in OUTCOME):
+        with transaction.atomic():
+            return game.save_changes(guarded=True)
+    return game.save_changes(guarded=True)
+
+
+# The columns whose change reaches the daily figures' rows through post_save (game.tally).
+OUTCOME = ("status", "started_at", "assisted", "finished_at", "wall_ms")
 
 
 def finish(game: Game, status: str, now: dt.datetime) -> None:
@@ -254,33 +279,3 @@ def finish(game: Game, status: str, now: dt.datetime) -> None:
     if game.started_at is not None:
         game.wall_ms = max(0, int((now - game.started_at).total_seconds() * 1000))
     clock.stop(game, now)
-
-
-def count_hint(game: Game) -> None:
-    """A hint was shown: the game can no longer be a clean win, and its review counts it. A
-    write the database refuses is logged and the hint still shown (only its count is lost)."""
-    assert game.pk is not None
-    try:
-        rows.increment(Game, game.pk, "hints")
-    except DatabaseError as error:
-        logger.error("could not count a hint: %s: %s", type(error).__name__, error)
-        return
-    game.hints += 1
-
-
-def set_clock(games: Games, running: bool) -> Game:
-    """The page was shown (`running`) or hidden: run or stop the game's clock, under the row lock.
-
-    Only a game that is begun and not over has a running clock: a pause or a resume for any other
-    changes nothing (the timer starts at the first move, and an ended game's time is final).
-    """
-    with saving(), transaction.atomic():
-        game = locked_game(games)
-        if game.status == Game.Status.PLAYING and game.started_at is not None:
-            now = timezone.now()
-            if running:
-                clock.resume(game, now)
-            else:
-                clock.pause(game, now)
-            game.save_changes()
-        return game

@@ -39,7 +39,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import deals, engine, limits
-from game.board import actions, find, messages, pipeline, store
+from game.board import actions, asides, find, messages, pipeline, store
 from game.embed.front import EMBED, requested_rules, rules_query, unstarted
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
@@ -215,7 +215,7 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
         return _error(
             request, gettext("That did not work"), messages.refusal_message(error), status=400
         )
-    return pipeline.clock_response(store.set_clock(find.token_games(token), running))
+    return pipeline.clock_response(asides.set_clock(find.token_games(token), running))
 
 
 @embed_page

@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import find, messages, pipeline, store, table
+from game.board import asides, find, messages, pipeline, store, table
 from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.site import SITE, first_board, started
@@ -119,7 +119,7 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return HttpResponse(messages.refusal_message(error), status=400, content_type="text/plain")
-    game = store.set_clock(find.session_games(game_id, claimed_key(request.session)), running)
+    game = asides.set_clock(find.session_games(game_id, claimed_key(request.session)), running)
     return pipeline.clock_response(game)
 
 

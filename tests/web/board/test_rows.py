@@ -1,13 +1,16 @@
-"""A change reads its game under the row lock and writes the changed columns with two plain SQL
-statements (game/rows.py): the game they give and keep is the ORM's, to the last field and
-signal, and what the ORM's queries refused they refuse."""
+"""A change reads its game and writes the changed columns with two plain SQL statements
+(game/rows.py), with no transaction around them: the UPDATE finds the row as it was read or
+writes nothing, and then the change is made again under the row lock. The game they give and
+keep is the ORM's, to the last field and signal, and what the ORM's queries refused they
+refuse."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models.signals import post_init, post_save
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -16,7 +19,7 @@ from game import rows
 from game.board import find
 from game.models import Game
 from tests.web.embed import test_embed
-from tests.web.play.test_play import a_card_move, post, snapshot, start
+from tests.web.play.test_play import a_card_move, legal, post, snapshot, start
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +28,12 @@ def game_statements(captured: CaptureQueriesContext) -> list[str]:
     return [q["sql"] for q in captured.captured_queries if "game_game" in q["sql"]]
 
 
-def test_a_move_is_one_locked_select_and_one_update(client: Client) -> None:
+def test_a_move_is_one_select_and_one_guarded_update(client: Client) -> None:
     game = start(client)
+    # A second move: the first starts the game's clock, which is written in a transaction
+    # (test_a_write_that_changes_the_daily_figures_is_one_transaction_with_them).
+    post(client, game, "move", move=a_card_move(game).text)
+    game.refresh_from_db()
     move = a_card_move(game).text
     with CaptureQueriesContext(connection) as captured:
         response = post(client, game, "move", htmx=True, move=move, auto="0")
@@ -35,11 +42,16 @@ def test_a_move_is_one_locked_select_and_one_update(client: Client) -> None:
     assert select.startswith('SELECT "game_game"."id"')
     assert "django_session" in select
     assert "expire_date" in select
-    assert select.endswith(" FOR UPDATE") == connection.features.has_select_for_update
+    assert not select.endswith(" FOR UPDATE")
     assert update.startswith('UPDATE "game_game" SET ')
+    guard = r'WHERE \S+ = \d+ AND \S+"updated_at" = .+ AND \S+"move_count" = 1$'
+    assert re.search(guard, update), update
+    # No transaction around them (a test's own transaction makes one a SAVEPOINT).
+    others = [q["sql"] for q in captured.captured_queries if "game_game" not in q["sql"]]
+    assert not [sql for sql in others if "SAVEPOINT" in sql or "BEGIN" in sql], others
 
 
-def test_an_embed_move_is_one_locked_select_and_one_update() -> None:
+def test_an_embed_move_is_one_select_and_one_guarded_update() -> None:
     client = Client()
     game = test_embed.start(client)
     move = a_card_move(game).text
@@ -50,6 +62,87 @@ def test_an_embed_move_is_one_locked_select_and_one_update() -> None:
     assert '"game_game"."token" = ' in select
     assert "django_session" not in select
     assert update.startswith('UPDATE "game_game" SET ')
+
+
+def a_write_between(monkeypatch: pytest.MonkeyPatch, write: Any) -> list[int]:
+    """Make `write` (a function of the game's id) run once, right after a change has read its
+    game and before it writes: another tab or the page's clock getting in between. Returns the
+    list to which each read's lock flag is appended."""
+    reads: list[int] = []
+    real = rows.read
+
+    def read(model: Any, lookup: rows.Lookup, *, lock: bool) -> Any:
+        found = real(model, lookup, lock=lock)
+        reads.append(lock)
+        if len(reads) == 1 and found is not None:
+            write(found.pk)
+        return found
+
+    monkeypatch.setattr(rows, "read", read)
+    return reads
+
+
+def test_a_change_that_lost_a_race_to_the_clock_is_made_again_under_the_lock(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = start(client)
+    first = a_card_move(game).text
+    post(client, game, "move", move=first)
+    game.refresh_from_db()
+    second = a_card_move(game).text
+
+    def pause(game_id: int) -> None:
+        client.post(f"/game/{game_id}/clock/", {"state": "pause"})
+
+    reads = a_write_between(monkeypatch, pause)
+    response = post(client, game, "move", htmx=True, move=second, auto="0")
+    assert response.status_code == 200
+    # Read plainly, then (the UPDATE having found the row changed) again under the lock; the
+    # pause's own read in between.
+    assert reads[0] is False, reads
+    assert reads[-1] is True, reads
+    game.refresh_from_db()
+    assert game.moves.split() == [first, second]
+    assert game.move_count == 2
+
+
+def test_a_change_that_lost_a_race_to_another_move_is_a_stale_board(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = start(client)
+    moves = [m.text for m in legal(game) if not m.is_redeal and not m.merci]
+    other = Client()
+    other.cookies = client.cookies
+
+    def another_tab(game_id: int) -> None:
+        answer = other.post(f"/game/{game_id}/move/", {"move": moves[1], "n": 0})
+        assert answer.status_code == 303
+
+    a_write_between(monkeypatch, another_tab)
+    response = post(client, game, "move", htmx=True, move=moves[0], auto="0")
+    assert response.status_code == 409
+    game.refresh_from_db()
+    # The other tab's move alone, once: nothing of the losing request was written.
+    assert game.moves.split() == [moves[1]]
+    assert game.move_count == 1
+
+
+def test_a_write_that_changes_the_daily_figures_is_one_transaction_with_them(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first move starts a daily entry: its tally row changes with it, or neither does.
+    from game import tally
+
+    game = daily_game(client)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise DatabaseError("disk full")
+
+    monkeypatch.setattr(tally, "record_change", broken)
+    response = post(client, game, "move", htmx=True, move=a_card_move(game).text, auto="0")
+    assert response.status_code == 503
+    game.refresh_from_db()
+    assert (game.move_count, game.started_at) == (0, None)
 
 
 def test_the_locked_read_gives_the_orms_game(client: Client) -> None:
@@ -115,3 +208,16 @@ def test_an_imported_records_token_opens_nothing_to_a_change() -> None:
     assert rows.read(Game, find.token_games(game.token), lock=True) is None
     Game.objects.filter(pk=game.pk).update(imported=False)
     assert rows.read(Game, find.token_games(game.token), lock=True) == game
+
+
+def daily_game(client: Client) -> Game:
+    """A stored daily entry of today's deal for this client's session, not begun."""
+    from game import deals, engine
+    from game.board import store
+
+    session_key = start(client).session_key
+    number = deals.todays_deal_number()
+    rules = engine.Rules.parse(deals.DAILY_RULES)
+    game = store.start(session_key, number, rules, daily=True)
+    assert game.daily_entry
+    return game
