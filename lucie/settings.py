@@ -128,6 +128,9 @@ def database_config(url: str) -> dict[str, Any]:
         config: dict[str, Any] = dict(dj_database_url.parse(url, conn_health_checks=True))
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL cannot be read: {error}") from None
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # Django's, with a health check that asks the socket first (lucie/postgresql/base.py).
+        config["ENGINE"] = "lucie.postgresql"
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # IMMEDIATE takes the write lock when a transaction opens, so two
         # writers queue on the busy timeout instead of failing mid-transaction.
