@@ -14,6 +14,8 @@ from django.template import engines
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from game.models import Game
+
 # The board's template (Jinja2: game/jinja.py), for the site, the daily page and the embed.
 BOARD_TEMPLATE = "board/board.jinja"
 
@@ -24,7 +26,16 @@ def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200
     if not context.get("embed"):  # the embed's forms carry no token and it sets no cookie
         context["answer_csrf_input"] = answer_csrf_input(request)
     html = engines["jinja2"].get_template(BOARD_TEMPLATE).render(context, request)
-    return HttpResponse(html, status=status)
+    response = HttpResponse(html, status=status)
+    # The row this board was drawn from, for a wrapper of the view (game.daily.result_box).
+    response.board_game = context["game"]  # type: ignore[attr-defined]
+    return response
+
+
+def drawn_game(response: HttpResponse) -> Game | None:
+    """The game whose board `response` is (`fragment`), if it is one."""
+    game = getattr(response, "board_game", None)
+    return game if isinstance(game, Game) else None
 
 
 # A masked CSRF token as Django writes it (64 letters and digits).

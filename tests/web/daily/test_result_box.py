@@ -10,7 +10,9 @@ from collections.abc import Iterator
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import Settings
 
 from game import engine
@@ -132,3 +134,19 @@ def test_a_first_board_s_first_move_sends_the_box_of_the_game_it_stores(client: 
 def a_card_move_of(number: int) -> engine.Move:
     legal = engine.legal_moves(engine.Position.start(number))
     return next(m for m in legal if not m.is_redeal and not m.merci)
+
+
+def test_a_daily_page_move_reads_nothing_more_than_any_move(client: Client) -> None:
+    # The box is checked against the row the change saved: no session read, no game read.
+    game = open_daily(client)
+    change(client, game, a_card_move(game), held("playing"))
+    counts = []
+    for headers in ({"HX-Request": "true"}, held("playing")):
+        game.refresh_from_db()
+        data = {"n": game.move_count, "move": a_card_move(game).text, "auto": "0"}
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(f"/game/{game.pk}/move/", data, headers=headers)
+        assert response.status_code == 200
+        counts.append(len(captured.captured_queries))
+    # The game read and its guarded write, from the daily page as from any other.
+    assert counts == [2, 2]
