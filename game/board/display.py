@@ -18,13 +18,12 @@ from game.board import announce, clock, hints, notices, words
 from game.board.change import Change, Loaded
 from game.board.links import board_links
 from game.board.table import (
-    FanView,
     FoundationView,
+    fan_is_plainly,
     fan_views,
     foundation_views,
     hint_keys,
     moves_by_card,
-    plain_fan_is,
     target_key,
 )
 from game.board.winning_line import Shown
@@ -97,7 +96,11 @@ def board_context(
         targets[target_key(engine.Move.parse(text))] = text
     hinted = hint_keys(hint.move) if hint else set()
 
-    fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint)
+    # The board the browser holds, when the request named it: what it left as it was is kept.
+    held = _held(game, change.loaded if change is not None else None, previous)
+    marks = {*hinted, *targets, f"card:{selected}"}
+    kept = _kept_fans(held, position, by_card, marks) if held is not None else frozenset()
+    fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint, kept=kept)
     key = ""
     if not selected:
         key = board_key(game, position, game.status, game.assisted)
@@ -110,9 +113,7 @@ def board_context(
         foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
         foundation.live = True
 
-    # A hint or a line on show marks a card or two: the fans it leaves unmarked are kept too.
-    loaded = change.loaded if change is not None else None
-    keep = _unchanged(game, played, loaded, fans, foundations, previous)
+    keep = _unchanged(game, played, held, foundations, legal) if held is not None else Keep()
     # The same board with the same line on show (a "Show a win" asked again): its list stays.
     keep.line = line is not None and bool(key) and previous == key
 
@@ -206,39 +207,67 @@ def _can_peek(status: str) -> bool:
     return status in (Game.Status.PLAYING, Game.Status.LOST)
 
 
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """The board the browser holds: the game as this request `loaded` it, the places that board
+    marks (a hint's or a line's move), and the legal moves it listed."""
+
+    loaded: Loaded
+    marked: set[str]
+    legal: list[engine.Move]
+    moves: dict[str, list[str]]
+
+
+def _held(game: Game, loaded: Loaded | None, previous: str) -> _Held | None:
+    """What the board with key `previous` showed, when it is the game as `loaded` for this
+    request (plain or marked); None for any other key, and then the whole board is sent."""
+    if loaded is None or not previous or len(previous) > MAX_KEY:
+        return None
+    found = _marks_of(previous)
+    if found is None or found[0] != board_key(
+        game, loaded.position, loaded.status, loaded.assisted
+    ):
+        return None
+    playing = loaded.status == Game.Status.PLAYING
+    legal = engine.legal_moves(loaded.position) if playing else []
+    return _Held(loaded, found[1], legal, moves_by_card(legal))
+
+
+def _kept_fans(
+    held: _Held, position: engine.Position, by_card: dict[str, list[str]], marks: set[str]
+) -> frozenset[int]:
+    """The fans that are as the held board shows them: the same cards with the same moves, and
+    marked neither there (its places are sent again, unmarked) nor now (`marks`)."""
+    marked = held.marked | marks
+    kept = set()
+    # A redeal changes the number of fans: one that was not there is not kept.
+    fans = zip(position.fans, held.loaded.position.fans, strict=False)
+    for index, (now, then) in enumerate(fans):
+        if f"fan:{index}" in marked or any(f"card:{card.code}" in marked for card in now):
+            continue
+        if fan_is_plainly(now, then, by_card, held.moves):
+            kept.add(index)
+    return frozenset(kept)
+
+
 def _unchanged(
     game: Game,
     played: engine.Game,
-    loaded: Loaded | None,
-    fans: list[FanView],
+    held: _Held,
     foundations: list[FoundationView],
-    previous: str,
+    legal_now: list[engine.Move],
 ) -> Keep:
-    """Mark the fans and foundations that are as they were on the board with key `previous`
-    (the game as it was `loaded` for this request), and say which other parts are."""
-    if loaded is None or not previous or len(previous) > MAX_KEY:
-        return Keep()
+    """Mark the foundations that are as the held board shows them, and say which other parts
+    are (`legal_now`: the moves of the board this answer draws)."""
+    loaded = held.loaded
     before, status, assisted = loaded.position, loaded.status, loaded.assisted
-    found = _marks_of(previous)
-    if found is None or found[0] != board_key(game, before, status, assisted):
-        return Keep()
-    # The places the board in the browser marks (a hint's or a line's move) are sent again.
-    marked_then = found[1]
-    legal = engine.legal_moves(before) if status == Game.Status.PLAYING else []
-    moves_then = moves_by_card(legal)
-    for now, cards in zip(fans, before.fans, strict=False):
-        marked = f"fan:{now.index}" in marked_then or any(
-            f"card:{card.code}" in marked_then for card in cards
-        )
-        now.kept = not marked and plain_fan_is(now, cards, moves_then)
     for home, was in zip(foundations, foundation_views(before), strict=True):
         was.live = True
-        home.kept = f"home:{home.suit}" not in marked_then and home == was
+        home.kept = f"home:{home.suit}" not in held.marked and home == was
     playing = game.status == Game.Status.PLAYING
-    legal_now = played.legal_moves() if playing else []
     buttons_then = (
         loaded.redo and status == Game.Status.PLAYING,
-        any(move.to_foundation and not move.merci for move in legal),
+        any(move.to_foundation and not move.merci for move in held.legal),
         _can_peek(status),
     )
     buttons_now = (

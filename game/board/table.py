@@ -148,18 +148,19 @@ def card_view(card: engine.Card, words: CardWords | None = None) -> CardView:
     )
 
 
-def plain_fan_is(view: FanView, cards: Sequence[engine.Card], moves: dict[str, list[str]]) -> bool:
-    """Whether `view` equals the plain view (no selection, target or hint) that `fan_views` makes
-    of a fan of `cards` whose cards had `moves`: the test of a kept fan, without building the
-    board it replaces a second time. A card view's words follow from its code, and its place in
-    the fan (top or buried) from the fan's length."""
-    if view.target_move or view.hint or len(view.cards) != len(cards):
-        return False
-    return all(
-        shown.code == card.code
-        and shown.moves == moves.get(card.code, [])
-        and not (shown.selected or shown.target_move or shown.hint)
-        for shown, card in zip(view.cards, cards, strict=True)
+def fan_is_plainly(
+    now: Sequence[engine.Card],
+    then: Sequence[engine.Card],
+    moves_now: dict[str, list[str]],
+    moves_then: dict[str, list[str]],
+) -> bool:
+    """Whether the plain views (no selection, target or hint) that `fan_views` makes of a fan of
+    cards `now` with their `moves_now` and of one of cards `then` with `moves_then` are equal: the
+    test of a kept fan, made before any view is built. A card view's words follow from its code,
+    and its place in the fan (top or buried) from the fan's length."""
+    return len(now) == len(then) and all(
+        card.code == was.code and moves_now.get(card.code, []) == moves_then.get(was.code, [])
+        for card, was in zip(now, then, strict=True)
     )
 
 
@@ -178,14 +179,20 @@ def fan_views(
     selected: str = "",
     targets: dict[str, str] | None = None,
     hint: engine.Hint | None = None,
+    kept: frozenset[int] = frozenset(),
 ) -> list[FanView]:
     """The fans as the board shows them: each card with its legal moves (`by_card`), the
-    selection and the places it may go (`targets`), and the hint's marks."""
+    selection and the places it may go (`targets`), and the hint's marks. A fan whose index is
+    in `kept` is one the browser holds as it is (game.board.display): no view of its cards is
+    made."""
     targets = targets or {}
     hinted = hint_keys(hint.move) if hint else set()
     words = card_words()
     fans = []
     for index, fan in enumerate(position.fans):
+        if index in kept:
+            fans.append(FanView(index=index, cards=[], live=True, kept=True))
+            continue
         views = []
         for depth, card in enumerate(fan):
             view = card_view(card, words)
