@@ -28,7 +28,7 @@ from django.conf import settings
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.backends.base import SessionBase, UpdateError
 from django.contrib.sessions.models import Session
-from django.db import DatabaseError
+from django.db import DatabaseError, connections, router
 from django.utils import timezone
 
 RENEW_EVERY = dt.timedelta(days=1)
@@ -63,7 +63,14 @@ class SessionStore(db.SessionStore):
         self.get("")
 
     def _get_session_from_db(self) -> Session | None:
-        row: Session | None = super()._get_session_from_db()  # type: ignore[misc]
+        """The live row of this key, as Django's database sessions read it (a key that is gone
+        or expired reads as none, and the key is dropped), with one plain statement: the ORM
+        built and compiled its query afresh on each request that read a session, about a fifth
+        of a cached "Show a win"."""
+        key = self._get_session_key()
+        row = _live_row(key) if key is not None else None
+        if row is None:
+            self._session_key = None
         self.loaded_expiry = row.expire_date if row is not None else None
         return row
 
@@ -98,3 +105,36 @@ def claimed_key(session: SessionBase) -> str | None:
     (store.session_games does), which saves the request a query."""
     key: str | None = session._get_session_key()
     return key
+
+
+# The statement that reads a live session, built once per process.
+_READ: dict[str, str] = {}
+
+
+def _live_row(key: str) -> Session | None:
+    """The session row of `key` whose expiry is still ahead, or None."""
+    connection = connections[router.db_for_read(Session)]
+    sql = _READ.get(connection.alias)
+    if sql is None:
+        quote = connection.ops.quote_name
+        table = quote(Session._meta.db_table)
+        sql = _READ[connection.alias] = (
+            f"SELECT {quote('session_data')}, {quote('expire_date')} FROM {table} "
+            f"WHERE {quote('session_key')} = %s AND {quote('expire_date')} > %s"
+        )
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, now])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    data, expiry = found
+    field = Session._meta.get_field("expire_date")
+    expression = field.get_col(Session._meta.db_table)
+    converters = (
+        *connection.ops.get_db_converters(expression),
+        *expression.get_db_converters(connection),
+    )
+    for convert in converters:
+        expiry = convert(expiry, expression, connection)
+    return Session(session_key=key, session_data=data, expire_date=expiry)

@@ -107,3 +107,24 @@ def test_a_player_who_plays_every_other_week_for_400_days_keeps_everything(
     # The daily calendar still knows every daily game this player began.
     assert Game.objects.filter(session_key=key, daily=True).count() == len(visits)
     assert Game.objects.filter(session_key=key, daily=True, daily_entry=True).count() == len(visits)
+
+
+def test_the_sessions_plain_read_gives_the_orms_row(client: Client) -> None:
+    # lucie.sessions reads a live session with one plain statement: the same row the ORM's
+    # query gives, its expiry an aware datetime; an expired or unknown key reads as none.
+    from lucie.sessions import SessionStore, _live_row
+
+    start(client)
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    expected = Session.objects.get(session_key=key)
+    found = _live_row(key)
+    assert found is not None
+    assert (found.session_key, found.session_data) == (key, expected.session_data)
+    assert found.expire_date == expected.expire_date
+    assert found.expire_date.tzinfo is not None
+    assert _live_row("x" * 32) is None
+    long_ago = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+    Session.objects.filter(session_key=key).update(expire_date=long_ago)
+    store = SessionStore(key)
+    assert store.load() == {}
+    assert store.session_key is None
