@@ -100,6 +100,19 @@ def on_starting(server: Any) -> None:
             os.unlink(entry.path)
 
 
+def when_ready(server: Any) -> None:
+    # The app is loaded in this master (preload_app): do its one-time work here, once, so that
+    # every worker forked from it starts warm (game/warm.py). A failure only costs that.
+    if not server.cfg.preload_app:
+        return
+    try:
+        from game.warm import warm
+
+        warm()
+    except Exception:
+        server.log.exception("could not warm the app before starting its workers")
+
+
 def child_exit(server: Any, worker: Any) -> None:
     # A worker that died or was replaced keeps its counts (they are totals); only figures that
     # describe live processes would be dropped here.
