@@ -12,6 +12,7 @@ from django.dispatch import receiver
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language
 
+from game.board import pipeline
 from game.models import Game
 
 # The site's pages that the board links to, by URL name (the menu, the info bar, the end panels).
@@ -48,19 +49,49 @@ def url_of(name: str, *args: object) -> str:
     return _reversed(_url_key(), name, args)
 
 
+# The controls of a stored game's board, by the name its template reads them under: the URL
+# name, and whether it takes the game's id.
+GAME_URLS = (
+    ("new", "new", False),
+    ("page", "game", True),
+    ("hint", "hint", True),
+    ("solve", "solve", True),
+    ("clock", "game_clock", True),
+    ("record", "record", True),
+    *((name, name, True) for name in pipeline.ACTIONS),
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_urls(key: tuple[object, ...], pk: int) -> dict[str, str]:
+    return {
+        field: reverse(name, args=[pk] if takes_id else []) for field, name, takes_id in GAME_URLS
+    }
+
+
+def game_urls(pk: int) -> dict[str, str]:
+    """Where a stored game's controls go (GAME_URLS), remembered per game, language and prefix:
+    every answer of a game asks for the same eleven. A copy: the caller may add to it."""
+    return dict(_game_urls(_url_key(), pk))
+
+
 def board_links(game: Game, line: bool) -> dict[str, Any]:
     """The links a board shows besides its controls' `urls`: the site's pages, the deal's page,
     and for a finished game its replay and review, and the winning line's buttons when it is on
     show."""
-    links: dict[str, Any] = {"links": site_links(), "deal_url": url_of("deal", game.deal_number)}
+    key = _url_key()
+    links: dict[str, Any] = {
+        "links": site_links(),
+        "deal_url": _reversed(key, "deal", (game.deal_number,)),
+    }
     if game.pk is not None and game.status != Game.Status.PLAYING:
-        links["replay_url"] = url_of("replay", game.replay_token)
-        links["review_url"] = url_of("review", game.pk)
+        links["replay_url"] = _reversed(key, "replay", (game.replay_token,))
+        links["review_url"] = _reversed(key, "review", (game.pk,))
     if game.pk is not None and line:
         links["line_urls"] = {
-            "undo": url_of("undo", game.pk),
-            "next": url_of("solve_next", game.pk),
-            "out": url_of("solve_out", game.pk),
+            "undo": _reversed(key, "undo", (game.pk,)),
+            "next": _reversed(key, "solve_next", (game.pk,)),
+            "out": _reversed(key, "solve_out", (game.pk,)),
         }
     return links
 
@@ -70,3 +101,4 @@ def _forget_links(*, setting: str, **kwargs: object) -> None:
     if setting in {"ROOT_URLCONF", "LANGUAGES", "LANGUAGE_CODE", "FORCE_SCRIPT_NAME"}:
         _LINKS.clear()
         _reversed.cache_clear()
+        _game_urls.cache_clear()

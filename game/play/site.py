@@ -133,16 +133,7 @@ def site_urls(game: Game) -> dict[str, str]:
     stored yet the deal's (`first_board_urls`)."""
     if game.pk is None:
         return first_board_urls(game)
-    pk = game.pk
-    return {
-        "new": links.url_of("new"),
-        "page": links.url_of("game", pk),
-        "hint": links.url_of("hint", pk),
-        "solve": links.url_of("solve", pk),
-        "clock": links.url_of("game_clock", pk),
-        "record": links.url_of("record", pk),
-        **{name: links.url_of(name, pk) for name in pipeline.ACTIONS},
-    }
+    return links.game_urls(game.pk)
 
 
 def started(request: HtmxHttpRequest, game: Game) -> HttpResponse:
