@@ -1,7 +1,6 @@
-"""Everything the board template reads for one answer (`board_context`): the felt
-(game/board/table.py), the links (game/board/links.py), the message and the live region's
-sentence, the controls on offer, the clock, and which parts of the board the answer may leave
-out because the browser holds them as they are (`Keep`, `board_key`).
+"""Everything the board template reads for one answer (`board_context`): the felt (table.py),
+the links (links.py), the message and the live region's sentence, the controls, the clock, and
+which parts the answer may leave out as the browser holds them (`Keep`, `board_key`).
 """
 
 from __future__ import annotations
@@ -51,7 +50,6 @@ def board_context(
 ) -> dict[str, Any]:
     """Everything the board template (board/board.jinja) needs. `line` is the "Show a win"
     verdict on show: its next move is marked the way a hint is, unless a hint was asked for.
-
     `previous` is the key (`board_key`) of the board the request came from, as board.js sends
     it: when it is the key of the game as loaded, the browser holds exactly that board, so the
     parts this change left as they were are sent as empty `hx-preserve` placeholders that htmx
@@ -209,8 +207,7 @@ def _can_peek(status: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Held:
-    """The board the browser holds: the game as this request `loaded` it, the places that board
-    marks (a hint's or a line's move), and the legal moves it listed."""
+    """The board the browser holds: the game as `loaded`, its marked places, its legal moves."""
 
     loaded: Loaded
     marked: set[str]
@@ -236,8 +233,8 @@ def _held(game: Game, loaded: Loaded | None, previous: str) -> _Held | None:
 def _kept_fans(
     held: _Held, position: engine.Position, by_card: dict[str, list[str]], marks: set[str]
 ) -> frozenset[int]:
-    """The fans that are as the held board shows them: the same cards with the same moves, and
-    marked neither there (its places are sent again, unmarked) nor now (`marks`)."""
+    """The fans as the held board shows them: the same cards and moves, marked neither there
+    (those places are sent again, unmarked) nor now (`marks`)."""
     marked = held.marked | marks
     kept = set()
     # A redeal changes the number of fans: one that was not there is not kept.

@@ -23,9 +23,9 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from game import engine, limits
-from game.board import actions, announce, asides, clock, find, hints, messages, store
+from game.board import actions, announce, asides, clock, find, forms, hints, messages, store
 from game.board.change import Change
-from game.board.forms import ChangeForm, Posted
+from game.board.forms import Posted
 from game.models import Game
 
 # The stale board's msgid (game.board.messages words it in the page's language).
@@ -77,7 +77,7 @@ Run = Callable[[find.Games, Posted], Change]
 
 def read(request: HttpRequest) -> Posted:
     """The change request's values (game.board.forms); InvalidMoveError when malformed."""
-    return ChangeForm(request.POST).posted()
+    return forms.read(request.POST)
 
 
 def wants_auto(request: HttpRequest, posted: Posted, front: Front) -> bool:

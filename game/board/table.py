@@ -182,9 +182,8 @@ def fan_views(
     kept: frozenset[int] = frozenset(),
 ) -> list[FanView]:
     """The fans as the board shows them: each card with its legal moves (`by_card`), the
-    selection and the places it may go (`targets`), and the hint's marks. A fan whose index is
-    in `kept` is one the browser holds as it is (game.board.display): no view of its cards is
-    made."""
+    selection and the places it may go (`targets`), and the hint's marks. A fan in `kept` is
+    held by the browser as it is (game.board.display): its cards get no views."""
     targets = targets or {}
     hinted = hint_keys(hint.move) if hint else set()
     words = card_words()
