@@ -16,7 +16,9 @@ import functools
 from typing import Any
 
 from django.utils import text, translation
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from game.templatetags import cards, rulesets
 
@@ -37,6 +39,44 @@ def pgettext(context: str, message: str) -> str:
     return _words(translation.get_language(), "pgettext", context, message)
 
 
+# What a template's `_()` and `pgettext()` give: Jinja2's i18n calls these with the render's
+# context (they replace its own wrappers, which made a safe string of the translation and then
+# formatted it, even with nothing to put in, on every call). The same result, remembered per
+# language: the translation as a safe string (autoescaping is on), formatted with the
+# template's variables when it passes some, and "%%" read as "%" when it does not.
+@functools.lru_cache(maxsize=2048)
+def _safe(language: str, function: str, *args: Any) -> Markup:
+    return Markup(_words(language, function, *args))
+
+
+@functools.lru_cache(maxsize=2048)
+def _formatted(language: str, function: str, *args: Any) -> Markup:
+    return _safe(language, function, *args) % {}
+
+
+def _translated(
+    context: Context, function: str, args: tuple[Any, ...], variables: dict[str, Any]
+) -> str:
+    language = translation.get_language()
+    if not context.eval_ctx.autoescape:
+        return str(_words(language, function, *args) % variables)
+    if variables:
+        return _safe(language, function, *args) % variables
+    return _formatted(language, function, *args)
+
+
+@pass_context
+def template_gettext(__context: Context, __string: str, **variables: Any) -> str:
+    return _translated(__context, "gettext", (__string,), variables)
+
+
+@pass_context
+def template_pgettext(
+    __context: Context, __string_ctx: str, __string: str, **variables: Any
+) -> str:
+    return _translated(__context, "pgettext", (__string_ctx, __string), variables)
+
+
 def ngettext(singular: str, plural: str, number: int) -> str:
     return translation.ngettext(singular, plural, number)
 
@@ -51,6 +91,8 @@ def environment(**options: Any) -> Environment:
         gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
     )
     env.globals.update(
+        gettext=template_gettext,
+        pgettext=template_pgettext,
         face=cards.face_markup,
         fan_cards=cards.fan_markup,
         sprite=cards.sprite,
