@@ -20,6 +20,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from game.board.answer import LANGUAGE
 from game.templatetags import cards, rulesets
 
 
@@ -57,7 +58,9 @@ def _formatted(language: str, function: str, *args: Any) -> Markup:
 def _translated(
     context: Context, function: str, args: tuple[Any, ...], variables: dict[str, Any]
 ) -> str:
-    language = translation.get_language()
+    # The render's language, when its caller named it (game.board.answer): asking Django for it
+    # costs a look into the thread's state on each of the board's forty words.
+    language = context.get(LANGUAGE) or translation.get_language()
     if not context.eval_ctx.autoescape:
         return str(_words(language, function, *args) % variables)
     if variables:

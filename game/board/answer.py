@@ -11,6 +11,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template import engines
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -18,6 +19,8 @@ from game.models import Game
 
 # The board's template (Jinja2: game/jinja.py), for the site, the daily page and the embed.
 BOARD_TEMPLATE = "board/board.jinja"
+# The context's name for the language the board is rendered in (game/jinja.py reads it).
+LANGUAGE = "board_language"
 
 
 def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
@@ -25,6 +28,7 @@ def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200
     and the request."""
     if not context.get("embed"):  # the embed's forms carry no token and it sets no cookie
         context["answer_csrf_input"] = answer_csrf_input(request)
+    context[LANGUAGE] = translation.get_language()
     html = engines["jinja2"].get_template(BOARD_TEMPLATE).render(context, request)
     response = HttpResponse(html, status=status)
     # The row this board was drawn from, for a wrapper of the view (game.daily.result_box).
