@@ -6,7 +6,8 @@ The ORM built both afresh on every request (the locked SELECT with its EXISTS co
 turned into a model, then `save(update_fields=...)`), inside the write transaction that every
 SQLite writer queues on: about a third of a move's CPU (issue 21). Here each statement's text is
 built once per process and database (the UPDATE once per set of changed columns, and a game has
-few such sets), and run through `connection.cursor()`, so execute wrappers, query capture and
+few such sets), and run through a cursor Django wraps (on PostgreSQL one whose statements the
+server prepares: lucie/postgresql/base.py), so execute wrappers, query capture and
 the debug log see them as they saw the ORM's. The row read becomes a real `Game` through
 `Game.from_db`, and a write sends `pre_save` and `post_save` as `save()` does, so `post_init`'s
 and `post_save`'s receivers (the metrics, game/counters.py; the daily figures and tally,
@@ -136,6 +137,13 @@ def _params(connection: BaseDatabaseWrapper, lookup: Lookup) -> list[Any]:
     return [token, "", False]
 
 
+def cursor(connection: BaseDatabaseWrapper) -> Any:
+    """A cursor for the hot path's statements: on PostgreSQL one whose statements the server
+    prepares (lucie/postgresql/base.py), elsewhere Django's own."""
+    prepared = getattr(connection, "prepared_cursor", None)
+    return prepared() if prepared is not None else connection.cursor()
+
+
 def read(model: type[Model], lookup: Lookup, *, lock: bool) -> Any:
     """The one game `lookup` names, or None; with `lock`, under its row lock (inside the
     caller's transaction)."""
@@ -143,9 +151,9 @@ def read(model: type[Model], lookup: Lookup, *, lock: bool) -> Any:
         return None
     connection = connections[USING]
     statement = _read_statement(connection, model, lookup.kind, lock=lock)
-    with connection.cursor() as cursor:
-        cursor.execute(statement.sql, _params(connection, lookup))
-        row = cursor.fetchone()
+    with cursor(connection) as db_cursor:
+        db_cursor.execute(statement.sql, _params(connection, lookup))
+        row = db_cursor.fetchone()
     if row is None:
         return None
     values = list(row)
@@ -199,9 +207,9 @@ def update(
     expected = [
         field.get_db_prep_save(guard[field.attname], connection) for field in statement.guards
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(statement.sql, [*values, instance.pk, *expected])
-        written = bool(cursor.rowcount > 0)
+    with cursor(connection) as db_cursor:
+        db_cursor.execute(statement.sql, [*values, instance.pk, *expected])
+        written = bool(db_cursor.rowcount > 0)
     if not written and not guard:
         raise DatabaseError("Save with update_fields did not affect any rows.")
     return written
@@ -226,5 +234,5 @@ def increment(model: type[Model], pk: int, attname: str) -> None:
         sql = _INCREMENTS[key] = (
             f"UPDATE {table} SET {column} = {column} + 1 WHERE {pk_column} = %s"
         )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
+    with cursor(connection) as db_cursor:
+        db_cursor.execute(sql, [pk])

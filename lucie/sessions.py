@@ -123,7 +123,8 @@ def _live_row(key: str) -> Session | None:
             f"WHERE {quote('session_key')} = %s AND {quote('expire_date')} > %s"
         )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
+    # On PostgreSQL a cursor whose statements the server prepares (lucie/postgresql/base.py).
+    with getattr(connection, "prepared_cursor", connection.cursor)() as cursor:
         cursor.execute(sql, [key, now])
         found = cursor.fetchone()
     if found is None:

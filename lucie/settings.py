@@ -1,9 +1,9 @@
 """Settings for La Belle Lucie, all read from the environment.
 
-Development needs nothing set: with no SECRET_KEY in the environment, DEBUG is
-on, a throwaway key is used and the database is db.sqlite3 in the repository.
-A deployment sets SECRET_KEY (which turns DEBUG off unless DJANGO_DEBUG says
-otherwise) and ALLOWED_HOSTS. docs/operating.md lists every variable read here.
+Development needs nothing set: with no SECRET_KEY in the environment, DEBUG is on, a throwaway
+key is used and the database is db.sqlite3 in the repository. A deployment sets SECRET_KEY
+(which turns DEBUG off unless DJANGO_DEBUG says otherwise) and ALLOWED_HOSTS.
+docs/operating.md lists every variable read here.
 """
 
 from __future__ import annotations
@@ -129,19 +129,23 @@ def database_config(url: str) -> dict[str, Any]:
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL cannot be read: {error}") from None
     if config["ENGINE"] == "django.db.backends.postgresql":
-        # Django's, with a health check that asks the socket first (lucie/postgresql/base.py).
+        # Django's, with a socket-first health check and a cursor whose statements the server
+        # prepares after five runs (lucie/postgresql/base.py; Django's own are never prepared).
+        # DATABASE_PREPARED=0: for a pooler that refuses prepared statements.
         config["ENGINE"] = "lucie.postgresql"
+        prepared = env_bool("DATABASE_PREPARED", default=True)
+        config["OPTIONS"] = {"prepare_threshold": 5 if prepared else None}
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        # IMMEDIATE takes the write lock when a transaction opens, so two
-        # writers queue on the busy timeout instead of failing mid-transaction.
+        # IMMEDIATE takes the write lock when a transaction opens, so two writers queue on the
+        # busy timeout instead of failing mid-transaction.
         config["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
             "init_command": "PRAGMA synchronous=NORMAL",
         }
-    # Keep each worker thread's connection between requests: opening one per request cost a
-    # move ~10 ms of its ~13 ms under gunicorn on SQLite (bench/load.py), and a TCP connect and
-    # login on PostgreSQL. conn_health_checks above replaces a connection that has gone bad.
+    # Keep each worker thread's connection between requests: opening one per request cost a move
+    # ~10 ms of its ~13 ms on SQLite (bench/load.py), and a TCP connect and login on PostgreSQL.
+    # conn_health_checks above replaces a connection that has gone bad.
     config["CONN_MAX_AGE"] = 60
     return config
 
@@ -153,17 +157,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Database sessions whose key is checked before it is trusted (see lucie/sessions.py).
 SESSION_ENGINE = "lucie.sessions"
-# A player is remembered this long after their last visit, and each visit renews it (at most once
-# a day: lucie.sessions). 400 days is the longest a browser keeps a cookie (Chromium caps a
-# cookie's lifetime there), and more than a year, so a regular never loses a streak.
+# A player is remembered this long after their last visit, each visit renewing it (once a day at
+# most: lucie.sessions). 400 days, the longest Chromium keeps a cookie: a regular keeps a streak.
 SESSION_COOKIE_AGE = 400 * 86400
 
 # ---------------------------------------------------------------- cache
 
-# What every app server must agree on (daily figures, the solver's answers, rate-limit counters)
-# goes through this cache, so several servers need a shared one: Redis, named by CACHE_URL.
-# Unset, each process keeps its own memory cache, which is right for one `make run` or one
-# gunicorn (docs/scaling.md lists what that costs with more processes).
+# What every app server must agree on (daily figures, the solver's answers, rate limits) goes
+# through this cache, so several servers need a shared one: Redis, named by CACHE_URL. Unset, each
+# process keeps its own (docs/scaling.md lists what that costs with more processes).
 
 
 def cache_config(url: str | None) -> dict[str, Any]:
@@ -177,8 +179,7 @@ def cache_config(url: str | None) -> dict[str, Any]:
         "LOCATION": url,
         # Several sites may share one Redis: keep ours apart.
         "KEY_PREFIX": "lucie",
-        # A Redis that stops answering (frozen, or a network that drops packets) costs a call
-        # 100 ms, not a worker thread; a Redis on the same network answers in about 1 ms.
+        # A Redis that stops answering costs a call 100 ms, not a worker thread.
         "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
     }
 

@@ -87,3 +87,33 @@ def test_a_connection_its_server_ended_is_replaced_before_the_first_query(
     assert not kept.is_usable()
     assert queries, "a readable socket is asked about with a query"
     assert a_new_request(kept) != first
+
+
+@pytest.mark.django_db
+def test_a_moves_statements_are_prepared_by_the_server() -> None:
+    # game/rows.py runs the hot path's statements through prepared_cursor: bound on the server,
+    # and prepared once they have run a few times on the connection; any other query is Django's.
+    import psycopg
+    from django.test import Client
+
+    from game.models import Game
+    from tests.web.play.test_play import a_card_move, post, start
+
+    client = Client()
+    game = start(client)
+    with connections["default"].prepared_cursor() as cursor:
+        assert isinstance(cursor.cursor, psycopg.Cursor)
+        assert not isinstance(cursor.cursor, psycopg.ClientCursor)
+    with connections["default"].cursor() as cursor:
+        assert isinstance(cursor.cursor, psycopg.ClientCursor)
+    for _ in range(6):
+        assert post(client, game, "move", move=a_card_move(game).text).status_code == 303
+        game.refresh_from_db()
+        assert post(client, game, "undo").status_code == 303
+        game.refresh_from_db()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    table = Game._meta.db_table
+    assert any(sql.startswith("SELECT") and f'FROM "{table}"' in sql for sql in prepared), prepared
+    assert any(sql.startswith(f'UPDATE "{table}"') for sql in prepared), prepared

@@ -225,3 +225,12 @@ def test_sqlite_file_database_uses_wal_and_waits_for_the_write_lock(
     assert journal == "wal"
     assert busy_ms == 20_000
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+def test_postgresql_prepares_the_hot_path_unless_told_not_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = "postgres://u:p@db:5432/lucie"
+    assert database_config(url)["OPTIONS"]["prepare_threshold"] == 5
+    monkeypatch.setenv("DATABASE_PREPARED", "0")
+    assert database_config(url)["OPTIONS"]["prepare_threshold"] is None

@@ -44,7 +44,8 @@ def test_a_move_is_one_select_and_one_guarded_update(client: Client) -> None:
     assert "expire_date" in select
     assert not select.endswith(" FOR UPDATE")
     assert update.startswith('UPDATE "game_game" SET ')
-    guard = r'WHERE \S+ = \d+ AND \S+"updated_at" = .+ AND \S+"move_count" = 1$'
+    # (Parameters as the database got them: inlined for SQLite, $n for PostgreSQL's binding.)
+    guard = r'WHERE \S+ = \S+ AND \S+"updated_at" = .+ AND \S+"move_count" = (1|\$\d+)$'
     assert re.search(guard, update), update
     # No transaction around them (a test's own transaction makes one a SAVEPOINT).
     others = [q["sql"] for q in captured.captured_queries if "game_game" not in q["sql"]]
