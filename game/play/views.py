@@ -98,7 +98,9 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_safe
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return pipeline.hint(request, find.get_game(game_id, request.session.session_key), SITE)
+    # The game's read checks that the session is alive (find.session_games), so the session
+    # itself is not read: a hint is the game's read and its count, like a move's two queries.
+    return pipeline.hint(request, find.get_game(game_id, claimed_key(request.session)), SITE)
 
 
 @require_POST

@@ -174,3 +174,28 @@ def test_a_hint_is_counted_and_a_refused_count_still_shows_it(
     assert b"data-hint" in response.content
     assert Game.objects.get(pk=game.pk).hints == 1
     assert "could not count a hint" in caplog.text
+
+
+def test_a_cached_hint_is_the_games_read_and_its_count(client: Client) -> None:
+    # The game's read checks the session is alive: the session is not read on its own.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = start(client)
+    assert client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).status_code == 200
+    with CaptureQueriesContext(connection) as captured:
+        answer = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert len(sql) == 2, sql
+    assert sql[0].startswith('SELECT "game_game"')
+    assert "django_session" in sql[0]
+    assert sql[1].startswith('UPDATE "game_game" SET "hints"')
+
+
+def test_a_hint_for_a_session_that_is_gone_is_a_404(client: Client) -> None:
+    from django.contrib.sessions.models import Session
+
+    game = start(client)
+    Session.objects.all().delete()
+    assert client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).status_code == 404
