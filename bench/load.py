@@ -93,8 +93,13 @@ PROFILE_MOVES = 500
 # in save). Whatever is left is "other": middleware, the session, routing, the transaction.
 # Keep the names in step with the code: a name that no longer exists stops the benchmark.
 PHASES: dict[str, tuple[str, ...]] = {
-    # The locked read (its SELECT, and the row made a Game) and the snapshot.
-    "load": ("game.board.store:locked_game", "game.models:Game.resume"),
+    # The read (its SELECT, and the row made a Game; under the lock only after a lost race) and
+    # the snapshot.
+    "load": (
+        "game.board.find:found",
+        "game.board.store:locked_game",
+        "game.models:Game.resume",
+    ),
     "apply": (
         "game.engine:Game.play",
         "game.engine:Game.undo",
