@@ -77,8 +77,14 @@ def test_a_connection_its_server_ended_is_replaced_before_the_first_query(
 ) -> None:
     queries = asked(monkeypatch)
     first = a_new_request(kept)
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(%s)", [first])
+    with django_db_blocker.unblock():
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [first])
+        finally:
+            # This test holds no database of pytest-django's: its connection would stay open
+            # and keep the test database from being dropped at the end of the run.
+            connection.close()
     # The server's goodbye reaches the socket.
     assert kept.connection is not None
     deadline = time.monotonic() + 5
