@@ -32,14 +32,6 @@ def _words(language: str, function: str, *args: Any) -> str:
     return found
 
 
-def gettext(message: str) -> str:
-    return _words(translation.get_language(), "gettext", message)
-
-
-def pgettext(context: str, message: str) -> str:
-    return _words(translation.get_language(), "pgettext", context, message)
-
-
 # What a template's `_()` and `pgettext()` give: Jinja2's i18n calls these with the render's
 # context (they replace its own wrappers, which made a safe string of the translation and then
 # formatted it, even with nothing to put in, on every call). The same result, remembered per
@@ -90,8 +82,9 @@ def npgettext(context: str, singular: str, plural: str, number: int) -> str:
 
 def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    # Jinja2's wrappers for the plurals; its `_()` and `pgettext()` are replaced just below.
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
+        translation.gettext, ngettext, newstyle=True, npgettext=npgettext
     )
     env.globals.update(
         gettext=template_gettext,

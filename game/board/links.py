@@ -43,12 +43,6 @@ def _reversed(key: tuple[object, ...], name: str, args: tuple[object, ...]) -> s
     return reverse(name, args=args)
 
 
-def url_of(name: str, *args: object) -> str:
-    """`reverse(name, args=args)`, remembered per language and prefix (a deal's link, a game's
-    Undo): the board asks for the same few on every move of a game."""
-    return _reversed(_url_key(), name, args)
-
-
 # The controls of a stored game's board, by the name its template reads them under: the URL
 # name, and whether it takes the game's id.
 GAME_URLS = (

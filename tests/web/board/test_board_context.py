@@ -50,7 +50,10 @@ def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None
         assert found.names["QH"] == words.card_name(card)
         assert table.card_view(card).rank == str(words.RANK_LETTERS).split()[11]
         assert links.site_links() == {name: reverse(name) for name in links.SITE_LINKS}
-        assert links.url_of("deal", 42) == reverse("deal", args=[42])
+        assert links.game_urls(42)["page"] == reverse("game", args=[42])
+        assert links.board_links(Game(pk=42, deal_number=7), line=False)["deal_url"] == reverse(
+            "deal", args=[7]
+        )
 
 
 def test_every_form_of_the_board_posts_the_one_csrf_field() -> None:
