@@ -34,9 +34,14 @@ KILLS = 4
 MOVES = 90
 
 
+# Between kills. A move takes a few milliseconds: the MOVES of the stream must outlast the kills,
+# or none lands while a request is in flight.
+KILL_EVERY = 0.1
+
+
 def kill_workers_now_and_then(server: Server, stop: threading.Event, killed: list[int]) -> None:
     for _ in range(KILLS):
-        if stop.wait(0.35):
+        if stop.wait(KILL_EVERY):
             return
         for pid in server.workers():
             try:
