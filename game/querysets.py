@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils import timezone
 
 from game.status import CLEAN_WIN, WIN, Status
 
@@ -39,3 +40,10 @@ class GameQuerySet(models.QuerySet[Any]):
     def clean_wins(self) -> GameQuerySet:
         """Wins with no undo, no hint and no "Show a win" (CLEAN_WIN)."""
         return self.filter(CLEAN_WIN)
+
+    def update(self, **kwargs: Any) -> int:
+        """Django's bulk update, stamping `updated_at` as every save of a game does: a move in
+        flight on one of these games then finds its row changed and is made again on the row as
+        it now is (game.board.store.change_game). `auto_now` alone stamps only `save()`."""
+        kwargs.setdefault("updated_at", timezone.now())
+        return super().update(**kwargs)

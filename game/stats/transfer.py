@@ -163,12 +163,9 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
             .values_list("deal_number", flat=True)
         )
     )
-    # Each update stamps updated_at, as every write of a game does: a change in flight on one of
-    # these games then finds it changed and is made again on the row as it now is
-    # (game.board.store.change_game).
-    theirs.daily_entries().filter(deal_number__in=demoted).update(
-        daily_entry=False, network="", updated_at=now
-    )
+    # Game.objects' update stamps updated_at, so a change in flight on one of these games finds
+    # it changed and is made again on the row as it now is (game.board.store.change_game).
+    theirs.daily_entries().filter(deal_number__in=demoted).update(daily_entry=False, network="")
     for number in demoted:  # an update goes around the tally's signal (game/tally.py)
         tally.rebuild(number, number)
     closed = 0
@@ -182,7 +179,7 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
         wins=Count("pk", filter=WIN),
         daily_days=Count("pk", filter=Q(daily=True)),
     )
-    theirs.update(session_key=target, updated_at=now)
+    theirs.update(session_key=target)
     return Merged(**moved, closed=closed)
 
 

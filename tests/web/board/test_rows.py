@@ -107,6 +107,28 @@ def test_a_change_that_lost_a_race_to_the_clock_is_made_again_under_the_lock(
     assert game.move_count == 2
 
 
+def test_a_bulk_update_stamps_updated_at_so_a_change_in_flight_is_made_again(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Game.objects' update() stamps updated_at as a save does (the statistics transfer moves
+    games to another session that way): the guarded write then finds the row changed, and the
+    move is made again on the row as the bulk update left it, which it keeps."""
+    game = start(client)
+    move = a_card_move(game).text
+
+    def bulk(game_id: int) -> None:
+        assert Game.objects.filter(pk=game_id).update(network="bulk") == 1
+
+    reads = a_write_between(monkeypatch, bulk)
+    response = post(client, game, "move", htmx=True, move=move, auto="0")
+    assert response.status_code == 200
+    assert reads[0] is False, reads
+    assert reads[-1] is True, reads
+    game.refresh_from_db()
+    assert game.moves.split() == [move]
+    assert game.network == "bulk"
+
+
 def test_a_change_that_lost_a_race_to_another_move_is_a_stale_board(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
