@@ -27,7 +27,7 @@ wrote), and only a change that lost a race to another write is done again under 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,14 +36,14 @@ from django.db.models import Field
 from django.db.models.expressions import Col
 from django.utils import timezone
 
+from lucie.db import Converter, convert, hot_cursor, read_converters
+
 if TYPE_CHECKING:
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.models import Model
 
 # Every game statement goes to the database that transaction.atomic() opens by default.
 USING = DEFAULT_DB_ALIAS
-
-Converter = Callable[[Any, Any, Any], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +112,7 @@ def _read_statement(
     locking = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     converters = []
     for index, field in enumerate(fields):
-        expression = field.get_col(meta.db_table)
-        found_converters = (
-            *connection.ops.get_db_converters(expression),
-            *expression.get_db_converters(connection),
-        )
+        expression, found_converters = read_converters(connection, field)
         if found_converters:
             converters.append((index, expression, found_converters))
     statement = _Read(
@@ -137,13 +133,6 @@ def _params(connection: BaseDatabaseWrapper, lookup: Lookup) -> list[Any]:
     return [token, "", False]
 
 
-def cursor(connection: BaseDatabaseWrapper) -> Any:
-    """A cursor for the hot path's statements: on PostgreSQL one whose statements the server
-    prepares (lucie/postgresql/base.py), elsewhere Django's own."""
-    prepared = getattr(connection, "prepared_cursor", None)
-    return prepared() if prepared is not None else connection.cursor()
-
-
 def read(model: type[Model], lookup: Lookup, *, lock: bool) -> Any:
     """The one game `lookup` names, or None; with `lock`, under its row lock (inside the
     caller's transaction)."""
@@ -151,15 +140,14 @@ def read(model: type[Model], lookup: Lookup, *, lock: bool) -> Any:
         return None
     connection = connections[USING]
     statement = _read_statement(connection, model, lookup.kind, lock=lock)
-    with cursor(connection) as db_cursor:
+    with hot_cursor(connection) as db_cursor:
         db_cursor.execute(statement.sql, _params(connection, lookup))
         row = db_cursor.fetchone()
     if row is None:
         return None
     values = list(row)
     for index, expression, converters in statement.converters:
-        for convert in converters:
-            values[index] = convert(values[index], expression, connection)
+        values[index] = convert(values[index], expression, converters, connection)
     return model.from_db(USING, statement.attnames, values)
 
 
@@ -207,7 +195,7 @@ def update(
     expected = [
         field.get_db_prep_save(guard[field.attname], connection) for field in statement.guards
     ]
-    with cursor(connection) as db_cursor:
+    with hot_cursor(connection) as db_cursor:
         db_cursor.execute(statement.sql, [*values, instance.pk, *expected])
         written = bool(db_cursor.rowcount > 0)
     if not written and not guard:
@@ -234,5 +222,5 @@ def increment(model: type[Model], pk: int, attname: str) -> None:
         sql = _INCREMENTS[key] = (
             f"UPDATE {table} SET {column} = {column} + 1 WHERE {pk_column} = %s"
         )
-    with cursor(connection) as db_cursor:
+    with hot_cursor(connection) as db_cursor:
         db_cursor.execute(sql, [pk])

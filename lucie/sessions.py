@@ -29,7 +29,10 @@ from django.contrib.sessions.backends import db
 from django.contrib.sessions.backends.base import SessionBase, UpdateError
 from django.contrib.sessions.models import Session
 from django.db import DatabaseError, connections, router
+from django.db.models.expressions import Col
 from django.utils import timezone
+
+from lucie.db import Converter, convert, hot_cursor, read_converters
 
 RENEW_EVERY = dt.timedelta(days=1)
 
@@ -107,35 +110,31 @@ def claimed_key(session: SessionBase) -> str | None:
     return key
 
 
-# The statement that reads a live session, built once per process.
-_READ: dict[str, str] = {}
+# The statement that reads a live session, and its expiry's converters, built once per process
+# and database alias.
+_READ: dict[str, tuple[str, Col, tuple[Converter, ...]]] = {}
 
 
 def _live_row(key: str) -> Session | None:
     """The session row of `key` whose expiry is still ahead, or None."""
     connection = connections[router.db_for_read(Session)]
-    sql = _READ.get(connection.alias)
-    if sql is None:
+    statement = _READ.get(connection.alias)
+    if statement is None:
         quote = connection.ops.quote_name
         table = quote(Session._meta.db_table)
-        sql = _READ[connection.alias] = (
+        sql = (
             f"SELECT {quote('session_data')}, {quote('expire_date')} FROM {table} "
             f"WHERE {quote('session_key')} = %s AND {quote('expire_date')} > %s"
         )
+        field = Session._meta.get_field("expire_date")
+        statement = _READ[connection.alias] = (sql, *read_converters(connection, field))
+    sql, expression, converters = statement
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    # On PostgreSQL a cursor whose statements the server prepares (lucie/postgresql/base.py).
-    with getattr(connection, "prepared_cursor", connection.cursor)() as cursor:
+    with hot_cursor(connection) as cursor:
         cursor.execute(sql, [key, now])
         found = cursor.fetchone()
     if found is None:
         return None
     data, expiry = found
-    field = Session._meta.get_field("expire_date")
-    expression = field.get_col(Session._meta.db_table)
-    converters = (
-        *connection.ops.get_db_converters(expression),
-        *expression.get_db_converters(connection),
-    )
-    for convert in converters:
-        expiry = convert(expiry, expression, connection)
+    expiry = convert(expiry, expression, converters, connection)
     return Session(session_key=key, session_data=data, expire_date=expiry)
