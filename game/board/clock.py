@@ -66,3 +66,11 @@ def stop(game: Game, now: dt.datetime) -> None:
     game.elapsed_ms = reading(game, now)
     game.clock_since = None
     game.paused_at = None
+
+
+def format_ms(millis: int) -> str:
+    """A time as the timer and the statistics show it: 4:07, or 1:02:03 past the hour."""
+    seconds = millis // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"

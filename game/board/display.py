@@ -29,13 +29,6 @@ from game.board.winning_line import Shown
 from game.models import Game
 
 
-def format_ms(millis: int) -> str:
-    seconds = millis // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
-
-
 def board_context(
     game: Game,
     played: engine.Game,
@@ -94,16 +87,17 @@ def board_context(
         targets[target_key(engine.Move.parse(text))] = text
     hinted = hint_keys(hint.move) if hint else set()
 
-    # The board the browser holds, when the request named it: what it left as it was is kept.
-    held = _held(game, change.loaded if change is not None else None, previous)
-    marks = {*hinted, *targets, f"card:{selected}"}
-    kept = _kept_fans(held, position, by_card, marks) if held is not None else frozenset()
-    fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint, kept=kept)
     key = ""
     if not selected:
         key = board_key(game, position, game.status, game.assisted)
         if hint is not None:
             key = marked_key(key, hint.move, line)
+
+    # The board the browser holds, when the request named it: what it left as it was is kept.
+    held = _held(game, change.loaded if change is not None else None, previous, key)
+    marks = {*hinted, *targets, f"card:{selected}"}
+    kept = _kept_fans(held, position, by_card, marks) if held is not None else frozenset()
+    fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint, kept=kept)
 
     foundations = foundation_views(position)
     for foundation in foundations:
@@ -140,7 +134,7 @@ def board_context(
         "mercis_left": position.mercis_left,
         "merci_open": position.merci_open and game.status == Game.Status.PLAYING,
         "elapsed_ms": shown_ms,
-        "elapsed_text": format_ms(shown_ms),
+        "elapsed_text": clock.format_ms(shown_ms),
         "timer_running": running,
         "timer_cap_ms": clock.STRETCH_CAP_MS,
         "line": line,
@@ -213,11 +207,13 @@ class _Held:
     marked: set[str]
     legal: list[engine.Move]
     moves: dict[str, list[str]]
+    exact: bool = False
 
 
-def _held(game: Game, loaded: Loaded | None, previous: str) -> _Held | None:
+def _held(game: Game, loaded: Loaded | None, previous: str, key: str) -> _Held | None:
     """What the board with key `previous` showed, when it is the game as `loaded` for this
-    request (plain or marked); None for any other key, and then the whole board is sent."""
+    request (plain or marked); None for any other key, and then the whole board is sent. When it
+    is `key`, the very board this answer draws (a hint asked again), no mark differs."""
     if loaded is None or not previous or len(previous) > MAX_KEY:
         return None
     found = _marks_of(previous)
@@ -227,7 +223,7 @@ def _held(game: Game, loaded: Loaded | None, previous: str) -> _Held | None:
         return None
     playing = loaded.status == Game.Status.PLAYING
     legal = engine.legal_moves(loaded.position) if playing else []
-    return _Held(loaded, found[1], legal, moves_by_card(legal))
+    return _Held(loaded, found[1], legal, moves_by_card(legal), exact=previous == key)
 
 
 def _kept_fans(
@@ -235,7 +231,7 @@ def _kept_fans(
 ) -> frozenset[int]:
     """The fans as the held board shows them: the same cards and moves, marked neither there
     (those places are sent again, unmarked) nor now (`marks`)."""
-    marked = held.marked | marks
+    marked = set() if held.exact else held.marked | marks
     kept = set()
     # A redeal changes the number of fans: one that was not there is not kept.
     fans = zip(position.fans, held.loaded.position.fans, strict=False)

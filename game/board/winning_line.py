@@ -22,7 +22,7 @@ from typing import Any
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -75,29 +75,20 @@ class Shown:
         return len(self.line) - self.step
 
     @property
-    def steps(self) -> list[tuple[int, str, str]]:
-        """(number, text, "done" | "next" | "") for each move of the line, for the list."""
+    def steps_html(self) -> SafeString:
+        """The line's moves as the list's items (`<li class="done">…</li>` for those played, the
+        next one marked as the current step): built here rather than by a template loop, which
+        cost a cached "Show a win" more than the rest of its answer for a line of a hundred
+        moves, and each item remembered per process (a line is drawn again on every step along
+        it, and the daily deal's lines are shared by everyone who reaches them)."""
         marks = ["done"] * self.step + ["next"] + [""] * len(self.line)
         language = get_language()
-        return [
-            (number, _step_text(text, language), marks[number - 1])
-            for number, text in enumerate(self.line, start=1)
-        ]
-
-    @property
-    def steps_html(self) -> SafeString:
-        """`steps` as the list's items (`<li class="done">…</li>`, the next one marked as the
-        current step): built here rather than by a template loop, which cost a cached "Show a
-        win" more than the rest of its answer for a line of a hundred moves."""
-        items = []
-        for _number, text, mark in self.steps:
-            if mark == "next":
-                items.append(format_html('<li class="next" aria-current="step">{}</li>', text))
-            elif mark:
-                items.append(format_html('<li class="{}">{}</li>', mark, text))
-            else:
-                items.append(format_html("<li>{}</li>", text))
-        return mark_safe("".join(items))
+        return SafeString(
+            "".join(
+                _step_item(text, mark, language)
+                for text, mark in zip(self.line, marks, strict=False)
+            )
+        )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -105,6 +96,19 @@ def _step_text(text: str, language: str) -> str:
     """A line's move as its list says it, in `language` (the page's): worked out once per
     process, as the list of a line of a hundred moves is drawn again on every step along it."""
     return words.capfirst(words.describe(engine.Move.parse(text)))
+
+
+_ITEMS = {
+    "next": '<li class="next" aria-current="step">{}</li>',
+    "done": '<li class="done">{}</li>',
+    "": "<li>{}</li>",
+}
+
+
+@functools.lru_cache(maxsize=8192)
+def _step_item(text: str, mark: str, language: str) -> str:
+    """One item of the line's list: the move `text` said in `language`, marked `mark`."""
+    return str(format_html(_ITEMS[mark], _step_text(text, language)))
 
 
 def cache_key(record: engine.Record) -> str:

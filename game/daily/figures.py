@@ -24,7 +24,7 @@ from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
 from game import deals, tally
-from game.board.display import format_ms
+from game.board.clock import format_ms
 from game.models import Game
 from game.status import WIN
 from lucie import metrics

@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import pgettext_lazy
 
 from game import deals
-from game.board.display import format_ms
+from game.board.clock import format_ms
 from game.models import Game
 from game.status import WIN, is_clean_win
 

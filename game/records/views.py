@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
-from game.board import announce, display, find, messages, store, table
+from game.board import announce, clock, find, messages, store, table
 from game.models import Game
 from game.players import HtmxHttpRequest, session_key
 
@@ -196,7 +196,7 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "position": position,
         "record": game.record.text,
         "download": reverse("replay_record_txt", args=[game.replay_token]),
-        "time": display.format_ms(game.elapsed_ms),
+        "time": clock.format_ms(game.elapsed_ms),
         # The review is this browser's own: the replay link may be shared, the review is not.
         "review": (
             reverse("review", args=[game.pk])

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, limits
-from game.board import display, find, messages, table, words
+from game.board import clock, find, messages, table, words
 from game.models import Game
 from game.review import found as reviews
 from game.review.found import Progress
@@ -48,7 +48,7 @@ def _context(
         "url": reverse("review", args=[game.pk]),
         "try_url": reverse("review_try", args=[game.pk]),
         "replay_url": reverse("replay", args=[game.replay_token]),
-        "time": display.format_ms(game.elapsed_ms),
+        "time": clock.format_ms(game.elapsed_ms),
         "clean": game.is_clean_win,
         "at": at,
         "steps_total": _work_estimate(game, progress),

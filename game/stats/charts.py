@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext, pgettext
 
-from game.board.display import format_ms
+from game.board.clock import format_ms
 from game.stats.figures import Bin, Stats
 
 WIDTH = 600

@@ -27,7 +27,7 @@ from django.db.models import Avg, Case, Count, F, IntegerField, Max, Min, Q, Que
 from django.db.models.expressions import Window
 from django.utils.translation import gettext, pgettext
 
-from game.board.display import format_ms
+from game.board.clock import format_ms
 from game.models import Game
 from game.status import CLEAN_WIN, WIN
 

@@ -13,7 +13,7 @@ from django.db.models import Min
 from django.utils.translation import ngettext
 
 from game import engine
-from game.board.display import format_ms
+from game.board.clock import format_ms
 from game.models import Game
 from game.stats import figures
 from game.templatetags import rulesets

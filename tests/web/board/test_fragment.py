@@ -119,9 +119,9 @@ def test_a_move_after_a_hint_sends_again_the_fans_the_hint_marked(client: Client
     assert assembled == fans_of(board(client, game))
 
 
-def test_show_a_win_asked_again_sends_only_the_fans_its_mark_changes(client: Client) -> None:
-    """A repeated "Show a win" comes from the board with the line's mark, named by its key:
-    the fans the mark leaves alone come as placeholders."""
+def test_show_a_win_asked_again_sends_no_fan(client: Client) -> None:
+    """A repeated "Show a win" comes from the board with the line's mark, named by its key: the
+    very board it draws again, so every fan comes as a placeholder, the marked ones too."""
     game = start(client)
     first = post(client, game, "solve", htmx=True, v=key_of(board(client, game))).content.decode()
     held = board(client, game)  # the first answer as the browser put it together
@@ -134,8 +134,8 @@ def test_show_a_win_asked_again_sends_only_the_fans_its_mark_changes(client: Cli
     assert not [sql for sql in statements if sql.startswith(("UPDATE", "BEGIN"))], statements
     answer = again.content.decode()
     fans = fans_of(answer)
-    sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
-    assert 1 <= len(sent) <= 2
+    assert fans
+    assert [index for index, fan in fans.items() if "hx-preserve" not in fan] == []
     # The line's section, with its list of moves, is the one the browser holds.
     assert '<section id="winning-line" hx-preserve></section>' in answer
     assert '<section id="winning-line" class="solver' in held
@@ -241,3 +241,27 @@ def test_a_hint_from_a_keyed_board_sends_only_the_fans_its_mark_changes(
         for index, fan in fans.items()
     }
     assert assembled == fans_of(again)
+
+
+def test_a_hint_asked_again_from_the_hinted_board_keeps_every_fan(client: Client) -> None:
+    """Hint pressed twice: the browser holds the hinted board itself (its marked key), which the
+    second answer draws again to the last mark, so every fan comes as a placeholder; the menu and
+    the message are sent as usual."""
+    game = start(client)
+    headers = {"HX-Request": "true"}
+    hinted = client.get(f"/game/{game.pk}/hint/", headers=headers).content.decode()
+    assert "." in key_of(hinted)
+    response = client.get(f"/game/{game.pk}/hint/", {"v": key_of(hinted)}, headers=headers)
+    assert response.status_code == 200
+    again = response.content.decode()
+    assert key_of(again) == key_of(hinted)
+    fans = fans_of(again)
+    assert fans
+    assert all("hx-preserve" in fan for fan in fans.values())
+    assembled = {
+        index: fans_of(hinted)[index] if "hx-preserve" in fan else fan
+        for index, fan in fans.items()
+    }
+    drawn = client.get(f"/game/{game.pk}/hint/", headers=headers).content.decode()
+    assert assembled == fans_of(drawn)
+    assert "Hint:" in again

@@ -15,10 +15,12 @@ import pytest
 import time_machine
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 
 from game import deals, engine
 from game.board import store as game_store
 from game.board import winning_line
+from game.board import words as board_words
 from game.daily import figures as daily_figures
 from game.daily import player
 from game.engine import solver
@@ -448,6 +450,36 @@ def test_next_plays_the_lines_moves_through_the_pipeline(client: Client) -> None
     assert game.move_count == 3
     assert game.auto_flags == "000"  # the line is played as it is, auto-move or not
     assert game.started_at is not None
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_lines_list_marks_the_moves_played_and_the_next_in_the_pages_language(
+    client: Client, language: str
+) -> None:
+    """The list of the line's moves (its items are remembered per process, game.board.
+    winning_line._step_item): one item per move, those played "done", the next one the current
+    step, and each move said as the board says it in the page's language."""
+    game = start(client)
+    prefix = "" if language == "en" else f"/{language}"
+    post(client, game, "solve")
+    line = shown_line(client)
+    for step in range(2):
+        url = f"{prefix}/game/{game.pk}/solve/next/"
+        response = client.post(url, {"n": step, "auto": "0"}, headers=HX)
+        assert response.status_code == 200
+    html = text(response).split('id="winning-line"')[1]
+    items = re.findall(r"<li( [^>]*)?>([^<]*)</li>", html)
+    assert len(items) == len(line)
+    marks = [attributes for attributes, _ in items]
+    assert marks[:2] == [' class="done"', ' class="done"']
+    assert marks[2] == ' class="next" aria-current="step"'
+    assert set(marks[3:]) == {""}
+    with translation.override(language):
+        said = [board_words.capfirst(board_words.describe(engine.Move.parse(m))) for m in line]
+    assert [unescape(item) for _, item in items] == said
+    if language != "en":
+        english = [board_words.capfirst(engine.Move.parse(m).describe()) for m in line]
+        assert said != english
 
 
 def test_previous_is_undo_and_stays_on_the_line(client: Client) -> None:
