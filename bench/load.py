@@ -463,19 +463,19 @@ def answers_beside_a_move(
 
     One connection: "Show a win" takes a compute slot (one per worker) even when its verdict is
     cached, so concurrent ones on a worker are refused as busy; one keep-alive connection also
-    stays on one worker. The move plays on the first seat's game and the answers are asked on the
-    second's: "Show a win" marks its game assisted, after which each of that game's moves reads
-    the session for the line on show, which a move in play usually does not."""
-    assert len(seats) >= 2, "the answers and the move need a game each"
-    mover, asker = seats[:1], seats[1:2]
+    stays on one worker. Each is asked on a game of its own, all three on the same board: "Show a
+    win" marks its game assisted and puts its line on show, which every later answer on that
+    game draws (a hint asked there would send the line's list of moves as well)."""
+    assert len(seats) >= 3, "the move, the hint and Show a win need a game each"
+    games = {"move": seats[:1], "hint": seats[1:2], "solve": seats[2:3]}
     script = workdir / "answer.lua"
     script.write_text(ANSWER_LUA)
     for kind in KINDS:
-        fill_answer(site, asker, workdir, script, seconds, kind)
+        fill_answer(site, games[kind], workdir, script, seconds, kind)
     measure: dict[str, Callable[[], CpuRun]] = {
-        "move": lambda: single_move(site, workdir, mover, seconds),
-        "hint": lambda: cached_answer(site, asker, workdir, script, seconds, "hint"),
-        "solve": lambda: cached_answer(site, asker, workdir, script, seconds, "solve"),
+        "move": lambda: single_move(site, workdir, games["move"], seconds),
+        "hint": lambda: cached_answer(site, games["hint"], workdir, script, seconds, "hint"),
+        "solve": lambda: cached_answer(site, games["solve"], workdir, script, seconds, "solve"),
     }
     kinds = list(measure)
     totals = dict.fromkeys(kinds, CpuRun(0, 0.0, 0.0))

@@ -228,8 +228,8 @@ def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
     the clock (which the first move starts); the end of the game stops it.
 
     `guarded`: only if the row is still as it was read, else False (Game.save_changes). A write
-    that changes an OUTCOME column changes the daily figures' rows too (game.tally), in the same
-    transaction."""
+    that changes an OUTCOME column of a daily entry changes the daily figures' rows too
+    (game.tally), in the same transaction; no other game has a row there."""
     if len(played.moves) > max(limits.MAX_GAME_MOVES, game.move_count):
         raise GameTooLongError(
             f"a game holds at most {limits.MAX_GAME_MOVES} moves: undo, or start a new game"
@@ -263,13 +263,15 @@ def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
     if not guarded:
         return game.save_changes()
     loaded = game.loaded_values or {}
-    if any(getattr(game, name) != loaded.get(name) for name in OUTCOME):
+    # daily_entry as read: a transfer that changes it stamps the row, and the guard then fails.
+    if game.daily_entry and any(getattr(game, name) != loaded.get(name) for name in OUTCOME):
         with transaction.atomic():
             return game.save_changes(guarded=True)
     return game.save_changes(guarded=True)
 
 
-# The columns whose change reaches the daily figures' rows through post_save (game.tally).
+# The columns whose change reaches the daily figures' rows through post_save (game.tally), for
+# a daily entry (game.daily.figures.counted).
 OUTCOME = ("status", "started_at", "assisted", "finished_at", "wall_ms")
 
 

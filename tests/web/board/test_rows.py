@@ -30,8 +30,7 @@ def game_statements(captured: CaptureQueriesContext) -> list[str]:
 
 def test_a_move_is_one_select_and_one_guarded_update(client: Client) -> None:
     game = start(client)
-    # A second move: the first starts the game's clock, which is written in a transaction
-    # (test_a_write_that_changes_the_daily_figures_is_one_transaction_with_them).
+    # A second move (the first starts the game's clock: test_only_a_daily_entrys_outcome_...).
     post(client, game, "move", move=a_card_move(game).text)
     game.refresh_from_db()
     move = a_card_move(game).text
@@ -166,6 +165,23 @@ def test_a_write_that_changes_the_daily_figures_is_one_transaction_with_them(
     assert response.status_code == 503
     game.refresh_from_db()
     assert (game.move_count, game.started_at) == (0, None)
+
+
+@pytest.mark.parametrize("daily", [True, False])
+def test_only_a_daily_entrys_outcome_is_written_in_a_transaction(
+    client: Client, daily: bool
+) -> None:
+    """A first move starts the game (started_at, an OUTCOME column). A daily entry's tally row
+    changes with it, in one transaction; any other game has no tally row, so its first move is
+    the plain guarded write of every move, with no BEGIN or SAVEPOINT."""
+    game = daily_game(client) if daily else start(client)
+    with CaptureQueriesContext(connection) as captured:
+        response = post(client, game, "move", htmx=True, move=a_card_move(game).text, auto="0")
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.started_at is not None
+    transactions = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" in q["sql"]]
+    assert bool(transactions) is daily, [q["sql"] for q in captured.captured_queries]
 
 
 def test_the_locked_read_gives_the_orms_game(client: Client) -> None:
