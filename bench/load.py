@@ -449,6 +449,50 @@ def print_cpu(
         f"{solve.ms_per_request / single.ms_per_request:.2f} ({label}; 1 client)"
     )
 
+    first, moves = first_show_a_win(site, FIRST_GAMES)
+    print(
+        f"CPU per request: first Show a win on a searched board {first.ms_per_request:.2f} ms, "
+        f"first move {moves.ms_per_request:.2f} ms; ratio "
+        f"{first.ms_per_request / moves.ms_per_request:.2f} ({label}; {FIRST_GAMES} games)"
+    )
+
+
+FIRST_GAMES = 150
+"""Games of the first Show a win's measure, and of the moves it is compared with."""
+
+
+def first_show_a_win(site: Site, count: int) -> tuple[CpuRun, CpuRun]:
+    """CPU per request of "Show a win" pressed for the first time on a game, on a board whose
+    verdict is cached (another player asked it there before): the answer a crowd on the daily
+    deal's opening gets. It marks the game assisted (a write) and draws the line's whole list,
+    which no wrk run can repeat on one game. Beside it, a first move on as many other games of
+    the same deal, sent the same way (each game its own keep-alive connection, the request as
+    board.js sends it, with the key of the board on show), and measured the same way."""
+    fill = seat_players(site, 12)  # the verdict searched, in every worker's own cache
+    for seat in fill:
+        answer = seat.player.post(f"/game/{seat.game_id}/solve/", {"n": 0, "auto": 0})
+        assert answer.status == 200, answer.body[:200]
+    runs: dict[str, CpuRun] = {}
+    for kind in ("solve", "move"):
+        seats = seat_players(site, count)
+        pages = [seat.player.get(f"/game/{seat.game_id}/", htmx=True) for seat in seats]
+        keys = [board_key(page.body) for page in pages]
+
+        def run(seats: list[Seat] = seats, keys: list[str] = keys, kind: str = kind) -> Run:
+            started = time.monotonic()
+            for seat, key in zip(seats, keys, strict=True):
+                form: dict[str, object] = {"n": 0, "auto": 0, "v": key}
+                if kind == "move":
+                    form["move"] = seat.move
+                answer = seat.player.post(f"/game/{seat.game_id}/{kind}/", form)
+                assert answer.status == 200, (kind, answer.status, answer.body[:200])
+            return Run(1, len(seats), time.monotonic() - started, 0.0, 0.0, 0)
+
+        runs[kind] = measured_cpu(site, run)
+        for seat in seats:
+            seat.player.close()
+    return runs["solve"], runs["move"]
+
 
 KINDS = ("hint", "solve")
 
