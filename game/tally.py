@@ -3,7 +3,7 @@
 Counting a month's entries on every read grows with the entries (bench/daily.py: with 30,000
 entries on a month's days the month page took 1.9 times as long as an empty one); a row a day
 costs the same whatever the number of players. The row changes in the same transaction as the
-game whose save changes what the figures read from it (game.daily.figures.counted: begun, won
+game whose save changes what the figures read from it (`counted`: begun, won
 clean, and the time and length of a win), through the ORM's post_save, so the two never
 disagree after a commit:
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Value, When
 
+from game import deals
 from game.models import DailyTally, Game
 from game.status import WIN
 
@@ -44,6 +45,37 @@ def plausible_win() -> Q:
 
 Counted = tuple[object, ...]
 
+# What everyone's figures read from a game: whether it is a daily entry (Game.daily_entry) that
+# has begun, its status, whether it was assisted, and the time and length of a win. A change to
+# any of these (a first move, a win, a loss, an abandon, a peek) changes the deal's row and drops
+# the month's cached figures (game.daily.figures); a move that changes none of them (most moves)
+# does neither.
+NOT_COUNTED: Counted = (False, Game.Status.PLAYING, False, None, None)
+
+
+def counted(game: Game) -> Counted:
+    # Read from the instance's fields as loaded: a deferred field is not fetched for this.
+    fields = game.__dict__
+    if not fields.get("daily_entry") or fields.get("started_at") is None:
+        return NOT_COUNTED
+    status = fields.get("status")
+    won = status == Game.Status.WON
+    return (
+        True,
+        status,
+        fields.get("assisted"),
+        fields.get("wall_ms") if won else None,
+        fields.get("move_count") if won else None,
+    )
+
+
+def changed_by(game: Game) -> bool:
+    """Whether saving `game` as it stands now changes its deal's row: it counts otherwise than
+    it did as loaded (post_init: game.daily.figures.remember_counted) and is of the daily rules.
+    Only a daily entry counts for anything, so no other game's save ever does."""
+    before = getattr(game, "_counted", NOT_COUNTED)
+    return game.rules == deals.DAILY_RULES and counted(game) != before
+
 
 def _won(counted: Counted) -> bool:
     return bool(counted[0]) and counted[1] == Game.Status.WON and not counted[2]
@@ -58,7 +90,7 @@ def _record_time(counted: Counted) -> int | None:
 
 def record_change(deal_number: int, before: Counted, now: Counted) -> None:
     """Bring the deal's row in line with one game that counted as `before` and counts as `now`
-    (game.daily.figures.counted's tuples)."""
+    (`counted`'s tuples)."""
     players = int(bool(now[0])) - int(bool(before[0]))
     winners = int(_won(now)) - int(_won(before))
     best = _record_time(now)

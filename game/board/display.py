@@ -230,7 +230,8 @@ def _kept_fans(
     held: _Held, position: engine.Position, by_card: dict[str, list[str]], marks: set[str]
 ) -> frozenset[int]:
     """The fans as the held board shows them: the same cards and moves, marked neither there
-    (those places are sent again, unmarked) nor now (`marks`)."""
+    (those places are sent again, unmarked) nor now (`marks`); on the very board the answer
+    draws (`held.exact`), marked or not alike."""
     marked = set() if held.exact else held.marked | marks
     kept = set()
     # A redeal changes the number of fans: one that was not there is not kept.

@@ -17,7 +17,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
 
-from game import engine, limits, rows
+from game import engine, limits, rows, tally
 from game.board import clock, find
 from game.board.change import Change
 from game.board.find import Games
@@ -228,8 +228,9 @@ def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
     the clock (which the first move starts); the end of the game stops it.
 
     `guarded`: only if the row is still as it was read, else False (Game.save_changes). A write
-    that changes an OUTCOME column of a daily entry changes the daily figures' rows too
-    (game.tally), in the same transaction; no other game has a row there."""
+    that changes what the game counts for in everyone's daily figures (a daily entry begun, won,
+    lost, revived or marked assisted: game.tally.changed_by) changes its deal's row too, in the
+    same transaction."""
     if len(played.moves) > max(limits.MAX_GAME_MOVES, game.move_count):
         raise GameTooLongError(
             f"a game holds at most {limits.MAX_GAME_MOVES} moves: undo, or start a new game"
@@ -262,17 +263,11 @@ def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
         game.wall_ms = None
     if not guarded:
         return game.save_changes()
-    loaded = game.loaded_values or {}
     # daily_entry as read: a transfer that changes it stamps the row, and the guard then fails.
-    if game.daily_entry and any(getattr(game, name) != loaded.get(name) for name in OUTCOME):
+    if tally.changed_by(game):
         with transaction.atomic():
             return game.save_changes(guarded=True)
     return game.save_changes(guarded=True)
-
-
-# The columns whose change reaches the daily figures' rows through post_save (game.tally), for
-# a daily entry (game.daily.figures.counted).
-OUTCOME = ("status", "started_at", "assisted", "finished_at", "wall_ms")
 
 
 def finish(game: Game, status: str, now: dt.datetime) -> None:

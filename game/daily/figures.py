@@ -129,40 +129,18 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
 
 # ---------------------------------------------------------------- keeping the cache true
 
-# What everyone's figures read from a game: whether it is a daily entry (Game.daily_entry) that
-# has begun, its status, whether it was assisted, and the time and length of a win. A change to
-# any of these (a first move, a win, a loss, an abandon, a peek) drops the month's cached figures;
-# a move that changes none of them (most moves) does not.
-NOT_COUNTED: tuple[object, ...] = (False, Game.Status.PLAYING, False, None, None)
-
-
-def counted(game: Game) -> tuple[object, ...]:
-    # Read from the instance's fields as loaded: a deferred field is not fetched for this.
-    fields = game.__dict__
-    if not fields.get("daily_entry") or fields.get("started_at") is None:
-        return NOT_COUNTED
-    status = fields.get("status")
-    won = status == Game.Status.WON
-    return (
-        True,
-        status,
-        fields.get("assisted"),
-        fields.get("wall_ms") if won else None,
-        fields.get("move_count") if won else None,
-    )
-
 
 def remember_counted(sender: type[Game], instance: Game, **kwargs: object) -> None:
     """post_init: note what the figures read from the game as it was loaded."""
-    instance._counted = counted(instance)  # type: ignore[attr-defined]
+    instance._counted = tally.counted(instance)  # type: ignore[attr-defined]
 
 
 def forget_after_save(
     sender: type[Game], instance: Game, created: bool = False, **kwargs: object
 ) -> None:
     """post_save: drop the month's cached figures if the game now counts differently."""
-    before = NOT_COUNTED if created else getattr(instance, "_counted", NOT_COUNTED)
-    now = counted(instance)
+    before = tally.NOT_COUNTED if created else getattr(instance, "_counted", tally.NOT_COUNTED)
+    now = tally.counted(instance)
     instance._counted = now  # type: ignore[attr-defined]
     if now != before and instance.rules == deals.DAILY_RULES:
         tally.record_change(instance.deal_number, before, now)

@@ -171,7 +171,7 @@ def test_a_write_that_changes_the_daily_figures_is_one_transaction_with_them(
 def test_only_a_daily_entrys_outcome_is_written_in_a_transaction(
     client: Client, daily: bool
 ) -> None:
-    """A first move starts the game (started_at, an OUTCOME column). A daily entry's tally row
+    """A first move starts the game (what tally.counted reads). A daily entry's tally row
     changes with it, in one transaction; any other game has no tally row, so its first move is
     the plain guarded write of every move, with no BEGIN or SAVEPOINT."""
     game = daily_game(client) if daily else start(client)
