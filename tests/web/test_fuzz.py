@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from game.columns import new_token
 from game.models import Game
-from tests.web.play.test_play import start as start_deal
+from tests.helpers.play import start as start_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.utils import translation
 from game import engine
 from game.board import links, table, words
 from game.models import Game
-from tests.web.play.test_play import start
+from tests.helpers.play import start
 
 pytestmark = pytest.mark.django_db
 

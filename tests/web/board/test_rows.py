@@ -18,8 +18,9 @@ from django.test.utils import CaptureQueriesContext
 from game import rows
 from game.board import find
 from game.models import Game
-from tests.web.embed import test_embed
-from tests.web.play.test_play import a_card_move, legal, post, snapshot, start
+from tests.helpers.embed import post as embed_post
+from tests.helpers.embed import start as embed_start
+from tests.helpers.play import a_card_move, legal, post, snapshot, start
 
 pytestmark = pytest.mark.django_db
 
@@ -53,10 +54,10 @@ def test_a_move_is_one_select_and_one_guarded_update(client: Client) -> None:
 
 def test_an_embed_move_is_one_select_and_one_guarded_update() -> None:
     client = Client()
-    game = test_embed.start(client)
+    game = embed_start(client)
     move = a_card_move(game).text
     with CaptureQueriesContext(connection) as captured:
-        response = test_embed.post(client, game, "move", move=move)
+        response = embed_post(client, game, "move", move=move)
     assert response.status_code == 303
     select, update = game_statements(captured)
     assert '"game_game"."token" = ' in select
@@ -242,7 +243,7 @@ def test_a_game_number_past_any_stored_one_is_a_404(client: Client, game_id: int
 
 
 def test_an_imported_records_token_opens_nothing_to_a_change() -> None:
-    game = test_embed.start(Client())
+    game = embed_start(Client())
     Game.objects.filter(pk=game.pk).update(imported=True)
     assert rows.read(Game, find.token_games(game.token), lock=True) is None
     Game.objects.filter(pk=game.pk).update(imported=False)

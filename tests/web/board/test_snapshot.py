@@ -16,7 +16,7 @@ from game import engine
 from game.columns import parse_moves
 from game.engine import snapshot_position, snapshot_text
 from game.models import Game
-from tests.web.play.test_play import post, start
+from tests.helpers.play import post, start
 
 pytestmark = pytest.mark.django_db
 
