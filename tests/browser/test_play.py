@@ -30,9 +30,6 @@ from tests.helpers.browser import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-# ---------------------------------------------------------------- helpers
-
-
 # ---------------------------------------------------------------- tests
 
 

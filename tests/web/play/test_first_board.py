@@ -12,7 +12,6 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from html import unescape
-from typing import TYPE_CHECKING
 
 import pytest
 import time_machine
@@ -22,9 +21,6 @@ from django.test import Client
 from game import deals, engine, limits
 from game.models import Game
 from tests.helpers.play import a_first_move, board_of
-
-if TYPE_CHECKING:
-    pass
 
 pytestmark = pytest.mark.django_db
 

@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 
 from game import engine
-
-if TYPE_CHECKING:
-    pass
 from game.models import Game
 from tests.helpers.play import (
     DEAL,
@@ -29,9 +25,6 @@ from tests.helpers.play import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-# ---------------------------------------------------------------- helpers
 
 
 # ---------------------------------------------------------------- pages
