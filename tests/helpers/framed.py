@@ -20,8 +20,6 @@ from playwright.sync_api import (
 from game import engine
 
 TARGET = re.compile(r"\bis-target\b")
-
-
 FRAME_HEIGHT = 620
 
 

@@ -18,8 +18,6 @@ from tests.web.live_gunicorn import (
 )
 
 ROUNDS = 4
-
-
 FREE_MOVES = 4
 
 

@@ -18,11 +18,8 @@ HX = {"HX-Request": "true"}
 # Deals the greedy hint loses with their real shuffles, and where the win slipped away (found
 # once with the engine's own search; each test checks the site against the solver directly).
 LOST_BEFORE_A_REDEAL = (1, "lucie")
-
-
 LOST_IN_THE_LAST_DEAL = (4, "lucie")
-
-
+LOST_FROM_THE_START = (1, "lucie-r0")
 WON_BY_GREEDY = (3, "lucie")
 
 

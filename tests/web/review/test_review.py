@@ -24,6 +24,7 @@ from tests.helpers.play import start
 from tests.helpers.review import (
     HX,
     LOST_BEFORE_A_REDEAL,
+    LOST_FROM_THE_START,
     LOST_IN_THE_LAST_DEAL,
     WON_BY_GREEDY,
     greedy_record,
@@ -35,9 +36,6 @@ from tests.helpers.review import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-LOST_FROM_THE_START = (1, "lucie-r0")
 
 
 @pytest.fixture(autouse=True)
