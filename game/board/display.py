@@ -43,7 +43,7 @@ def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200
 
 def board_context(
     game: Game,
-    played: engine.Game,
+    played: engine.Play,
     *,
     change: Change | None = None,
     selected: str = "",
@@ -282,7 +282,7 @@ def _kept_fans(
 
 def _unchanged(
     game: Game,
-    played: engine.Game,
+    played: engine.Play,
     held: _Held,
     foundations: list[FoundationView],
     legal_now: list[engine.Move],
@@ -314,7 +314,7 @@ def _unchanged(
 
 def announcement(
     game: Game,
-    played: engine.Game,
+    played: engine.Play,
     change: Change | None,
     *,
     hint: engine.Hint | None,

@@ -436,7 +436,7 @@ NAMED_AT_MOST = 3
 
 
 def change(
-    game: engine.Game,
+    game: engine.Play,
     seen: int,
     action: str,
     *,
@@ -445,7 +445,7 @@ def change(
 ) -> str:
     """The sentence for a request that took `game` from move count `seen` to where it is now.
 
-    `auto` flags the logged moves that the auto-move setting played (engine.Game.auto);
+    `auto` flags the logged moves that the auto-move setting played (engine.Play.auto);
     `assisted` says that "Show a win" was used, so a win is not called the player's.
     """
     count = len(game.moves)
@@ -727,7 +727,7 @@ WORDS = {
     ),
 }
 
-# The refusals raised with their English text alone (game/board/actions.py, engine.Game,
+# The refusals raised with their English text alone (game/board/actions.py, engine.Play,
 # store.py), by that text. A raise site that passes the code instead needs no entry here.
 UNCODED = {
     "there is no move to undo": "no_undo",

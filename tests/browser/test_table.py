@@ -53,7 +53,7 @@ def test_the_hint_ring_shows_on_the_first_card_of_a_fan(
 def test_space_redeals_after_a_mouse_move_whatever_has_focus(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     page.goto(f"{live_server.url}/deal/1/")
     move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
     assert move.card is not None
@@ -90,7 +90,7 @@ def test_a_phone_says_tap_and_a_mouse_says_click(browser: Browser, live_server: 
         expect(page.locator(".merci.open")).to_have_text(
             re.compile(rf"open: {word} a buried"), use_inner_text=True
         )
-        mirror = engine.Game(5, engine.Rules.parse("lucie-r0"))
+        mirror = engine.Play(5, engine.Rules.parse("lucie-r0"))
         card = next(m.card for m in engine.card_moves(mirror.position) if m.card is not None)
         if has_touch:
             fan_card(page, card).tap()
@@ -106,7 +106,7 @@ def test_the_embeds_settings_button_stays_after_a_move(
     page.goto(f"{live_server.url}/embed/deal/1/")
     gear = page.get_by_role("button", name="Settings")
     expect(gear).to_be_visible()
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
     assert move.card is not None
 
@@ -177,7 +177,7 @@ def show_long_fans(page: Page, live_server: LiveServer) -> None:
     rules, number, moves = LONG_FANS
     open_dealt(page, f"{live_server.url}/deal/{number}/?rules={rules}")
     game = Game.objects.get(pk=int(board(page).get_attribute("data-game") or 0))
-    played = engine.Game(
+    played = engine.Play(
         number, engine.Rules.parse(rules), [engine.Move.parse(m) for m in moves.split()]
     )
     store.save(game, played)
@@ -242,7 +242,7 @@ def test_a_move_slides_its_card_unless_motion_is_reduced(
         )
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/1/")
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     move = next(m for m in engine.card_moves(mirror.position) if m.onto is not None)
     assert move.card is not None
 
@@ -285,7 +285,7 @@ def serious_violations(page: Page) -> list[str]:
 def test_the_merci_marks_what_it_can_take_only_when_asked(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
-    mirror = engine.Game(5, engine.Rules.parse("lucie-r0"))
+    mirror = engine.Play(5, engine.Rules.parse("lucie-r0"))
     takeable = {m.card.code for m in engine.legal_moves(mirror.position) if m.merci and m.card}
     assert takeable
     page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
@@ -440,7 +440,7 @@ def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveS
     )
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/2/")
-    mirror = engine.Game(2)
+    mirror = engine.Play(2)
     move = engine.Move.parse("3C>4C")
     assert move in engine.card_moves(mirror.position)
     home = {m.card.code for m in engine.card_moves(mirror.position) if m.to_foundation and m.card}
@@ -544,7 +544,7 @@ def test_the_felt_holds_still_between_picking_a_card_and_playing_it(
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/7/")
-    mirror = engine.Game(7)
+    mirror = engine.Play(7)
     shifts = []
     for step in range(40):
         if step % 3 == 0 and status_of(mirror) == "playing":
@@ -645,7 +645,7 @@ def test_sounds_play_only_when_turned_on(
         )
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/1/")
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
     assert move.card is not None
 
@@ -665,7 +665,7 @@ def test_two_quick_taps_on_different_cards_are_not_a_double_tap(
     landed elsewhere (say, on the place a move was just played to), the second only picks its
     card: it never sends that card home unasked."""
     page.goto(f"{live_server.url}/deal/1/")
-    position = engine.Game(1).position
+    position = engine.Play(1).position
     home = next(m for m in engine.card_moves(position) if m.to_foundation)
     other = next(m for m in engine.card_moves(position) if m.card not in (None, home.card))
     assert home.card is not None
