@@ -102,9 +102,9 @@ PHASES: dict[str, tuple[str, ...]] = {
         "game.models:Game.resume",
     ),
     "apply": (
-        "game.engine:Game.play",
-        "game.engine:Game.undo",
-        "game.engine:Game.redo",
+        "game.engine:Play.play",
+        "game.engine:Play.undo",
+        "game.engine:Play.redo",
         "game.engine:auto_finish",
     ),
     "save": ("game.board.store:save",),
