@@ -134,14 +134,35 @@ def blocked(position: engine.Position) -> list[str]:
             continue
         fan, depth = where
         above = position.fans[fan][depth + 1 :]
-        values = {"suit": suit_name(suit), "card": the_card(card), "fan": fan + 1}
+        values = {"suit": suit_name(suit), "card": the_card(card)}
+        # No fan number: the board numbers no fan. The card is marked on the felt instead
+        # (blocked_cards), so the sentence points at what the player sees.
         if above:
             values["cards"] = words.listing([the_card(c) for c in above], "and")
-            line = _("%(suit)s: %(card)s lies under %(cards)s in fan %(fan)s.") % values
+            line = _("%(suit)s: %(card)s (marked) lies under %(cards)s.") % values
         else:
-            line = _("%(suit)s: %(card)s is on top of fan %(fan)s.") % values
+            line = _("%(suit)s: %(card)s (marked) is on top of its fan.") % values
         lines.append(capfirst(line))
     return lines
+
+
+def blocked_cards(position: engine.Position) -> list[str]:
+    """At a loss, the codes of the cards `blocked` names: each unfinished suit's next card,
+    where it lies in a fan. The board marks them.
+
+    >>> from game.engine import Position
+    >>> blocked_cards(Position.start(1))
+    ['AC', 'AD', 'AH', 'AS']
+    """
+    codes = []
+    for index, suit in enumerate(SUITS):
+        rank = position.foundations[index] + 1
+        if rank > 13:
+            continue
+        card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
+        if position.find(card) is not None:
+            codes.append(card.code)
+    return codes
 
 
 def hint_message(position: engine.Position, found: engine.Hint) -> str:
