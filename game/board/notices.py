@@ -138,7 +138,7 @@ def blocked(position: engine.Position) -> list[str]:
         # No fan number: the board numbers no fan. The card is marked on the felt instead
         # (blocked_cards), so the sentence points at what the player sees.
         if above:
-            values["cards"] = words.listing([the_card(c) for c in above], "and")
+            values["cards"] = words.listing([words.under_card(c) for c in above], "and")
             line = _("%(suit)s: %(card)s (marked) lies under %(cards)s.") % values
         else:
             line = _("%(suit)s: %(card)s (marked) is on top of its fan.") % values

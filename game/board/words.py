@@ -60,6 +60,25 @@ THE_CARD_WORDS = (
     pgettext_lazy("a card's name in a sentence", "the King of %(suit)s"),
 )
 
+# Translators: a card's name after "under" ("lies under the Jack of Diamonds"), in the case
+# that word takes: German wants the dative ("unter dem Karo-Buben"). Keep the article if
+# "a card's name in a sentence" has one.
+UNDER_CARD_WORDS = (
+    pgettext_lazy("a card's name after under", "the Ace of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Two of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Three of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Four of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Five of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Six of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Seven of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Eight of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Nine of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Ten of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Jack of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Queen of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the King of %(suit)s"),
+)
+
 # Translators: how far a suit's foundation got after several cards went home at once:
 # "Clubs up to the Five". %(suit)s is the suit.
 UP_TO_WORDS = (
@@ -107,6 +126,11 @@ def card_name(card: engine.Card) -> str:
 def the_card(card: engine.Card) -> str:
     """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
     return str(THE_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+
+
+def under_card(card: engine.Card) -> str:
+    """A card's name after "under": « sous le valet de carreau », "unter dem Karo-Buben"."""
+    return str(UNDER_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
 
 
 def capfirst(text: str) -> str:

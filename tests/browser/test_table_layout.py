@@ -299,13 +299,21 @@ def test_the_bar_keeps_every_controls_whole_name_on_a_phone(
     bar = page.locator("#board .bar")
     for name in ("Neues Spiel", "Tipp", "Rückgängig", "Neu verteilen"):
         expect(bar.get_by_role("button", name=re.compile(f"^{name}"))).to_be_visible()
-    shown = page.eval_on_selector("#board [data-action='new']", "b => b.innerText.trim()")
+    shown = page.eval_on_selector("#board [data-action='new']", SHOWN)
     page.set_viewport_size({"width": 1280, "height": 800})
-    wide = page.eval_on_selector("#board [data-action='new']", "b => b.innerText.trim()")
+    wide = page.eval_on_selector("#board [data-action='new']", SHOWN)
     context.close()
 
     assert shown == "Neu"  # a word of its name, which the name contains
     assert wide == "Neues Spiel"
+
+
+# The text of a control's parts that take room on screen (a visually hidden label takes 1 px).
+SHOWN = """
+(button) => Array.from(button.children)
+  .filter((part) => part.getBoundingClientRect().width > 2)
+  .map((part) => part.textContent.trim()).join(" ")
+"""
 
 
 # ---------------------------------------------------------------- a felt that holds still
@@ -342,7 +350,11 @@ def test_the_merci_and_the_end_of_a_game_move_nothing(
     target.tap()
     expect(page.locator("#board")).to_have_attribute("data-mercis-left", "0")
     taken = page.evaluate(FELT_TOP)
-    # A game played to its loss: the last move ends it, and the felt stays where it was.
+    context.close()
+    # A game played to its loss (in a browser of its own, with no game under way): the last
+    # move ends it, and the felt stays where it was.
+    context = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True)
+    page = context.new_page()
     moves = play(page, prefix, LOSS, upto=len(LOSS[2].split()) - 1)
     before_end = page.evaluate(FELT_TOP)
     landed = page.evaluate(POST_MOVE, [LOSS[2].split()[-1], moves])
@@ -351,8 +363,9 @@ def test_the_merci_and_the_end_of_a_game_move_nothing(
     ended = page.evaluate(FELT_TOP)
     context.close()
 
-    assert {plain, opened, shown, taken} == {plain}, (plain, opened, shown, taken)
-    assert ended == before_end
+    for felt in (opened, shown, taken):
+        assert abs(felt - plain) < 0.5, (plain, opened, shown, taken)
+    assert abs(ended - before_end) < 0.5
 
 
 # ---------------------------------------------------------------- the end of a game
