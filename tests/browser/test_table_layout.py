@@ -94,7 +94,8 @@ GEOMETRY = """
     const upright = Math.max(...lefts) - Math.min(...lefts) <= 1;
     const flat = Math.max(...tops) - Math.min(...tops) <= 1;
     if (!upright && !flat) problems.push(`${name} leaves its line`);
-    const steps = rects.slice(1).map((r, i) => upright ? r.top - rects[i].top : r.left - rects[i].left);
+    const steps = rects.slice(1)
+      .map((r, i) => upright ? r.top - rects[i].top : r.left - rects[i].left);
     if (steps.length && Math.max(...steps) - Math.min(...steps) > 1) {
       problems.push(`${name}: unequal steps ${steps.map(round).join(" ")}`);
     }
@@ -104,7 +105,9 @@ GEOMETRY = """
         problems.push(`${name}: ${card.dataset.card} off the felt`);
       }
       if (i === cards.length - 1) return;
-      if (steps[i] < least) problems.push(`${name}: ${card.dataset.card} strip ${round(steps[i])} px`);
+      if (steps[i] < least) {
+        problems.push(`${name}: ${card.dataset.card} strip ${round(steps[i])} px`);
+      }
       strips.push([name, card]);
     });
     boxes.push([name, {
@@ -144,7 +147,9 @@ GEOMETRY = """
   }
   window.scrollTo(0, 0);
   const root = document.documentElement;
-  if (root.scrollWidth > window.innerWidth) problems.push(`scrolls sideways: ${root.scrollWidth} px`);
+  if (root.scrollWidth > window.innerWidth) {
+    problems.push(`scrolls sideways: ${root.scrollWidth} px`);
+  }
   return problems;
 }
 """
@@ -416,7 +421,9 @@ def test_the_last_move_is_marked_until_the_next(
 ) -> None:
     page.goto(f"{live_server.url}/deal/228/")
     first, second = (engine.Move.parse(m) for m in FAN_OF_TEN[2].split()[:2])
-    assert first.card is not None and first.onto is not None and second.card is not None
+    assert first.card is not None
+    assert first.onto is not None
+    assert second.card is not None
     start = engine.Position.start(228)
     source = start.find(first.card)
     assert source is not None
