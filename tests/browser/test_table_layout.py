@@ -401,7 +401,7 @@ def test_a_loss_covers_no_card_and_marks_what_blocked(
         covered += page.evaluate(COVERED)
     lines = page.locator("#board .blocked li").all_inner_texts()
     marked = page.eval_on_selector_all(
-        "#board .fan .card",
+        "#board .fan .card.blocking",
         "cards => cards.filter(c => getComputedStyle(c).outlineStyle === 'solid')"
         ".map(c => c.dataset.card)",
     )
