@@ -337,12 +337,12 @@ def announcement(
     return message
 
 
-def last_move_marks(played: engine.Game) -> dict[str, Any]:
+def last_move_marks(played: engine.Play) -> dict[str, Any]:
     """The last card move, as the board marks it until the next: the card (wherever it lies
     now) and the fan it left (`data-last-card`, `data-last-from` on the board, read by
     main.js, which marks them). Nothing after a redeal, or before the first move.
 
-    >>> game = engine.Game(1)
+    >>> game = engine.Play(1)
     >>> last_move_marks(game)
     {}
     >>> move = next(m for m in game.legal_moves() if m.card is not None)

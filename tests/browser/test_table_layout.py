@@ -65,7 +65,7 @@ def play(page: Page, url: str, record: tuple[str, int, str], upto: int | None = 
     site, as a player's browser posts them; leaves the page on the game. Returns the moves."""
     rules, number, text = record
     moves = text.split()[:upto]
-    mirror = engine.Game(number, engine.Rules.parse(rules))
+    mirror = engine.Play(number, engine.Rules.parse(rules))
     for move in moves:  # the record is legal: a typo would fail here, not on the page
         mirror.play(engine.Move.parse(move))
     page.goto(f"{url}/deal/{number}/?rules={rules}")
@@ -343,7 +343,7 @@ def test_the_merci_and_the_end_of_a_game_move_nothing(
     page.locator("#board [data-merci-show]").tap()
     expect(page.locator("#board.show-merci")).to_have_count(1)
     shown = page.evaluate(FELT_TOP)
-    mirror = engine.Game(5, engine.Rules.parse("lucie-r0"))
+    mirror = engine.Play(5, engine.Rules.parse("lucie-r0"))
     merci = next(m for m in engine.legal_moves(mirror.position) if m.merci)
     assert merci.card is not None
     page.locator(f'.fan [data-card="{merci.card.code}"]').tap()
