@@ -312,7 +312,8 @@ def start_site(workdir: Path, database_url: str | None, root: Path = ROOT) -> Si
     )
     server = Server(port, process, database_url, workdir / "gunicorn.log")
     try:
-        wait_until_healthy(server)
+        # A loaded machine boots a preloaded gunicorn slowly: allow it two minutes.
+        wait_until_healthy(server, seconds=120)
     except RuntimeError:
         stop(process)
         raise
