@@ -96,30 +96,27 @@ def test_a_connection_its_server_ended_is_replaced_before_the_first_query(
 
 
 @pytest.mark.django_db
-def test_a_moves_statements_are_prepared_by_the_server() -> None:
-    # game/rows.py runs the hot path's statements through prepared_cursor: bound on the server,
-    # and prepared once they have run a few times on the connection; any other query is Django's.
-    import psycopg
+@pytest.mark.django_db
+def test_a_move_is_four_statements() -> None:
+    """BEGIN, the game read under its row lock, its UPDATE, COMMIT: with the session in the
+    shared cache and the health check asking the socket, nothing more reaches the server."""
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
+    from game import engine
     from game.models import Game
-    from tests.helpers.play import a_card_move, post, start
 
     client = Client()
-    game = start(client)
-    with connections["default"].prepared_cursor() as cursor:
-        assert isinstance(cursor.cursor, psycopg.Cursor)
-        assert not isinstance(cursor.cursor, psycopg.ClientCursor)
-    with connections["default"].cursor() as cursor:
-        assert isinstance(cursor.cursor, psycopg.ClientCursor)
-    for _ in range(6):
-        assert post(client, game, "move", move=a_card_move(game).text).status_code == 303
+    client.post("/deal/5/")
+    game = Game.objects.get(session_key=client.session.session_key)
+    for _ in range(2):
         game.refresh_from_db()
-        assert post(client, game, "undo").status_code == 303
-        game.refresh_from_db()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        prepared = [row[0] for row in cursor.fetchall()]
-    table = Game._meta.db_table
-    assert any(sql.startswith("SELECT") and f'FROM "{table}"' in sql for sql in prepared), prepared
-    assert any(sql.startswith(f'UPDATE "{table}"') for sql in prepared), prepared
+        move = next(m for m in engine.legal_moves(game.resume().position) if not m.is_redeal)
+        data = {"n": game.move_count, "move": move.text, "auto": "0"}
+        with CaptureQueriesContext(connections["default"]) as captured:
+            answer = client.post(f"/game/{game.pk}/move/", data, headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+    statements = [query["sql"].split()[0] for query in captured.captured_queries]
+    assert statements == ["SAVEPOINT", "SELECT", "UPDATE", "RELEASE"] or statements == [
+        "BEGIN", "SELECT", "UPDATE", "COMMIT",
+    ], statements  # fmt: skip

@@ -227,10 +227,8 @@ def test_sqlite_file_database_uses_wal_and_waits_for_the_write_lock(
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
 
 
-def test_postgresql_prepares_the_hot_path_unless_told_not_to(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    url = "postgres://u:p@db:5432/lucie"
-    assert database_config(url)["OPTIONS"]["prepare_threshold"] == 5
-    monkeypatch.setenv("DATABASE_PREPARED", "0")
-    assert database_config(url)["OPTIONS"]["prepare_threshold"] is None
+def test_postgresql_is_djangos_backend_with_the_socket_first_health_check() -> None:
+    config = database_config("postgres://u:p@db:5432/lucie")
+    assert config["ENGINE"] == "lucie.postgresql"
+    assert config["CONN_HEALTH_CHECKS"] is True
+    assert "prepare_threshold" not in config.get("OPTIONS", {})
