@@ -273,10 +273,17 @@ def _postgresql_backup(settings: dict[str, Any], partial: Path) -> tuple[int, in
             sessions = cursor.execute("SELECT count(*) FROM django_session").fetchone()
         except psycopg.Error as error:
             raise BackupError(f"cannot back up: {str(error).strip()}") from None
-        assert snapshot is not None and games is not None and sessions is not None
+        assert snapshot is not None
+        assert games is not None
+        assert sessions is not None
         dump = _run(
-            [pg_dump, "--format=custom", f"--snapshot={snapshot[0]}", f"--file={partial}"]
-            + options,
+            [
+                pg_dump,
+                "--format=custom",
+                f"--snapshot={snapshot[0]}",
+                f"--file={partial}",
+                *options,
+            ],
             environ,
         )
         if dump:
