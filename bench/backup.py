@@ -128,12 +128,16 @@ def fill(games: int) -> None:
 
 
 def timed(command: list[str], database_url: str) -> float:
+    """Run `command` with DATABASE_URL set; its wall time from start to exit. What it printed
+    goes to stderr."""
     environ = {**os.environ, "DATABASE_URL": database_url, "DJANGO_LOG_LEVEL": "WARNING"}
     started = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=environ, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
+    if done.stdout.strip():
+        print(done.stdout.strip(), file=sys.stderr)
     return seconds
 
 
