@@ -175,7 +175,7 @@ def main() -> None:
         os.environ["DJANGO_SETTINGS_MODULE"] = "lucie.settings"
         fill(args.games)
 
-        from game.backup import client
+        from game.pgdump import client
 
         path = Path(folder.name) / "lucie.backup"
         python = [sys.executable, "manage.py"]

@@ -9,9 +9,7 @@ new copy or whatever was there before.
 - SQLite: SQLite's online backup API (sqlite3.Connection.backup) copies the database in one
   step under one read transaction. In WAL mode a reader never blocks the site's writers, and the
   copy is the database as it stood at one commit, never the torn file `cp` can make.
-- PostgreSQL: `pg_dump --format=custom` (the PostgreSQL 15 client, on PATH or in
-  /usr/lib/postgresql/15/bin). The games and sessions it reports are counted in the snapshot
-  pg_dump dumps (pg_export_snapshot), so they are the copy's own figures.
+- PostgreSQL: `pg_dump --format=custom` in one exported snapshot (game/pgdump.py).
 
 A SQLite copy is restored with `restore` (SQLite's backup API again, into the database the
 settings name, as one transaction); a PostgreSQL copy with pg_restore into a fresh database
@@ -22,24 +20,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sqlite3
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from django.db import connections
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
-"""Where Debian's postgresql-client-15 puts pg_dump and pg_restore when PATH has none."""
-
-DUMP_SECONDS = 3600
-"""A pg_dump or pg_restore that runs longer than this is stopped (100,000 games take seconds)."""
+from game import pgdump
 
 
 class BackupError(Exception):
@@ -79,7 +70,10 @@ def backup(destination: Path, using: str = "default") -> Copy:
         if vendor == "sqlite":
             games, sessions = _sqlite_backup(Path(settings["NAME"]), partial)
         elif vendor == "postgresql":
-            games, sessions = _postgresql_backup(settings, partial)
+            try:
+                games, sessions = pgdump.dump(settings, partial)
+            except pgdump.DumpError as error:
+                raise BackupError(str(error)) from None
         else:
             raise BackupError(f"no backup for a {vendor} database")
         size = partial.stat().st_size
@@ -216,103 +210,3 @@ def _sqlite_backup(source: Path, partial: Path) -> tuple[int, int]:
                 return _count(copy, "game_game"), _count(copy, "django_session")
         except sqlite3.Error as error:
             raise BackupError(f"cannot write the copy of {source}: {error}") from None
-
-
-# ---------------------------------------------------------------- PostgreSQL
-
-
-def client(name: str) -> str:
-    """The PostgreSQL client program `name` (pg_dump, pg_restore): on PATH, or Debian's
-    postgresql-client-15."""
-    found = shutil.which(name) or (
-        str(PG_BIN / name) if os.access(PG_BIN / name, os.X_OK) else None
-    )
-    if found is None:
-        raise BackupError(f"{name} not found: install postgresql-client (version 15 or later)")
-    return found
-
-
-def client_environment(settings: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
-    """The connection options and environment (the password) for a PostgreSQL client."""
-    options = [f"--dbname={settings['NAME']}"]
-    if settings.get("HOST"):
-        options.append(f"--host={settings['HOST']}")
-    if settings.get("PORT"):
-        options.append(f"--port={settings['PORT']}")
-    if settings.get("USER"):
-        options.append(f"--username={settings['USER']}")
-    environ = {**os.environ, "PGCONNECT_TIMEOUT": "10"}
-    if settings.get("PASSWORD"):
-        environ["PGPASSWORD"] = str(settings["PASSWORD"])
-    return options, environ
-
-
-def _postgresql_backup(settings: dict[str, Any], partial: Path) -> tuple[int, int]:
-    import psycopg
-
-    pg_dump = client("pg_dump")
-    pg_restore = client("pg_restore")
-    options, environ = client_environment(settings)
-    try:
-        db = psycopg.connect(
-            dbname=settings["NAME"],
-            host=settings.get("HOST") or None,
-            port=settings.get("PORT") or None,
-            user=settings.get("USER") or None,
-            password=settings.get("PASSWORD") or None,
-            connect_timeout=10,
-        )
-    except psycopg.Error as error:
-        raise BackupError(f"database unavailable: {str(error).strip()}") from None
-    with db:
-        try:
-            # One snapshot for the counts and for pg_dump: the figures are the copy's own.
-            db.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
-            db.read_only = True
-            cursor = db.cursor()
-            snapshot = cursor.execute("SELECT pg_export_snapshot()").fetchone()
-            games = cursor.execute("SELECT count(*) FROM game_game").fetchone()
-            sessions = cursor.execute("SELECT count(*) FROM django_session").fetchone()
-        except psycopg.Error as error:
-            raise BackupError(f"cannot back up: {str(error).strip()}") from None
-        assert snapshot is not None
-        assert games is not None
-        assert sessions is not None
-        dump = _run(
-            [
-                pg_dump,
-                "--format=custom",
-                f"--snapshot={snapshot[0]}",
-                f"--file={partial}",
-                *options,
-            ],
-            environ,
-        )
-        if dump:
-            raise BackupError(f"pg_dump failed: {dump}")
-    # The archive reads back: its table of contents is whole.
-    listed = _run([pg_restore, "--list", str(partial)], environ)
-    if listed:
-        raise BackupError(f"the copy failed its check: {listed}")
-    return int(games[0]), int(sessions[0])
-
-
-def _run(command: list[str], environ: dict[str, str]) -> str:
-    """Run a client program; what it said on failure, "" on success."""
-    try:
-        done = subprocess.run(
-            command,
-            env=environ,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=DUMP_SECONDS,
-        )
-    except subprocess.TimeoutExpired:
-        return f"still running after {DUMP_SECONDS} s"
-    except OSError as error:
-        return str(error)
-    if done.returncode != 0:
-        return done.stderr.strip() or f"exit status {done.returncode}"
-    return ""

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from game import engine
-from game.backup import client
 from game.columns import parse_moves, rules_named
+from game.pgdump import client
 from tests.web.live_gunicorn import ROOT, is_postgres, server_environment
 
 # What `manage.py backup` prints on success.
