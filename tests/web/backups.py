@@ -8,7 +8,6 @@ Each command runs in a process of its own with DATABASE_URL naming the database,
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import sqlite3
 import subprocess
@@ -163,5 +162,4 @@ def pg_restore(dump: Path, database_url: str) -> subprocess.CompletedProcess[str
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ},
     )  # fmt: skip
