@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from game import engine
-from game.columns import parse_moves, rules_named
 from game.pgdump import client
 from tests.web.live_gunicorn import ROOT, is_postgres, server_environment
 
@@ -134,13 +133,13 @@ def unreplayable_games(database_url: str) -> list[str]:
     disagree with its log, with why (empty when every game is whole)."""
     wrong = []
     for row in rows(database_url, "SELECT * FROM game_game ORDER BY id"):
-        moves = parse_moves(row["moves"])
         try:
+            moves = [engine.Move.parse(text) for text in row["moves"].split()]
             game = engine.Game(
                 row["deal_number"],
-                rules_named(row["rules"]),
+                engine.Rules.parse(row["rules"]),
                 moves,
-                redo=parse_moves(row["redo"]),
+                redo=[engine.Move.parse(text) for text in row["redo"].split()],
                 auto_flags=row["auto_flags"],
             )
         except ValueError as error:
