@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.backups import (
+from tests.helpers.backups import (
     backup,
     count,
     manage,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game import deals, engine
-from tests.web.backups import (
+from tests.helpers.backups import (
     backup,
     count,
     manage,

@@ -60,7 +60,7 @@ def seed(database_url: str, games: int, seed: int = 1) -> None:
     """Fill a migrated database with `games` games in progress, each of its own session, played
     some random legal moves through the engine and stored as the site stores them."""
     code = (
-        "import django; django.setup(); from tests.web.backups import seed_here; "
+        "import django; django.setup(); from tests.helpers.backups import seed_here; "
         f"seed_here({games}, {seed})"
     )
     done = subprocess.run(
