@@ -11,7 +11,7 @@
 # docs/operating.md ("Running in production") lists every variable.
 
 # ---------------------------------------------------------------- build: dependencies, static
-FROM python:3.11-slim AS build
+FROM python:3.11-slim-bookworm AS build
 
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -40,7 +40,10 @@ RUN DJANGO_DEBUG=0 SECRET_KEY=collectstatic-only ALLOWED_HOSTS=build.invalid \
     /venv/bin/python manage.py collectstatic --noinput --verbosity 0
 
 # ---------------------------------------------------------------- run
-FROM python:3.11-slim
+# Debian 12 (bookworm), as the machines the tests run on, whose postgresql-client-15 matches the
+# PostgreSQL 15 that compose.yaml runs: `manage.py backup` calls its pg_dump, and a restore its
+# pg_restore (docs/operating.md, "Backups").
+FROM python:3.11-slim-bookworm
 
 ENV PATH=/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
@@ -51,9 +54,16 @@ ENV PATH=/venv/bin:$PATH \
 # says otherwise, and no port is EXPOSEd (so `docker run -P` publishes nothing): reaching it from
 # outside the container is a choice made with a proxy in front, as above.
 
+# The version comes with the package's name (15); Debian's security updates bring the rest.
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-client-15 \
+ && rm -rf /var/lib/apt/lists/*
+
+# /backups: where compose.yaml's nightly backup writes (a volume takes this owner when created).
 RUN useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin lucie \
- && mkdir /data \
- && chown lucie:lucie /data
+ && mkdir /data /backups \
+ && chown lucie:lucie /data /backups
 
 WORKDIR /app
 COPY --from=build /venv /venv

@@ -22,7 +22,7 @@ from tests.web.live_gunicorn import ROOT
 COMPOSE = ROOT / "compose.yaml"
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 ENV_EXAMPLE = ROOT / "deploy" / "lucie.env.example"
-LONG_RUNNING = ("proxy", "app", "prune", "db", "cache")
+LONG_RUNNING = ("proxy", "app", "prune", "backup", "db", "cache")
 # What docker compose would take from .env for the ${...} in the file.
 SAMPLE_ENV = {
     "SITE_ADDRESS": "lucie.example",
@@ -68,11 +68,11 @@ def variables_read_by_the_app() -> set[str]:
 
 
 def test_the_services_and_their_images(services: dict[str, dict[str, Any]]) -> None:
-    assert set(services) == {"proxy", "app", "migrate", "prune", "db", "cache"}
+    assert set(services) == {"proxy", "app", "migrate", "prune", "backup", "db", "cache"}
     assert re.fullmatch(r"caddy:2\.\d+", services["proxy"]["image"])
     assert services["db"]["image"] == "postgres:15"  # the version CI tests against
     assert re.fullmatch(r"redis:7\.\d+", services["cache"]["image"])
-    for name in ("app", "migrate", "prune"):
+    for name in ("app", "migrate", "prune", "backup"):
         assert services[name]["build"] == "."
         assert services[name]["image"] == "lucie:latest"
     assert (ROOT / "Dockerfile").is_file()
@@ -125,6 +125,26 @@ def test_migrate_and_prune_run_management_commands_that_exist(
     assert (ROOT / "game" / "management" / "commands" / "prune.py").is_file()
 
 
+def test_the_nightly_backup_runs_the_backup_command_onto_its_own_volume(
+    compose: dict[str, Any], services: dict[str, dict[str, Any]]
+) -> None:
+    backup = " ".join(services["backup"]["command"])
+    assert "python manage.py backup /backups/lucie-" in backup
+    # Compose turns $$ into $: the shell names each night's file by its date.
+    assert "$$(date -u +%Y%m%d).dump" in backup
+    assert "sleep 86400" in backup  # once a day, as the prune
+    assert "-mtime +14 -delete" in backup  # two weeks kept
+    assert services["backup"]["volumes"] == ["backups:/backups"]
+    assert "backups" in compose["volumes"]
+    # The image makes /backups for its user, so a new volume takes that owner.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"mkdir /data /backups", dockerfile)
+    assert "postgresql-client-15" in dockerfile  # pg_dump for the db service's PostgreSQL 15
+    assert (ROOT / "game" / "management" / "commands" / "backup.py").is_file()
+    # Unhealthy once the newest copy is more than a day (and an hour) old.
+    assert "-mmin -1500" in " ".join(services["backup"]["healthcheck"]["test"])
+
+
 def test_redis_is_a_cache_that_keeps_nothing_on_disk(services: dict[str, dict[str, Any]]) -> None:
     command = services["cache"]["command"]
 
@@ -164,6 +184,7 @@ def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
     assert waits("migrate") == {"db": "service_healthy"}
     assert waits("app") == {"migrate": "service_completed_successfully", "cache": "service_healthy"}
     assert waits("prune") == {"migrate": "service_completed_successfully"}
+    assert waits("backup") == {"migrate": "service_completed_successfully"}
     assert waits("proxy") == {"app": "service_healthy"}
 
 
@@ -172,7 +193,7 @@ def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
 
 def test_the_app_is_given_only_variables_it_reads(services: dict[str, dict[str, Any]]) -> None:
     read = variables_read_by_the_app()
-    for name in ("app", "migrate", "prune"):
+    for name in ("app", "migrate", "prune", "backup"):
         given = set(services[name]["environment"])
         assert given <= read, f"{name}: {sorted(given - read)} are read by nothing"
     assert {"SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"} <= set(

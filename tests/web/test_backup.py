@@ -1,0 +1,240 @@
+"""`manage.py backup` and `manage.py restore` as an operator runs them (issue 35), on the database
+the run uses: SQLite, or a scratch PostgreSQL database when DATABASE_URL names one (then the
+documented pg_restore steps are run too).
+
+A backup says what it wrote; every failure (a missing or read-only folder, a full disk, the
+database away) exits non-zero with a clear message and leaves nothing half-written where the
+backup goes, and an earlier backup of the same name stays whole. A restore refuses to replace a
+database that holds games unless told to, and refuses a file that is not a backup of the site.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.backups import (
+    backup,
+    count,
+    manage,
+    pg_restore,
+    rows,
+    seed,
+    unreplayable_games,
+)
+from tests.web.live_gunicorn import free_port, is_postgres, prepare, scratch_database
+
+POSTGRES = is_postgres(os.environ.get("DATABASE_URL", ""))
+GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database (this run's kind) with GAMES games, each of its own session."""
+    with scratch_database(tmp_path_factory.mktemp("backup-source")) as database_url:
+        prepare(database_url)
+        seed(database_url, GAMES)
+        yield database_url
+
+
+def nothing_beside(folder: Path, *kept: str) -> None:
+    """No file in `folder` but `kept`: no partial copy left behind."""
+    assert sorted(p.name for p in folder.iterdir()) == sorted(kept)
+
+
+@contextlib.contextmanager
+def mounted_tmpfs(where: Path, *options: str) -> Iterator[Path]:
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    where.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+# ---------------------------------------------------------------- a backup, and back
+
+
+def test_a_backup_says_what_it_holds_and_restores_whole(source: str, tmp_path: Path) -> None:
+    target = tmp_path / "lucie.backup"
+    written = backup(source, target)
+
+    assert written.path == target
+    assert (written.games, written.sessions) == (GAMES, count(source, "django_session"))
+    assert written.size == target.stat().st_size > 0
+    nothing_beside(tmp_path, "lucie.backup")
+
+    with scratch_database(tmp_path / "restored") as restored:
+        if POSTGRES:
+            done = pg_restore(target, restored)
+            assert done.returncode == 0, done.stderr
+        else:
+            (tmp_path / "restored").mkdir()
+            done = manage(restored, "restore", str(target))
+            assert done.returncode == 0, done.stderr
+            assert f"{GAMES} games" in done.stdout
+        assert count(restored, "game_game") == GAMES
+        assert unreplayable_games(restored) == []
+        query = "SELECT session_key, session_data FROM django_session ORDER BY session_key"
+        assert rows(restored, query) == rows(source, query)
+        query = "SELECT * FROM game_game ORDER BY id"
+        assert rows(restored, query) == rows(source, query)
+        # The site runs on it: migrate has nothing left to do.
+        plan = manage(restored, "migrate", "--plan")
+        assert plan.returncode == 0, plan.stderr
+        assert "No planned migration operations." in plan.stdout
+
+
+def test_a_second_backup_replaces_the_first_whole(source: str, tmp_path: Path) -> None:
+    target = tmp_path / "nightly.backup"
+    backup(source, target)
+    first = target.stat().st_ino
+    again = backup(source, target)
+    assert again.games == GAMES
+    assert target.stat().st_ino != first  # a new file renamed into place, never written over
+    nothing_beside(tmp_path, "nightly.backup")
+
+
+# ---------------------------------------------------------------- failures
+
+
+def test_a_backup_into_a_missing_folder_fails(source: str, tmp_path: Path) -> None:
+    done = manage(source, "backup", str(tmp_path / "no-such-folder" / "lucie.backup"))
+    assert done.returncode != 0
+    assert "backup failed" in done.stderr
+    assert "is not a folder" in done.stderr
+    nothing_beside(tmp_path)
+
+
+def test_a_backup_onto_a_folder_fails(source: str, tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    done = manage(source, "backup", str(tmp_path / "taken"))
+    assert done.returncode != 0
+    assert "it is a folder" in done.stderr
+    nothing_beside(tmp_path / "taken")
+
+
+def test_a_backup_into_a_read_only_folder_fails(source: str, tmp_path: Path) -> None:
+    # Root writes through file modes, so a read-only file system it is.
+    with mounted_tmpfs(tmp_path / "ro", "ro", "size=1m") as folder:
+        done = manage(source, "backup", str(folder / "lucie.backup"))
+        assert done.returncode != 0
+        assert "cannot write in" in done.stderr
+        assert "Read-only file system" in done.stderr
+        nothing_beside(folder)
+
+
+def test_a_full_disk_fails_and_keeps_the_last_backup(source: str, tmp_path: Path) -> None:
+    with mounted_tmpfs(tmp_path / "disk", "size=4m") as disk:
+        target = disk / "lucie.backup"
+        backup(source, target)
+        kept = target.read_bytes()
+        filler = disk / "filler"
+        with filler.open("wb", buffering=0) as sink, contextlib.suppress(OSError):
+            while True:
+                sink.write(b"\0" * 4096)
+
+        done = manage(source, "backup", str(target))
+
+        assert done.returncode != 0
+        assert "backup failed" in done.stderr
+        assert ("full" in done.stderr) or ("No space left" in done.stderr), done.stderr
+        assert target.read_bytes() == kept
+        nothing_beside(disk, "lucie.backup", "filler")
+
+
+def test_a_backup_of_a_database_that_is_away_fails(tmp_path: Path) -> None:
+    if POSTGRES:
+        away = f"postgres://postgres@127.0.0.1:{free_port()}/lucie"
+    else:
+        away = f"sqlite:///{tmp_path / 'gone.sqlite3'}"
+    done = manage(away, "backup", str(tmp_path / "lucie.backup"))
+    assert done.returncode != 0
+    assert "database unavailable" in done.stderr
+    nothing_beside(tmp_path)
+
+
+def test_a_backup_of_a_database_never_migrated_fails(tmp_path: Path) -> None:
+    with scratch_database(tmp_path / "db") as empty:
+        if not POSTGRES:
+            (tmp_path / "db").mkdir()
+            sqlite3.connect(empty.removeprefix("sqlite:///")).close()
+        done = manage(empty, "backup", str(tmp_path / "lucie.backup"))
+    assert done.returncode != 0
+    assert "backup failed" in done.stderr
+    assert ("game_game" in done.stderr) or ("no games or sessions table" in done.stderr)
+    assert not (tmp_path / "lucie.backup").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".lucie")] == []
+
+
+# ---------------------------------------------------------------- restore (SQLite)
+
+
+@pytest.fixture
+def sqlite_backup(tmp_path: Path) -> Path:
+    """A SQLite backup of a database with GAMES games, whatever database this run uses."""
+    database_url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    prepare(database_url)
+    seed(database_url, GAMES)
+    written = backup(database_url, tmp_path / "lucie.backup")
+    return written.path
+
+
+def test_restore_refuses_to_replace_games_without_force(
+    sqlite_backup: Path, tmp_path: Path
+) -> None:
+    other = f"sqlite:///{tmp_path / 'serving.sqlite3'}"
+    prepare(other)
+    seed(other, 3, seed=9)
+    before = rows(other, "SELECT * FROM game_game ORDER BY id")
+
+    refused = manage(other, "restore", str(sqlite_backup))
+    assert refused.returncode != 0
+    assert "holds 3 games" in refused.stderr
+    assert "--force" in refused.stderr
+    assert rows(other, "SELECT * FROM game_game ORDER BY id") == before
+
+    forced = manage(other, "restore", "--force", str(sqlite_backup))
+    assert forced.returncode == 0, forced.stderr
+    assert count(other, "game_game") == GAMES
+    assert unreplayable_games(other) == []
+
+
+def test_restore_refuses_what_is_not_a_backup(sqlite_backup: Path, tmp_path: Path) -> None:
+    target = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database\n" * 100)
+    torn = tmp_path / "torn.backup"
+    torn.write_bytes(sqlite_backup.read_bytes()[:8192])
+    for path, said in [
+        (tmp_path / "missing.backup", "no backup at"),
+        (junk, "not a backup of this site"),
+        (torn, "not a backup of this site"),
+    ]:
+        done = manage(target, "restore", str(path))
+        assert done.returncode != 0, path
+        assert said in done.stderr, done.stderr
+    # Nothing was made where the database goes.
+    assert not (tmp_path / "fresh.sqlite3").exists()
+
+
+def test_restore_on_postgresql_names_pg_restore(sqlite_backup: Path) -> None:
+    elsewhere = f"postgres://postgres@127.0.0.1:{free_port()}/lucie_{secrets.token_hex(3)}"
+    done = manage(elsewhere, "restore", str(sqlite_backup))
+    assert done.returncode != 0
+    assert "pg_restore" in done.stderr
