@@ -77,7 +77,7 @@ def fill(games: int) -> None:
     rng = random.Random(35)
     played = []
     for _ in range(PLAYED):
-        game = engine.Game(rng.randrange(1, 10**6), engine.DEFAULT_RULES)
+        game = engine.Play(rng.randrange(1, 10**6), engine.DEFAULT_RULES)
         for _ in range(rng.randrange(10, 120)):
             moves = game.legal_moves()
             if not moves:

@@ -89,7 +89,7 @@ def seed_here(games: int, seed: int) -> None:
         session = store()
         session["seeded"] = number
         session.create()
-        game = engine.Game(rng.randrange(1, 10**6), engine.DEFAULT_RULES)
+        game = engine.Play(rng.randrange(1, 10**6), engine.DEFAULT_RULES)
         for _ in range(rng.randrange(1, 30)):
             moves = game.legal_moves()
             if not moves or game.outcome() is not None:
@@ -135,7 +135,7 @@ def unreplayable_games(database_url: str) -> list[str]:
     for row in rows(database_url, "SELECT * FROM game_game ORDER BY id"):
         try:
             moves = [engine.Move.parse(text) for text in row["moves"].split()]
-            game = engine.Game(
+            game = engine.Play(
                 row["deal_number"],
                 engine.Rules.parse(row["rules"]),
                 moves,

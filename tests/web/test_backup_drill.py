@@ -50,7 +50,7 @@ _STATUS = re.compile(r'<div id="board"[^>]*?data-status="(\w+)"', re.S)
 
 
 def greedy_moves(number: int, rules: str) -> list[engine.Move]:
-    game = engine.Game(number, engine.Rules.parse(rules))
+    game = engine.Play(number, engine.Rules.parse(rules))
     while (found := engine.greedy_hint(game.position)) is not None:
         game.play(found.move)
     return list(game.moves)
