@@ -125,15 +125,17 @@ function send() {
   window.htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, target: "#board", swap: "outerHTML" });
 }
 
-// A tap, drop or press that cannot be judged on the table as it is (it lands where a laid move
-// changed it, or the board's controls are pressed while moves are on their way) waits for the
-// answer, and runs then, in the order it came. True when it was held.
+// A tap that cannot be judged on the table as it is waits for the answer, and runs then, in the
+// order it came: one where a laid move changed the table, or on a card whose list says it has no
+// move (a laid move may have given it one: the Two once the Ace is home). True when it was held.
 export function hold(element, replay) {
   if (lost()) {
     say(fill("taken_back"));
     return true;
   }
-  if (!later.length && !other && !touched(element)) return false;
+  const card = element.closest(".fan [data-card]");
+  const unlisted = busy() && card && !card.dataset.moves && !element.closest(".is-target");
+  if (!later.length && !other && !unlisted && !touched(element)) return false;
   later.push(replay);
   return true;
 }
