@@ -194,14 +194,13 @@ def board_words() -> dict[str, object]:
         ),
         "too_many": _("Too many requests at once, so nothing was played. Please wait a moment."),
         "failed": _("Something went wrong on the server. Please try again."),
-        # Instant moves (static/js/board/instant.js): a move laid on the table before its answer.
+        # Instant moves (static/js/board/instant.js): a laid move taken back.
         "taken_back": _(
-            "No answer from the server, so your move was taken back: the board is as the server"
-            " last sent it, and it is asked for again until the connection is back."
+            "No answer from the server, so your move was taken back. The board will be"
+            " checked again as soon as the connection is back."
         ),
-        "back": _("The connection is back: the board is as the server has it."),
-        "dropped": _(
-            "The server's board no longer allows a move you made meanwhile, so it was taken back."
+        "stale": _(
+            "That board was out of date, so nothing was played. Here is the game as it stands."
         ),
         "merci_none": _("No buried card has a place to go just now."),
         "merci_count": plural(lambda n: ngettext("one buried card", "%(count)s buried cards", n)),

@@ -14,6 +14,7 @@ merci too) and made through the page only.
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 from collections.abc import Iterator
@@ -26,6 +27,12 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+# The whole games take minutes with 400 ms of latency: CI plays them on its SQLite run only (the
+# database plays no part in what they measure); the short cases run on both.
+whole_games = pytest.mark.skipif(
+    bool(os.environ.get("DATABASE_URL")), reason="whole games are played on the SQLite run only"
+)
 
 LATENCY_MS = 400
 GOAL_P95_MS = 50
@@ -194,6 +201,7 @@ def desktop(browser: Browser) -> Iterator[Page]:
 # ---------------------------------------------------------------- tests
 
 
+@whole_games
 def test_tap_to_card_in_place_over_whole_games_by_mouse_and_finger(
     desktop: Page, phone: Page, live_server: LiveServer
 ) -> None:
@@ -213,6 +221,7 @@ def test_tap_to_card_in_place_over_whole_games_by_mouse_and_finger(
     assert p95 <= GOAL_P95_MS, (median, p95)
 
 
+@whole_games
 def test_a_fast_player_loses_and_doubles_nothing(phone: Page, live_server: LiveServer) -> None:
     """A whole game tapped 150 ms apart, faster than the answers come: every move reaches the
     server once and in order, and the board ends as the server holds it."""
@@ -314,7 +323,8 @@ def test_a_move_made_offline_is_taken_back_then_the_board_comes_back(
     expect(page.locator("#announce")).to_contain_text("taken back")
     assert table(page) == before
     page.context.set_offline(False)
-    expect(page.locator(".message")).to_contain_text("connection is back", timeout=15_000)
+    # Back online, the page asks for the board: the server's, with nothing taken back to say.
+    expect(page.locator(".message")).not_to_contain_text("taken back", timeout=15_000)
     assert table(page) == fresh_table(page.context, url) == before
 
 
@@ -338,7 +348,7 @@ def test_an_answer_lost_on_its_way_back_loses_nothing_the_server_accepted(
     first_move(page, mirror)
     expect(page.locator(".message")).to_contain_text("taken back")
     page.unroute("**/move/")
-    expect(page.locator(".message")).to_contain_text("connection is back", timeout=15_000)
+    # The board asked for again shows the move the server kept.
     settle(page, 2)
     assert table(page) == fresh_table(page.context, url)
 
