@@ -48,9 +48,9 @@ function lay(text, again = false) {
   const from = card.closest("[data-fan]");
   const home = place.closest("[data-foundation]");
   const onto = home || place.closest("[data-fan]");
-  const count = $(".moves b", root);
+  // The move count shown waits for the answer, as the status and the controls do.
   const message = $(".message", root);
-  for (const element of [from, onto, count, message]) if (element) keep(element);
+  for (const element of [from, onto, message]) if (element) keep(element);
   if (!again) document.dispatchEvent(new CustomEvent("lucie:lay"));
   card.classList.remove("is-selected", "buried", "is-target", "is-dragged");
   card.classList.add("is-top");
@@ -74,7 +74,6 @@ function lay(text, again = false) {
     from.classList.add("empty");
     from.append(Object.assign(document.createElement("span"), { className: "slot" }));
   }
-  if (count) count.textContent = String(Number(count.textContent) + 1);
   // The live region waits for the answer: a screen reader hears the move once, as the server says it.
   if (message) message.textContent = "";
   if (!again) document.dispatchEvent(new CustomEvent("lucie:laid"));
