@@ -1,7 +1,7 @@
 """Instant moves (issue 31; static/js/board/instant.js) in real Chromium, with 400 ms of network
 latency emulated by Chromium itself (CDP `Network.emulateNetworkConditions`).
 
-Whole games are played through the page, by mouse at 1280×800 and by finger at 390×844, and the
+Whole games are played through the page, by mouse at 1280x800 and by finger at 390x844, and the
 time from the tap on a lit place to the card lying in that place is measured in the page (from the
 tap's `pointerdown` to the first animation frame with the card's element in its new fan or
 foundation). After the last answer the board must equal a fresh load of the game; a fast player
@@ -116,7 +116,8 @@ def table(page: Page) -> dict[str, Any]:
     found: dict[str, Any] = page.evaluate(
         """() => {
           const root = document.getElementById("board");
-          const codes = (el) => Array.from(el.querySelectorAll("[data-card]"), (c) => c.dataset.card);
+          const codes = (el) =>
+            Array.from(el.querySelectorAll("[data-card]"), (c) => c.dataset.card);
           return {
             fans: Array.from(root.querySelectorAll(".fans [data-fan]"), codes),
             homes: Array.from(root.querySelectorAll("[data-foundation]"), (f) => f.dataset.count),
@@ -186,7 +187,9 @@ def report(label: str, timings: list[float]) -> tuple[float, float]:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     yield context.new_page()
     context.close()
 
@@ -208,7 +211,7 @@ def test_tap_to_card_in_place_over_whole_games_by_mouse_and_finger(
     all_timings = []
     for page, finger, number in ((desktop, False, 3), (phone, True, 4)):
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error, seen=errors: seen.append(str(error)))
         page.goto(f"{live_server.url}/deal/{number}/")
         slow_network(page)
         timings = play_measured(page, number, finger)
@@ -272,7 +275,9 @@ def test_a_stale_tab_ends_on_the_servers_board(browser: Browser, live_server: Li
     # The game moves on in the first tab; the second still shows move 1, and plays from it.
     moved_on = first_move(first, mirror)
     settle(first, 2)
-    move = next(m for m in engine.card_moves(mirror.position) if not m.merci and m.card != moved_on.card)
+    move = next(
+        m for m in engine.card_moves(mirror.position) if not m.merci and m.card != moved_on.card
+    )
     assert move.card is not None
     stale.locator(f'.fan [data-card="{move.card.code}"]').click()
     stale.locator(place_for(move)).click()
@@ -297,13 +302,15 @@ def test_a_refused_move_goes_back(desktop: Page, live_server: LiveServer) -> Non
     wrong = f"{mover.code}>{onto.code}"
     assert wrong not in {m.text for m in engine.legal_moves(position)}
     page.evaluate(
-        "([code, move]) => { document.querySelector(`.fan [data-card=\"${code}\"]`).dataset.moves = move; }",
+        "([code, move]) => {"
+        ' document.querySelector(`.fan [data-card="${code}"]`).dataset.moves = move; }',
         [mover.code, wrong],
     )
     page.locator(f'.fan [data-card="{mover.code}"]').click()
     page.locator(f'.fan [data-card="{onto.code}"]').click()
     # On the table at once...
-    expect(page.locator(f'.fan [data-card="{onto.code}"] + [data-card="{mover.code}"]')).to_have_count(1)
+    laid = page.locator(f'.fan [data-card="{onto.code}"] + [data-card="{mover.code}"]')
+    expect(laid).to_have_count(1)
     # ...then refused, said, and the board is the server's again.
     expect(page.locator(".message")).not_to_be_empty(timeout=10_000)
     page.wait_for_function(SETTLED)
@@ -367,9 +374,10 @@ def test_the_screen_reader_hears_each_move_once(desktop: Page, live_server: Live
     page.locator(f'.fan [data-card="{move.card.code}"]').click()
     page.evaluate(
         """() => {
+          const region = document.getElementById("announce");
           window.__said = [];
-          new MutationObserver(() => window.__said.push(document.getElementById("announce").textContent))
-            .observe(document.getElementById("announce"), { childList: true, characterData: true, subtree: true });
+          new MutationObserver(() => window.__said.push(region.textContent))
+            .observe(region, { childList: true, characterData: true, subtree: true });
         }"""
     )
     page.locator(place_for(move)).click()
