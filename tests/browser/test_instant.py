@@ -67,13 +67,13 @@ def slow_network(page: Page) -> None:
     )
 
 
-def greedy_line(number: int) -> tuple[engine.Game, list[engine.Move]]:
+def greedy_line(number: int) -> tuple[engine.Play, list[engine.Move]]:
     """Deal `number` played by the engine's greedy player to its end: the moves, and the game
     before them (to replay them move by move beside the page)."""
-    played = engine.Game(number)
+    played = engine.Play(number)
     while (found := engine.greedy_hint(played.position)) is not None:
         played.play(found.move)
-    return engine.Game(number), list(played.moves)
+    return engine.Play(number), list(played.moves)
 
 
 def lands_in(position: engine.Position, move: engine.Move) -> str:
@@ -252,7 +252,7 @@ def test_a_fast_player_loses_and_doubles_nothing(phone: Page, live_server: LiveS
     expect(page.locator("#board")).not_to_have_attribute("data-status", "playing")
 
 
-def first_move(page: Page, mirror: engine.Game) -> engine.Move:
+def first_move(page: Page, mirror: engine.Play) -> engine.Move:
     move = next(m for m in engine.card_moves(mirror.position) if not m.merci)
     assert move.card is not None
     page.locator(f'.fan [data-card="{move.card.code}"]').click()
@@ -264,7 +264,7 @@ def test_a_stale_tab_ends_on_the_servers_board(browser: Browser, live_server: Li
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     first = context.new_page()
     first.goto(f"{live_server.url}/deal/6/")
-    mirror = engine.Game(6)
+    mirror = engine.Play(6)
     played = first_move(first, mirror)
     mirror.play(played)
     settle(first, 1)
@@ -296,7 +296,7 @@ def test_a_refused_move_goes_back(desktop: Page, live_server: LiveServer) -> Non
     page.goto(f"{live_server.url}/deal/7/")
     slow_network(page)
     before = table(page)
-    position = engine.Game(7).position
+    position = engine.Play(7).position
     mover = next(fan[-1] for fan in position.fans if fan)
     onto = next(fan[-1] for fan in position.fans if fan and fan[-1] != mover)
     wrong = f"{mover.code}>{onto.code}"
@@ -323,7 +323,7 @@ def test_a_move_made_offline_is_taken_back_then_the_board_comes_back(
 ) -> None:
     page = desktop
     page.goto(f"{live_server.url}/deal/8/")
-    mirror = engine.Game(8)
+    mirror = engine.Play(8)
     mirror.play(first_move(page, mirror))
     settle(page, 1)
     url = game_url(page)
@@ -346,7 +346,7 @@ def test_an_answer_lost_on_its_way_back_loses_nothing_the_server_accepted(
     for the board, and shows the move the server kept, once."""
     page = desktop
     page.goto(f"{live_server.url}/deal/9/")
-    mirror = engine.Game(9)
+    mirror = engine.Play(9)
     mirror.play(first_move(page, mirror))
     settle(page, 1)
     url = game_url(page)
@@ -368,7 +368,7 @@ def test_the_screen_reader_hears_each_move_once(desktop: Page, live_server: Live
     page = desktop
     page.goto(f"{live_server.url}/deal/10/")
     slow_network(page)
-    mirror = engine.Game(10)
+    mirror = engine.Play(10)
     move = next(m for m in engine.card_moves(mirror.position) if not m.merci)
     assert move.card is not None
     page.locator(f'.fan [data-card="{move.card.code}"]').click()
