@@ -180,6 +180,14 @@ def board_words() -> dict[str, object]:
         ),
         "too_many": _("Too many requests at once, so nothing was played. Please wait a moment."),
         "failed": _("Something went wrong on the server. Please try again."),
+        # Instant moves (static/js/board/instant.js): a laid move taken back.
+        "taken_back": _(
+            "No answer from the server, so your move was taken back. The board will be"
+            " checked again as soon as the connection is back."
+        ),
+        "stale": _(
+            "That board was out of date, so nothing was played. Here is the game as it stands."
+        ),
         "merci_none": _("No buried card has a place to go just now."),
         "merci_count": plural(lambda n: ngettext("one buried card", "%(count)s buried cards", n)),
         "merci_marked": _("The merci can take %(count)s: they are marked."),

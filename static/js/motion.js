@@ -33,16 +33,20 @@
   }
 
   document.addEventListener("htmx:beforeSwap", (event) => {
-    before = null;
+    before = isBoardSwap(event) ? note() : null;
+  });
+
+  // Where every card is, and what the board says, before a change.
+  function note() {
     const root = board();
-    if (!root || !isBoardSwap(event) || reducedMotion()) return;
+    if (!root || reducedMotion()) return null;
     const cards = new Map();
     for (const card of root.querySelectorAll(".table [data-card]")) {
       cards.set(card.dataset.card, { rect: card.getBoundingClientRect(), node: card, place: placeOf(card) });
     }
     const table = root.querySelector(".fans");
     const felt = root.querySelector(".table");
-    before = {
+    return {
       feltHeight: felt ? felt.getBoundingClientRect().height : 0,
       cards,
       status: root.dataset.status,
@@ -50,6 +54,18 @@
       moves: Number(root.dataset.moves),
       gather: table ? table.getBoundingClientRect() : null,
     };
+  }
+
+  // A move laid on the table before its answer (static/js/board/instant.js) slides the same way.
+  let laying = null;
+  document.addEventListener("lucie:lay", () => {
+    laying = note();
+  });
+  document.addEventListener("lucie:laid", () => {
+    const root = board();
+    const noted = laying;
+    laying = null;
+    if (root && noted && slide(root, noted, false)) html.dataset.motion = String(Number(html.dataset.motion || 0) + 1);
   });
 
   // ---------------------------------------------------------------- after it settles

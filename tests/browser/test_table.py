@@ -381,7 +381,8 @@ def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveS
     fan_card(page, engine.Card.parse("3C")).click()
     destination(page, move).click()
     expect(page.locator("[data-foundation] [data-card]")).not_to_have_count(0)
-    page.wait_for_function("() => document.documentElement.dataset.motion === '1'")
+    # Two motions: the card laid at once (instant moves), then the auto-moves the answer brought.
+    page.wait_for_function("() => document.documentElement.dataset.motion === '2'")
     animated: set[str] = set(page.evaluate("window.__animated"))
     # Every card the server sent home on its own went there in view (or a copy of it flew).
     assert home <= animated or any("travelling" in name for name in animated)
@@ -389,7 +390,7 @@ def test_auto_moves_and_a_redeal_travel_too(browser: Browser, live_server: LiveS
     page.evaluate("window.__animated = []")
     page.get_by_role("button", name="Redeal").click()
     expect(board(page)).to_have_attribute("data-redeals-left", "1")
-    page.wait_for_function("() => document.documentElement.dataset.motion === '2'")
+    page.wait_for_function("() => document.documentElement.dataset.motion === '3'")
     dealt: list[str] = page.evaluate("window.__animated")
     context.close()
 

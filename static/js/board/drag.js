@@ -1,6 +1,7 @@
 // Dragging a card onto a lit place: the same moves a tap picks, posted the same way. A press
 // that hardly moves stays a click or a tap. (A card that can move takes no scrolling gesture:
 // touch-action: none in board.css.)
+import { touched } from "./instant.js";
 import { $, $$, board, fill, html, reducedMotion, say } from "./page.js";
 import { clearSelection, litPlace, moveTo, select, selectedCard, submitMove } from "./selection.js";
 
@@ -126,7 +127,8 @@ function onPointerDown(event) {
   if (drag || event.button !== 0 || !event.isPrimary) return;
   const card = event.target.closest && event.target.closest(".fan button[data-card][data-moves]");
   const root = board();
-  if (!card || !root || !root.contains(card) || !card.dataset.moves) return;
+  // A card where a move on its way changed the table waits for the answer (a tap, held).
+  if (!card || !root || !root.contains(card) || !card.dataset.moves || touched(card)) return;
   drag = {
     card,
     pointerId: event.pointerId,

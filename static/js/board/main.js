@@ -3,6 +3,7 @@
 // are swapped in is htmx's config, in templates/_htmx_config.html.
 import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
+import * as instant from "./instant.js";
 import * as keys from "./keys.js";
 import { $, $$, board, fanStop, fill, say, setting } from "./page.js";
 import * as selection from "./selection.js";
@@ -28,6 +29,7 @@ function onConfigRequest(event) {
 }
 
 function onResponseError(event) {
+  if (instant.answersFor(event)) return;
   const status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
   if (status === 503) say(fill("busy"));
   else if (status === 429) say(fill("too_many"));
@@ -80,15 +82,18 @@ function focusAfterSwap(root, key) {
 }
 
 // ---------------------------------------------------------------- a new board
-function afterSwap() {
-  selection.forgetSelection();
+function afterSwap(event) {
+  const picked = selection.forgetSelection();
   const root = board();
   if (!root) return;
+  // Moves laid on the table and not sent yet are laid again on the answer's board.
+  if (event) instant.answered(event);
   // Controls that only work with these scripts (the embed's ⚙) come hidden in every board.
   for (const element of $$("[data-needs-js]", root)) element.hidden = false;
   // A card the server sent picked up (the no-JavaScript select) is lit here too.
   const preselected = $(".fan .is-selected", root);
   if (preselected) selection.select(preselected);
+  else if (picked) selection.pickAgain(picked);
   const menu = $("details.menu", root);
   if (menu) menu.open = false;
   mark(root);
@@ -120,14 +125,17 @@ function mark(root) {
 // reads it, a drag's Escape before the keys' own.
 selection.installInputWatch();
 selection.install();
+instant.install();
 drag.install();
 keys.install();
 document.addEventListener("htmx:beforeRequest", rememberFocus);
 // In the swap's own task, not at the settle: a key typed in between ("8 c") lost its focus.
 document.addEventListener("htmx:afterSwap", (event) => {
-  if (event.target && event.target.id === "board") afterSwap();
+  if (event.target && event.target.id === "board") afterSwap(event);
 });
-document.addEventListener("htmx:sendError", () => say(fill("unreachable")));
+document.addEventListener("htmx:sendError", (event) => {
+  if (!instant.answersFor(event)) say(fill("unreachable"));
+});
 document.addEventListener("htmx:responseError", onResponseError);
 drag.installUnfade();
 dialogs.install();

@@ -1,6 +1,7 @@
 // What is lit on the table: a picked card's places, and the merci's cards on asking. A card
 // carries the moves the server computed (data-moves="6C>7C 6C>F"): this lights up their places
 // and posts the chosen one, never judging legality.
+import { hold, play, touched } from "./instant.js";
 import { $, $$, board, capitalised, cardLabel, fanNumber, fill, listing, plural, say, theCard } from "./page.js";
 
 let selection = null; // { card, targets: Map(element -> move text) }
@@ -23,9 +24,20 @@ export function clearSelection() {
   selection = null;
 }
 
-// After a swap the old board's marks went with it: only the record is dropped.
+// After a swap the old board's marks went with it: only the record is dropped. Returns the
+// card that was picked up, for `pickAgain`.
 export function forgetSelection() {
+  const code = selection ? selection.card.dataset.card : "";
   selection = null;
+  return code;
+}
+
+// A card picked up while a move was on its way stays picked up on the answer's board, with the
+// places that board lists, if it lists any (quietly: the pick was said already).
+export function pickAgain(code) {
+  const card = board() && $(`.fan button[data-card="${code}"]`, board());
+  clearSelection();
+  if (card && card.dataset.moves && !touched(card)) select(card, "", true);
 }
 
 // Where a move takes its card, as game/board/announce.py says it: "onto the Seven of Clubs on fan 9".
@@ -55,7 +67,7 @@ function placeWord() {
   return fill("click");
 }
 
-export function select(card, how = placeWord()) {
+export function select(card, how = placeWord(), quiet = false) {
   clearSelection();
   const moves = (card.dataset.moves || "").split(" ").filter(Boolean);
   const name = cardLabel(card);
@@ -68,11 +80,13 @@ export function select(card, how = placeWord()) {
   card.setAttribute("aria-pressed", "true");
   for (const move of moves) {
     const target = destination(move);
-    if (target) {
+    // Where a move laid but not yet answered changed the table, nothing is lit until the answer.
+    if (target && !touched(target)) {
       target.classList.add("is-target");
       selection.targets.set(target, move);
     }
   }
+  if (quiet) return;
   const from = fanNumber(card);
   const places = listing(moves.map(goes), "or");
   say(
@@ -81,12 +95,34 @@ export function select(card, how = placeWord()) {
   );
 }
 
+// The chosen move is laid on the table at once and sent (instant.js); without htmx the form
+// posts it and the page comes back with it played.
 export function submitMove(text) {
   const form = document.getElementById("js-move-form");
   if (!form) return;
-  form.elements.move.value = text;
   clearSelection();
+  if (window.htmx) {
+    play(text);
+    return;
+  }
+  form.elements.move.value = text;
   form.requestSubmit();
+}
+
+// A tap to run again once the answer it waits for is in: on the same card, foundation or fan.
+function tapAgain(element) {
+  const home = element.closest("[data-foundation]");
+  const card = element.closest("[data-card]");
+  const fan = element.closest("[data-fan]");
+  let spot = null;
+  if (home) spot = `[data-foundation="${home.dataset.foundation}"]`;
+  else if (card) spot = `.fan [data-card="${card.dataset.card}"]`;
+  else if (fan) spot = `[data-fan="${fan.dataset.fan}"]`;
+  const replay = () => {
+    const found = spot && board() && $(spot, board());
+    if (found && !hold(found, replay)) tap(found);
+  };
+  return replay;
 }
 
 // A tap anywhere on a fan whose top card (or empty slot) is lit counts as a tap on it.
@@ -111,12 +147,17 @@ function onClick(event) {
   const onTable = event.target.closest(".fans, .foundations");
   if (!onTable) return;
   event.preventDefault();
-  const lit = event.target.closest(".is-target");
+  if (!hold(event.target, tapAgain(event.target))) tap(event.target);
+}
+
+// A tap on the table (`element`: what it landed on): pick a card up, put it down, or play it.
+function tap(element) {
+  const lit = element.closest(".is-target");
   if (selection && lit && selection.targets.has(lit)) {
     submitMove(selection.targets.get(lit));
     return;
   }
-  const card = event.target.closest(".fan button[data-card]");
+  const card = element.closest(".fan button[data-card]");
   if (card && card.dataset.moves !== undefined) {
     if (selection && selection.card === card) {
       clearSelection();
@@ -128,7 +169,7 @@ function onClick(event) {
       return;
     }
   }
-  const onFan = fanTarget(event.target);
+  const onFan = fanTarget(element);
   if (onFan) {
     submitMove(selection.targets.get(onFan));
     return;
@@ -150,11 +191,18 @@ function onDoubleClick(event) {
   const card = event.target.closest && event.target.closest(".fan button.is-top[data-moves]");
   if (!card || !board() || !board().contains(card)) return;
   if (clickedCards.some((code) => code !== card.dataset.card)) return;
+  event.preventDefault();
+  sendHome(card);
+}
+
+function sendHome(card) {
+  const replay = () => {
+    const found = board() && $(`.fan button[data-card="${card.dataset.card}"]`, board());
+    if (found && !hold(found, replay)) sendHome(found);
+  };
+  if (hold(card, replay)) return;
   const home = card.dataset.moves.split(" ").find((move) => move.endsWith(">F") && !move.startsWith("*"));
-  if (home) {
-    event.preventDefault();
-    submitMove(home);
-  }
+  if (home) submitMove(home);
 }
 
 // First of all listeners, so that the others read this input's kind.
