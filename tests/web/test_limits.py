@@ -15,8 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
@@ -27,6 +28,7 @@ from game import engine, limits
 from game.board import hints, store
 from game.engine.fair import FairMove
 from game.models import Game
+from lucie.sessions import SessionStore
 from tests.helpers.embed import assert_cookie_free as embed_assert_cookie_free
 from tests.helpers.embed import start as embed_start
 from tests.helpers.limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
@@ -248,7 +250,7 @@ def test_a_chosen_cookie_cannot_open_or_move_another_sessions_game() -> None:
     # Whoever learns nothing but the game's number cannot name its session; a string that is not
     # a live session reaches no game, even one whose key it copies after the session is gone.
     key = game.session_key
-    Session.objects.filter(session_key=key).delete()
+    SessionStore(key).delete()  # the session is gone (its cached copy with it)
     thief = Client()
     thief.cookies["sessionid"] = key
 
@@ -265,6 +267,8 @@ def test_an_expired_sessions_cookie_opens_nothing() -> None:
     Session.objects.filter(session_key=game.session_key).update(
         expire_date=timezone.now() - dt.timedelta(seconds=1)
     )
+    # The session's cached copy lives no longer than its expiry (Django's cached_db sessions).
+    caches[settings.SESSION_CACHE_ALIAS].clear()
 
     assert client.get(f"/game/{game.pk}/").status_code == 404
     # A change checks the session in the query that locks the game: just as closed.
