@@ -298,3 +298,53 @@ class DealDifficulty(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.deal_number} {self.rules}: {self.wins}/{self.played}"
+
+
+
+class DailyRank(models.Model):
+    """A finished daily entry's place among its deal's (game/tally.py keeps it with the tally's
+    row, in the same transaction): `key` orders the results, higher better (tally.rank_key), so
+    that "better than P % of the day's players" is two counts over the index on (deal, key)
+    instead of a look at every game of the day. `percentile` is the player's figure once the day
+    is over, kept for the calendar's cell."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="daily_rank"
+    )
+    deal_number = models.BigIntegerField()
+    key = models.BigIntegerField()
+    percentile = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [  # noqa: RUF012 (Django reads it once)
+            models.Index(fields=["deal_number", "key"], name="daily_rank_deal_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.deal_number}: game {self.game_id} ranked {self.key}"
+
+
+class Challenge(models.Model):
+    """A finished game offered to friends (game/challenge/): whoever opens its link plays the
+    same deal under the same rules as a game of their own. Its token is the link's only key
+    (unguessable, like Game.token); the page it opens shows the deal, the rules and the
+    results, nothing of the player or their moves. One per game, made on the first showing of
+    the finished game's panel."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_made")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"challenge on game {self.game_id}"
+
+
+class ChallengeEntry(models.Model):
+    """A friend's game taken up from a challenge's link: at most
+    game.challenge.actions.MAX_ENTRIES per challenge, one per session."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="entries")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_entry")
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} on challenge {self.challenge_id}"

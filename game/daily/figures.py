@@ -144,6 +144,7 @@ def forget_after_save(
     instance._counted = now  # type: ignore[attr-defined]
     if now != before and instance.rules == deals.DAILY_RULES:
         tally.record_change(instance.deal_number, before, now)
+        tally.record_rank(instance, now)
     _forget_on_change(instance, before, now)
 
 

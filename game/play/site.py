@@ -21,6 +21,8 @@ from django.utils.http import urlencode
 from game import deals, engine
 from game.board import answer, display, links, pipeline, winning_line
 from game.board.change import Change, drawn
+from game.challenge import panel as challenge_panel
+from game.daily import rank
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm
@@ -108,6 +110,10 @@ class SiteBoard:
             if engine.Rules.parse(game.rules) != engine.DEFAULT_RULES:
                 deal_url += f"?rules={game.rules}"
             context["win"] = win.for_game(game, request.build_absolute_uri(deal_url))
+        if game.is_finished:
+            context["challenge"] = challenge_panel.context(request, game)
+            if game.daily:
+                context["rank"] = rank.of_game(game)
         return context
 
     def auto_move(self, request: HttpRequest) -> bool:
