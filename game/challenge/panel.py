@@ -119,3 +119,25 @@ def context(request: HttpRequest, game: Game, *, sessions: bool = True) -> dict[
                 for number, friend in enumerate(friends, 1)
             ]
     return found
+
+
+def made(session_key: str | None) -> list[dict[str, Any]]:
+    """The statistics page's challenges: the session's latest ones that a friend took up, each
+    with this player's result and every friend's (two queries, bounded rows)."""
+    shown_made = []
+    for found in actions.made_by(session_key or ""):
+        game = found.challenge.game
+        shown_made.append(
+            {
+                "game": game,
+                "me": shown(gettext("You"), found.mine),
+                "friends": [
+                    (
+                        shown(gettext("Friend %(number)s") % {"number": number}, friend),
+                        actions.verdict(found.mine, friend),
+                    )
+                    for number, friend in enumerate(found.friends, 1)
+                ],
+            }
+        )
+    return shown_made
