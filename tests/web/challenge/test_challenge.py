@@ -285,8 +285,8 @@ def test_a_malformed_challenge_link_is_a_404_that_reads_nothing(client: Client, 
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("fr", ("Un ami vous défie sur la donne n° 77", "Relever le défi")),
-        ("de", ("Eine Freundin oder ein Freund fordert Sie zu Spiel Nr. 77 heraus", "Herausforderung annehmen")),
+        ("fr", ("On vous lance un défi sur la donne #77", "Relever le défi", "l’a gagnée en 4:00")),
+        ("de", ("Sie werden herausgefordert: Spiel Nr. 77", "Herausforderung annehmen", "in 4:00 mit 90 Zügen")),
     ],
 )  # fmt: skip
 def test_the_challenge_speaks_french_and_german(
