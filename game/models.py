@@ -300,7 +300,6 @@ class DealDifficulty(models.Model):
         return f"#{self.deal_number} {self.rules}: {self.wins}/{self.played}"
 
 
-
 class DailyRank(models.Model):
     """A finished daily entry's place among its deal's (game/tally.py keeps it with the tally's
     row, in the same transaction): `key` orders the results, higher better (tally.rank_key), so

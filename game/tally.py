@@ -176,7 +176,9 @@ def _rerank(low: int, high: int) -> None:
     finished = (
         Game.objects.filter(entries(low, high))
         .exclude(status=Game.Status.PLAYING)
-        .values_list("pk", "deal_number", "status", "assisted", "wall_ms", "move_count", "cards_home")
+        .values_list(
+            "pk", "deal_number", "status", "assisted", "wall_ms", "move_count", "cards_home"
+        )
     )
     kept = dict(
         DailyRank.objects.filter(
@@ -188,7 +190,9 @@ def _rerank(low: int, high: int) -> None:
     for pk, number, status, assisted, wall_ms, moves, home in finished.iterator(chunk_size=5_000):
         key = rank_key(status, assisted, wall_ms, moves, home)
         if key is not None:
-            batch.append(DailyRank(game_id=pk, deal_number=number, key=key, percentile=kept.get(pk)))
+            batch.append(
+                DailyRank(game_id=pk, deal_number=number, key=key, percentile=kept.get(pk))
+            )
         if len(batch) >= 5_000:
             DailyRank.objects.bulk_create(batch)
             batch = []

@@ -92,9 +92,7 @@ def context(request: HttpRequest, game: Game, *, sessions: bool = True) -> dict[
         return None
     found: dict[str, Any] = {}
     mine = actions.result(game)
-    entry = (
-        ChallengeEntry.objects.select_related("challenge__game").filter(game_id=game.pk).first()
-    )
+    entry = ChallengeEntry.objects.select_related("challenge__game").filter(game_id=game.pk).first()
     if entry is not None:
         theirs = actions.result(entry.challenge.game)
         found["versus"] = {

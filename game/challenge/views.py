@@ -12,16 +12,16 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
 from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods
 
 from game import engine, limits
 from game.challenge import actions, panel
-from game.models import ChallengeEntry
+from game.models import Challenge, ChallengeEntry
 from game.players import session_key
 
 
-def _deal_url(challenge: actions.Challenge) -> str:
+def _deal_url(challenge: Challenge) -> str:
     game = challenge.game
     return reverse("deal", args=[game.deal_number]) + "?" + urlencode({"rules": game.rules})
 
@@ -44,7 +44,7 @@ def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
     return _page(request, challenge, mine=mine, full=taken >= actions.MAX_ENTRIES)
 
 
-def _page(request: HttpRequest, challenge: actions.Challenge, **extra: Any) -> HttpResponse:
+def _page(request: HttpRequest, challenge: Challenge, **extra: Any) -> HttpResponse:
     status = extra.pop("status", 200)
     game = challenge.game
     context = {

