@@ -37,8 +37,7 @@ class Game(models.Model):
     session_key = models.CharField(max_length=40, db_index=True, blank=True)
     deal_number = models.BigIntegerField()
     rules = models.CharField(max_length=40, default=engine.DEFAULT_RULES.name)
-    # The moves in engine notation separated by single spaces, oldest first: the record's text
-    # without its "rules deal" prefix (see Game.record).
+    # The moves in engine notation, space-separated, oldest first: the record's text (Game.record).
     moves = models.TextField(blank=True, default="")
     # The undone moves that redo would play again, next first, in the same notation.
     redo = models.TextField(blank=True, default="")
@@ -49,17 +48,15 @@ class Game(models.Model):
     mercis_used = models.PositiveSmallIntegerField(default=0)
     # A peek at the solver was taken: the game counts as played, never won.
     assisted = models.BooleanField(default=False)
-    # Undos asked (each press, redone or not) and hints shown: a win with none of them, and not
-    # assisted, is clean (CLEAN_WIN).
+    # Undos asked (each press, redone or not) and hints shown: none, unassisted, is CLEAN_WIN.
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The fair timer (game/board/clock.py): the visible time banked so far, and since when the
-    # clock has
-    # been running (null while paused: the page hidden, or the game not begun or over). Once the
-    # game is over, elapsed_ms is its time.
+    # clock has been running (null while paused: the page hidden, or the game not begun or
+    # over). Once the game is over, elapsed_ms is its time.
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     clock_since = models.DateTimeField(null=True, blank=True)
     # When the page last said it was hidden (`pause`), while the clock is stopped for it. A move
@@ -86,9 +83,8 @@ class Game(models.Model):
     # (game.limits.network_tag), never the address itself: one network adds at most one player a
     # day to everyone's figures, however many sessions it makes. Empty on every other game.
     network = models.CharField(max_length=16, blank=True, default="")
-    # The server's own clock from the first move to the win or loss (null until the game ends):
-    # the public best time reads it, not the player's fair timer (elapsed_ms), which the page's
-    # own pause and resume drive.
+    # The server's own clock from the first move to the end (null before): the public best time
+    # and the daily rank read it, not the fair timer (elapsed_ms) that the page pauses.
     wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -9,7 +9,7 @@ from django.utils.translation import ngettext, pgettext
 if TYPE_CHECKING:
     from game.daily.difficulty import Difficulty
     from game.daily.player import DayResult
-    from game.daily.rank import Rank
+    from game.rank import Rank
 
 
 def share_text(

@@ -23,10 +23,10 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import deals, engine, limits
+from game import deals, engine, limits, rank
 from game.board import find
 from game.challenge import panel as challenge_panel
-from game.daily import difficulty, player, rank, share
+from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm

@@ -18,11 +18,10 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
-from game import deals, engine
+from game import deals, engine, rank
 from game.board import answer, display, links, pipeline, winning_line
 from game.board.change import Change, drawn
 from game.challenge import panel as challenge_panel
-from game.daily import rank
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm

@@ -9,8 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game import deals
-from game.daily import rank
+from game import deals, rank
 
 
 class Command(BaseCommand):
