@@ -19,14 +19,6 @@ Fans = tuple[tuple[Card, ...], ...]
 Foundations = tuple[int, int, int, int]
 
 
-class Status(Enum):
-    """Where a game stands: under way, or how it ended (see Outcome)."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-
-
 class Termination(Enum):
     """How a game ended, in the words a player is told."""
 
@@ -36,11 +28,12 @@ class Termination(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended (`Position.outcome` is None while it is on). Every status shown to a
-    player is derived from this: the stored game's, the solver's verdict.
+    """How a game ended (`Position.outcome()` is None while it is on). Every status shown to a
+    player is derived from this: the stored game's (game.board.store.save), and the solver's
+    verdict uses the same words ("won", "lost").
 
-    >>> Outcome(Termination.ALL_HOME).status, Outcome(Termination.NO_MOVE_LEFT).won
-    (<Status.WON: 'won'>, False)
+    >>> Outcome(Termination.ALL_HOME).won, Outcome(Termination.NO_MOVE_LEFT).name
+    (True, 'lost')
     """
 
     termination: Termination
@@ -50,8 +43,9 @@ class Outcome:
         return self.termination is Termination.ALL_HOME
 
     @property
-    def status(self) -> Status:
-        return Status.WON if self.won else Status.LOST
+    def name(self) -> str:
+        """"won" or "lost": the word a stored game's status and the solver's verdict use."""
+        return "won" if self.won else "lost"
 
     @property
     def reason(self) -> str:
@@ -149,12 +143,6 @@ class Position:
         if self.can_redeal or any(True for _ in legal_moves(self)):
             return None
         return Outcome(Termination.NO_MOVE_LEFT)
-
-    @property
-    def status(self) -> Status:
-        """Where the game stands: playing, won or lost."""
-        outcome = self.outcome()
-        return Status.PLAYING if outcome is None else outcome.status
 
     @property
     def text(self) -> str:

@@ -163,8 +163,6 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
             .values_list("deal_number", flat=True)
         )
     )
-    # Game.objects' update stamps updated_at, so a change in flight on one of these games finds
-    # it changed and is made again on the row as it now is (game.board.store.change_game).
     theirs.daily_entries().filter(deal_number__in=demoted).update(daily_entry=False, network="")
     for number in demoted:  # an update goes around the tally's signal (game/tally.py)
         tally.rebuild(number, number)
@@ -187,6 +185,6 @@ def _close(games: QuerySet[Game], now: dt.datetime) -> int:
     count = 0
     for game in games.select_for_update():
         store.finish(game, Game.Status.ABANDONED, now)
-        game.save_changes()
+        game.save(update_fields=store.FINISHED)
         count += 1
     return count

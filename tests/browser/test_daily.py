@@ -29,8 +29,7 @@ from game import deals, engine
 from game.board import store
 from game.engine.solver import solve
 from game.models import Game
-from tests.browser.conftest import open_dealt
-from tests.browser.test_play import board, moves_shown, tap
+from tests.helpers.browser import board, moves_shown, open_dealt, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -291,94 +290,47 @@ def test_a_320_px_calendar_shows_every_state_whole_and_counts_down_to_the_next_d
     assert first != second
 
 
-def test_the_rollover_is_shown_in_the_players_own_time(
+def test_a_daily_game_played_across_midnight_utc_stays_the_day_it_began(
     browser: Browser, live_server: LiveServer
 ) -> None:
-    context = browser.new_context(timezone_id="Pacific/Kiritimati", locale="en-GB")
-    page = context.new_page()
-    rollover = deals.next_rollover()
-    local = rollover.astimezone(ZoneInfo("Pacific/Kiritimati"))
+    """31 December 2027, a minute before midnight UTC: a move on today's deal; then midnight
+    passes on the server's clock and the page's, and another move is made on the same board.
+    Both are moves of the 31st's game, which the calendar keeps as begun on its day; the daily
+    page now deals 1 January 2028, and the countdown has rolled to the next midnight."""
+    eve = dt.datetime(2027, 12, 31, 23, 59, 0, tzinfo=dt.UTC)
+    new_year = dt.datetime(2028, 1, 1, 0, 0, 5, tzinfo=dt.UTC)
+    with time_machine.travel(eve, tick=True):
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context.clock.install(time=eve)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/daily/")
+        expect(board(page)).to_have_attribute("data-deal", "20271231")
+        position = engine.Position.start(20271231)
+        first = next(m for m in engine.card_moves(position) if not m.merci)
+        tap(page, first, 1)
+        assert deals.today_utc() == dt.date(2027, 12, 31), "the first move came after midnight"
+        with time_machine.travel(new_year, tick=True):
+            page.clock.set_system_time(new_year)
+            second = next(
+                m for m in engine.card_moves(engine.apply(position, first)) if not m.merci
+            )
+            tap(page, second, 2)
+            expect(board(page)).to_have_attribute("data-deal", "20271231")
+            # The page that dealt the 31st says a new deal is out.
+            expect(page.locator("[data-countdown]")).to_have_text(re.compile("new deal is out"))
 
-    page.goto(f"{live_server.url}/daily/")
-    shown = page.locator("time[data-local-time]")
+            page.goto(f"{live_server.url}/daily/2027/12/")
+            eve_cell = page.locator('td[data-day="2027-12-31"]')
+            eve_state = eve_cell.get_attribute("data-state")
+            eve_classes = (eve_cell.get_attribute("class") or "").split()
+            page.goto(f"{live_server.url}/daily/")
+            new_deal = board(page).get_attribute("data-deal")
+            countdown = page.locator("[data-countdown]")
+            expect(countdown).to_have_text(re.compile(r"\b23 h 59 min"))
+        context.close()
 
-    expect(shown).to_have_attribute("datetime", rollover.strftime("%Y-%m-%dT%H:%M:%SZ"))
-    expect(shown).to_contain_text(f"{local:%H:%M} on ")
-    expect(shown).to_contain_text(f"{local.day} {local:%b}")
-    expect(shown).to_contain_text("your time (Pacific/Kiritimati)")
-    assert local.hour == 14
-    context.close()
-
-
-def test_without_javascript_the_share_text_is_there_to_copy_by_hand(
-    browser: Browser, live_server: LiveServer
-) -> None:
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    open_dealt(page, f"{live_server.url}/daily/")
-    session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
-    Game.objects.filter(session_key=session).update(
-        status=Game.Status.LOST, started_at=deals.now_utc(), cards_home=17
-    )
-
-    page.goto(f"{live_server.url}/daily/")
-
-    expect(page.locator("time[data-local-time]")).to_contain_text("00:00 UTC on")
-    share = page.get_by_label("Your result to share")
-    expect(share).to_have_attribute("readonly", "")
-    expect(share).to_have_value(re.compile(" \N{EM DASH} lost, 17/52 cards home, no redeal"))
-    expect(page.get_by_role("button", name="Copy")).to_be_hidden()
-    context.close()
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_month_page_has_no_serious_accessibility_violations(
-    browser: Browser, live_server: LiveServer, scheme: Literal["light", "dark"]
-) -> None:
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    today = deals.today_utc()
-    page.goto(f"{live_server.url}/daily/")
-    page.goto(month_url(live_server, today))
-
-    results = Axe().run(page)
-
-    serious = [
-        f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes']]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
-    expect(page.locator('td[aria-current="date"]')).to_have_count(1)
-    context.close()
-
-
-def test_a_320_px_calendar_never_splits_a_word_and_counts_down_to_the_next_deal(
-    browser: Browser, live_server: LiveServer
-) -> None:
-    context = browser.new_context(viewport={"width": 320, "height": 800})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/daily/")
-    day = deals.today_utc()
-    move = next(m for m in engine.card_moves(engine.Position.start(deals.deal_number_for(day))))
-    tap(page, move, 1)
-
-    page.goto(month_url(live_server, day))
-    today = page.locator(f'td[data-day="{day.isoformat()}"]')
-    expect(today).to_have_attribute("data-state", "playing")
-    short = today.locator(".state").evaluate("el => getComputedStyle(el, '::before').content")
-    # Every cell's content fits its cell: no word is split, none spills over.
-    spilled = page.eval_on_selector_all(
-        ".calendar .cell",
-        "cells => cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)",
-    )
-    countdown = page.locator("[data-countdown]")
-    expect(countdown).to_have_text(re.compile(r"^Next deal in \d+ h \d\d min \d\d s\.$"))
-    first = countdown.text_content()
-    page.wait_for_timeout(1100)
-    second = countdown.text_content()
-    context.close()
-
-    assert short == '"▶"'
-    assert spilled == []
-    assert first != second
+    games = Game.objects.filter(deal_number=20271231, daily=True)
+    assert [game.move_count for game in games] == [2]
+    assert eve_state == "playing"
+    assert "late" not in eve_classes
+    assert new_deal == "20280101"

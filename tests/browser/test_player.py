@@ -17,10 +17,8 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.browser.conftest import open_dealt
-from tests.browser.test_play import moves_shown, tap
-from tests.web.play.test_play import greedy_record
-from tests.web.play.test_preferences import auto_case
+from tests.helpers.browser import moves_shown, open_dealt, tap
+from tests.helpers.play import auto_case, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,9 +16,8 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.browser.conftest import open_dealt
-from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
-from tests.web.board.test_announce import set_moves
+from tests.helpers.board import set_moves
+from tests.helpers.browser import board, destination, fan_card, greedy_win, moves_shown, open_dealt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -365,7 +364,7 @@ def test_screenshots_of_the_table(
     loss, a win and each theme, at 375x667, 390x844 and 1280x800, into
     test-artifacts/screenshots/ (README: Screenshots) for a reviewer. Each in a browser of its
     own, so that no game in progress asks before the next deal."""
-    from tests.web.board.test_stuck import stuck_game
+    from tests.helpers.board import stuck_game
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     number, moves = greedy_win()

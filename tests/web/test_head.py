@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from game.models import Game
-from tests.web.embed import test_embed
-from tests.web.play.test_play import a_card_move, post, start
+from game.models import Challenge, Game
+from tests.helpers.embed import start as embed_start
+from tests.helpers.play import a_card_move, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +38,12 @@ def examples(client: Client) -> dict[str, str]:
     game, and a replay link)."""
     game = start(client, 5)
     post(client, game, "move", move=a_card_move(game).text)
-    embed = test_embed.start(Client())
+    embed = embed_start(Client())
     imported = client.post("/import/", {"record": "lucie 9", "then": "replay"})
     assert imported.status_code == 303, imported.content[:300]
     replay = imported["Location"].strip("/").split("/")[-1]
     day = f"{TODAY:%Y/%m/%d}"
+    challenge = Challenge.objects.create(game=game)
     return {
         "healthz": "/healthz",
         "ping": "/ping",
@@ -81,6 +82,7 @@ def examples(client: Client) -> dict[str, str]:
         "daily_month": f"/daily/{TODAY:%Y/%m}/",
         "daily_day": f"/daily/{day}/",
         "daily_result": f"/daily/{day}/result/",
+        "challenge": f"/challenge/{challenge.token}/",
         "embed:today": "/embed/",
         "embed:another": "/embed/another/",
         "embed:deal": "/embed/deal/7/",

@@ -12,7 +12,7 @@ from django.test import Client
 from game import engine
 from game.board import clock
 from game.models import Game
-from tests.web.play.test_play import a_card_move, greedy_record, post, start
+from tests.helpers.play import a_card_move, greedy_record, post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.test import Client, override_settings
 from game import limits
 from game.challenge import actions
 from game.models import Challenge, ChallengeEntry, Game
-from tests.web.daily_loop import challenge_links, finished, marked, session_of, text_of
+from tests.helpers.daily_loop import challenge_links, finished, marked, session_of, text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from pytest_django.fixtures import Settings
 
 from game.daily import player
 from game.models import Game
-from tests.web.daily_loop import finished, session_of
+from tests.helpers.daily_loop import finished, session_of
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from pytest_django.fixtures import Settings
 
 from game import rank, tally
 from game.models import Challenge, DailyRank, Game
-from tests.web.daily_loop import finished, marked, percentiles, session_of, text_of
+from tests.helpers.daily_loop import finished, marked, percentiles, session_of, text_of
 
 pytestmark = pytest.mark.django_db
 

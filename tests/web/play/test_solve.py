@@ -26,8 +26,8 @@ from game.daily import player
 from game.engine import solver
 from game.models import Game
 from game.stats import figures as stats
-from tests.web.board.test_hints import kept_for
-from tests.web.play.test_play import start
+from tests.helpers.board import kept_for
+from tests.helpers.play import start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from game import engine
 from game.models import Game
 from game.stats import figures as stats
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from game import engine, limits
 from game.models import Game, Transfer
 from game.stats import figures as stats
 from game.stats import transfer
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
