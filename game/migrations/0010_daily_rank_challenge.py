@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import game.columns
+import game.models
 from django.db import migrations, models
 
 from game.status import rank_key
@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
             name='Challenge',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=game.columns.new_token, editable=False, max_length=64, unique=True)),
+                ('token', models.CharField(default=game.models.new_token, editable=False, max_length=64, unique=True)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='challenge_made', to='game.game')),
             ],
