@@ -44,7 +44,7 @@ class Outcome:
 
     @property
     def name(self) -> str:
-        """ "won" or "lost": the word a stored game's status and the solver's verdict use."""
+        """"won" or "lost": the word a stored game's status and the solver's verdict use."""
         return "won" if self.won else "lost"
 
     @property
