@@ -14,10 +14,17 @@ from .deal import (
 )
 from .game import Game, snapshot_position, snapshot_text
 from .hint import Hint, auto_finish, greedy_hint, hint
-from .legal import apply, card_moves, legal_moves
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
-from .position import InvalidPositionError, Outcome, Position, Termination
+from .position import (
+    InvalidPositionError,
+    Outcome,
+    Position,
+    Termination,
+    apply,
+    card_moves,
+    legal_moves,
+)
 from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
 
 __all__ = [

@@ -18,10 +18,9 @@ from collections.abc import Sequence
 
 from .deal import check_deal_number
 from .hint import auto_finish
-from .legal import apply, legal_moves
 from .moves import IllegalMoveError, Move
 from .notation import Record
-from .position import InvalidPositionError, Outcome, Position
+from .position import InvalidPositionError, Outcome, Position, apply, legal_moves
 from .rules import DEFAULT_RULES, Rules
 
 

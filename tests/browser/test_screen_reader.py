@@ -21,6 +21,7 @@ from game.engine import solver
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from game.models import Game
 from tests.helpers.browser import LISTEN, no_violations, open_dealt
+from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -193,7 +194,7 @@ def greedy_loss() -> tuple[int, tuple[engine.Move, ...]]:
         played = engine.Game(number, rules)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.status is engine.Status.LOST and len(played.moves) > 1:
+        if status_of(played) == "lost" and len(played.moves) > 1:
             last = played.moves[-1]
             if last.onto is not None:
                 return number, played.moves

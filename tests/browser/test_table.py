@@ -18,6 +18,7 @@ from game.board import store
 from game.models import Game
 from tests.helpers.board import set_moves
 from tests.helpers.browser import board, destination, fan_card, greedy_win, moves_shown, open_dealt
+from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -546,7 +547,7 @@ def test_the_felt_holds_still_between_picking_a_card_and_playing_it(
     mirror = engine.Game(7)
     shifts = []
     for step in range(40):
-        if step % 3 == 0 and mirror.status is engine.Status.PLAYING:
+        if step % 3 == 0 and status_of(mirror) == "playing":
             page.get_by_role("button", name="Hint").click()
             expect(page.locator("#board [data-hint]")).not_to_have_count(0)
         moves = [m for m in engine.card_moves(mirror.position) if m.card is not None]

@@ -27,8 +27,6 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("game", "lucie")
 
@@ -176,15 +174,15 @@ def test_the_check_sees_a_circle() -> None:
 
 
 def test_the_check_reads_imports_inside_functions_and_relative_ones() -> None:
-    names = dict(imported(ROOT / "game" / "engine" / "legal.py"))
-    assert "game.engine.position" in names  # under `if TYPE_CHECKING:`, relative
-    assert "game.engine.moves" in names
+    names = dict(imported(ROOT / "game" / "engine" / "hint.py"))
+    assert "game.engine.fair" in names  # under `if TYPE_CHECKING:`, relative
+    assert "game.engine.position" in names
     names = dict(imported(ROOT / "game" / "tally.py"))
     assert "game.deals" in names  # imported inside a function
 
 
 def module_edges() -> Edges:
-    """module -> the modules of its own package it imports -> where ("game/engine/legal.py:12").
+    """module -> the modules of its own package it imports -> where ("game/engine/hint.py:19").
     A name that is not a module itself (`import game.engine.position.x`) counts as the module
     that holds it."""
     graph: Edges = {}
@@ -210,16 +208,10 @@ def test_the_module_graph_keeps_a_package_to_itself() -> None:
         for source, targets in graph.items()
         for target in targets
     )
-    # legal.py takes Position from position.py (under TYPE_CHECKING): an edge inside game.engine.
-    assert "game.engine.position" in graph.get("game.engine.legal", {})
+    # game.py takes Position from position.py: an edge inside game.engine.
+    assert "game.engine.position" in graph.get("game.engine.game", {})
 
 
-# Circles inside a package on main today (found by this test; the refactor of issue 30 breaks
-# them, then drops this mark, and the test holds from then on).
-INNER_CIRCLES_TODAY = "game.engine.legal <-> game.engine.position"
-
-
-@pytest.mark.xfail(strict=True, reason=f"circles inside a package today: {INNER_CIRCLES_TODAY}")
 def test_the_modules_of_a_package_import_one_another_without_a_circle() -> None:
     graph = module_edges()
     assert not [explain(graph, circle) for circle in circles(graph)]

@@ -21,6 +21,7 @@ from game.board import store
 from game.models import Game
 from tests.helpers.embed import DEAL, a_card_move, assert_cookie_free, first_move, post, start
 from tests.helpers.play import start as site_start
+from tests.helpers.play import status_of
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
@@ -81,7 +82,7 @@ def greedy_win() -> tuple[int, tuple[str, ...]]:
         played = engine.Game(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.status is engine.Status.WON:
+        if status_of(played) == "won":
             return number, tuple(move.text for move in played.moves)
     raise AssertionError("no deal in the first 500 is won by the greedy hint")
 

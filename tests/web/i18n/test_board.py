@@ -170,7 +170,7 @@ def test_a_stuck_board_a_loss_and_a_win_are_translated(client: Client, code: str
             game = start(who, number, rules=rules)
             set_moves(game, moves)
             pages[lang] += get(who, f"/game/{game.pk}/", lang)
-        number, won = greedy_record(engine.Status.WON)
+        number, won = greedy_record("won")
         game = start(who, number)
         set_moves(game, tuple(engine.Move.parse(text) for text in won))
         game.refresh_from_db()

@@ -464,7 +464,7 @@ def test_selecting_a_card_with_no_move_says_so(client: Client) -> None:
 
 
 def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     game = start(client, number)
 
     play_through(client, game, moves)
@@ -485,7 +485,7 @@ def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None
 
 
 def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = start(client, number)
 
     play_through(client, game, moves)
@@ -503,7 +503,7 @@ def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:
 
 
 def test_a_lost_game_cannot_be_revived_once_a_newer_game_is_dealt(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = start(client, number)
     play_through(client, game, moves)
     newer = start(client)

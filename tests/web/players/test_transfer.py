@@ -31,7 +31,7 @@ def code_of(client: Client) -> tuple[str, str]:
 
 
 def won_games(client: Client, count: int) -> list[Game]:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     games = []
     for _ in range(count):
         game = start(client, number)

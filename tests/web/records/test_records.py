@@ -30,7 +30,7 @@ def played_game(client: Client, moves: int = 3) -> Game:
 
 
 def lost_game(client: Client) -> Game:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = start(client, number)
     play_through(client, game, moves)
     game.refresh_from_db()
@@ -171,7 +171,7 @@ def test_a_bad_record_is_refused_saying_where_it_goes_wrong(
 
 
 def test_an_illegal_move_is_named_by_its_number(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     bad = [*moves[:11], "KS>QS", *moves[12:]]
 
     response = import_record(client, f"lucie {number} " + " ".join(bad))
