@@ -16,7 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import deals
 from game.models import Game
-from tests.browser.conftest import open_dealt
+from tests.helpers.browser import open_dealt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
