@@ -18,7 +18,7 @@ requests do). Prints lines like
     daily page, finished game: empty day 40.1 ms (12 queries), 100000 entries 43.0 ms ...
 
 The daily page is this browser's finished entry of today's deal, whose rank is two counts over
-the ranks' index (game/daily/rank.py); each render clears the cache so that they run, then a
+the ranks' index (game/rank.py); each render clears the cache so that they run, then a
 last set keeps the cache, as most requests do.
 """
 
