@@ -80,7 +80,7 @@ class SiteBoard:
         self,
         request: HttpRequest,
         game: Game,
-        played: engine.Game,
+        played: engine.Play,
         *,
         change: Change | None = None,
         message: str = "",

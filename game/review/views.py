@@ -69,6 +69,9 @@ def _context(
                 "position": position,
                 "slip_move": words.describe(moves[at]),
                 "slip_number": at + 1,
+                # A card sent home before a redeal: safe within its deal, yet it changes the
+                # cards the next shuffle deals; the page says so (a player expects home to be safe).
+                "slip_home": moves[at].to_foundation and not moves[at].merci,
                 "last_deal": position.is_last_deal,
                 "deal_in_play": position.redeals_used + 1,
                 "hint_move": words.describe(engine.Move.parse(progress.hint))
@@ -101,9 +104,12 @@ def _work_estimate(game: Game, progress: Progress) -> str:
     """Progress in words for the working state."""
     slip = progress.slip
     if slip.state == "working":
-        return ngettext("%(count)s solve so far", "%(count)s solves so far", slip.solves) % {
-            "count": slip.solves
-        }
+        return ngettext(
+            # Each solve asks of one position along the moves whether a win still existed.
+            "%(count)s position of this game checked for a win so far",
+            "%(count)s positions of this game checked for a win so far",
+            slip.solves,
+        ) % {"count": slip.solves}
     return ngettext(
         "compared %(scanned)s of %(count)s position with the fair hint",
         "compared %(scanned)s of %(count)s positions with the fair hint",

@@ -114,7 +114,7 @@ def test_a_player_who_plays_every_other_week_for_400_days_keeps_everything(
 
 
 def test_an_expired_session_reads_as_none(client: Client) -> None:
-    from django.core.cache import cache
+    from django.core.cache import caches
 
     from lucie.sessions import SessionStore
 
@@ -123,7 +123,7 @@ def test_an_expired_session_reads_as_none(client: Client) -> None:
     assert SessionStore(key).session_key == key
     long_ago = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
     Session.objects.filter(session_key=key).update(expire_date=long_ago)
-    cache.clear()  # the session's cached copy lives no longer than its expiry
+    caches["sessions"].clear()  # the session's cached copy lives no longer than its expiry
     store = SessionStore(key)
     assert store.load() == {}
     assert store.session_key is None
