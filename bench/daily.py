@@ -1,6 +1,8 @@
-"""Daily benchmark: the month page's time and query count, empty database versus 100,000 games.
+"""Daily benchmark: the month page's time and query count, empty database versus 100,000 games;
+the daily page of a finished game (its rank among the day's players) on an empty day versus a
+day of 100,000 finished entries.
 
-    .venv/bin/python bench/daily.py [--games N] [--renders N] [--cpu] [--alternate]
+    .venv/bin/python bench/daily.py [--games N] [--entries N] [--renders N] [--cpu] [--alternate]
 
 Builds a throwaway SQLite database in a temporary folder (DATABASE_URL is set before Django
 starts), migrates it, renders /daily/<this month>/ through the test client for a browser that has
@@ -13,6 +15,11 @@ render clears the cache first, so every one runs its queries (a last set keeps i
 requests do). Prints lines like
 
     month page: empty 12.3 ms (4 queries), 100000 games 14.1 ms (4 queries), ratio 1.15
+    daily page, finished game: empty day 40.1 ms (12 queries), 100000 entries 43.0 ms ...
+
+The daily page is this browser's finished entry of today's deal, whose rank is two counts over
+the ranks' index (game/rank.py); each render clears the cache so that they run, then a
+last set keeps the cache, as most requests do.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--renders", type=int, default=15)
     # On a shared machine the wall clock of a render moves with everyone else's work; this
     # process's CPU time (SQLite runs in it) moves far less.
@@ -62,7 +70,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from game import deals, tally
-    from game.models import Game
+    from game.models import DailyRank, Game
 
     settings.ALLOWED_HOSTS = ["testserver"]
     call_command("migrate", verbosity=0)
@@ -79,7 +87,7 @@ def main() -> None:
 
     clock = time.process_time if args.cpu else time.perf_counter
 
-    def measure(cold: bool = True) -> tuple[float, int]:
+    def measure(cold: bool = True, page: str = url) -> tuple[float, int]:
         times = []
         queries = 0
         for _ in range(args.renders):
@@ -87,14 +95,24 @@ def main() -> None:
                 cache.clear()
             with CaptureQueriesContext(connection) as captured:
                 started = clock()
-                response = client.get(url)
+                response = client.get(page)
                 times.append(clock() - started)
             assert response.status_code == 200, response.status_code
             queries = len(captured)
         return statistics.median(times) * 1000, queries
 
+    # This browser's entry of today's deal, won: the daily page shows its rank.
+    today_number = deals.deal_number_for(today)
+    begun = dt.datetime.combine(today, dt.time(0), tzinfo=dt.UTC)
+    Game.objects.create(
+        session_key=key, deal_number=today_number, rules="lucie", daily=True, daily_entry=True,
+        network="bench-this-one", status=Game.Status.WON, started_at=begun, finished_at=begun,
+        elapsed_ms=300_000, wall_ms=301_000, move_count=90, cards_home=52,
+    )  # fmt: skip
     client.get(url)  # warm templates and connections
+    client.get("/daily/")
     empty_ms, empty_queries = measure()
+    day_empty_ms, day_empty_queries = measure(page="/daily/")
     full_db = connection.settings_dict["NAME"]
     empty_db = f"{folder.name}/empty.sqlite3"
     if args.alternate:
@@ -105,7 +123,7 @@ def main() -> None:
     days_this_month = [first + dt.timedelta(days=d) for d in range(today.day)]
     statuses = [Game.Status.WON, Game.Status.LOST, Game.Status.ABANDONED, Game.Status.PLAYING]
     batch: list[Game] = []
-    entered: set[tuple[str, int]] = set()
+    entered: set[tuple[str, int]] = {(key, today_number)}
     for index in range(args.games):
         kind = index % 3
         if kind == 0:
@@ -121,7 +139,8 @@ def main() -> None:
         started = dt.datetime.combine(day, dt.time(rnd.randint(0, 23)), tzinfo=dt.UTC)
         # One game in 500 is this browser's, all under the daily rules so that its month and
         # streak have its own entries to read.
-        mine = index % 500 == 1
+        # (Not of today's deal: the daily page must show this browser's entry, made above.)
+        mine = index % 500 == 1 and number != today_number
         browser = key if mine else f"browser-{index}"
         # A game of a day's deal under the daily rules begun from the daily page (Game.daily) is
         # that browser's entry in everyone's figures if it is its first of the deal (one per
@@ -150,6 +169,27 @@ def main() -> None:
                 cards_home=52 if status == Game.Status.WON else rnd.randint(4, 51),
             )
         )
+        if len(batch) == 5_000:
+            Game.objects.bulk_create(batch)
+            batch = []
+    Game.objects.bulk_create(batch)
+    # A day of finished entries on today's deal: one per browser and network, as the daily
+    # page makes them, a third lost or left.
+    batch = []
+    for index in range(args.entries):
+        status = (Game.Status.WON, Game.Status.WON, Game.Status.LOST, Game.Status.ABANDONED)[
+            index % 4
+        ]
+        won = status == Game.Status.WON
+        batch.append(
+            Game(
+                session_key=f"day-{index}", deal_number=today_number, rules="lucie",
+                daily=True, daily_entry=True, network=f"d{index:015}", status=status,
+                started_at=begun, finished_at=begun, elapsed_ms=rnd.randint(60, 1800) * 1000,
+                wall_ms=rnd.randint(60, 1800) * 1000, move_count=rnd.randint(80, 120),
+                cards_home=52 if won else rnd.randint(4, 51),
+            )
+        )  # fmt: skip
         if len(batch) == 5_000:
             Game.objects.bulk_create(batch)
             batch = []
@@ -187,6 +227,9 @@ def main() -> None:
     else:
         full_ms, full_queries = measure()
     warm_ms, warm_queries = measure(cold=False)
+    day_full_ms, day_full_queries = measure(page="/daily/")
+    day_warm_ms, day_warm_queries = measure(cold=False, page="/daily/")
+    ranked = DailyRank.objects.filter(deal_number=today_number).count()
     count = Game.objects.count()
     entries = Game.objects.filter(daily_entry=True).count()
     month_entries = Game.objects.filter(
@@ -207,6 +250,15 @@ def main() -> None:
     print(
         f"month page, everyone's figures cached: {count} games {warm_ms:.1f} ms "
         f"({warm_queries} queries)"
+    )
+    print(
+        f"daily page, finished game: empty day {day_empty_ms:.1f} ms ({day_empty_queries} "
+        f"queries), {ranked} ranked entries {day_full_ms:.1f} ms ({day_full_queries} queries), "
+        f"ratio {day_full_ms / day_empty_ms:.2f}"
+    )
+    print(
+        f"daily page, rank cached: {ranked} ranked entries {day_warm_ms:.1f} ms "
+        f"({day_warm_queries} queries)"
     )
     print("load average: " + " ".join(f"{value:.2f}" for value in os.getloadavg()))
     folder.cleanup()

@@ -146,7 +146,12 @@ IMPORT = Rate("import", per_address="20/m", per_session="10/m")
 TRANSFER_CODE = Rate("transfer-code", per_address="10/m", per_session="3/m")
 TRANSFER_REDEEM = Rate("transfer-redeem", per_address="10/m", per_session="5/m")
 ADMIN_LOGIN = Rate("admin-login", per_address="10/m")
-RATES = (HINT, SOLVE, START, SESSION, IMPORT, TRANSFER_CODE, TRANSFER_REDEEM, ADMIN_LOGIN)
+# A challenge link made for a finished game (game/challenge/): one row per game at most, made the
+# first time its panel is shown; a person finishes a game every few minutes at the very most.
+CHALLENGE = Rate("challenge", per_address="30/m", per_session="10/m")
+RATES = (
+    HINT, SOLVE, START, SESSION, IMPORT, TRANSFER_CODE, TRANSFER_REDEEM, ADMIN_LOGIN, CHALLENGE,
+)  # fmt: skip
 
 
 def client_address(request: HttpRequest) -> str:

@@ -57,8 +57,7 @@ class Game(models.Model):
     session_key = models.CharField(max_length=40, db_index=True, blank=True)
     deal_number = models.BigIntegerField()
     rules = models.CharField(max_length=40, default=engine.DEFAULT_RULES.name)
-    # The moves in engine notation separated by single spaces, oldest first: the record's text
-    # without its "rules deal" prefix (see Game.record).
+    # The moves in engine notation, space-separated, oldest first: the record's text (Game.record).
     moves = models.TextField(blank=True, default="")
     # The undone moves that redo would play again, next first, in the same notation.
     redo = models.TextField(blank=True, default="")
@@ -69,17 +68,15 @@ class Game(models.Model):
     mercis_used = models.PositiveSmallIntegerField(default=0)
     # A peek at the solver was taken: the game counts as played, never won.
     assisted = models.BooleanField(default=False)
-    # Undos asked (each press, redone or not) and hints shown: a win with none of them, and not
-    # assisted, is clean (CLEAN_WIN).
+    # Undos asked (each press, redone or not) and hints shown: none, unassisted, is CLEAN_WIN.
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The fair timer (game/board/clock.py): the visible time banked so far, and since when the
-    # clock has
-    # been running (null while paused: the page hidden, or the game not begun or over). Once the
-    # game is over, elapsed_ms is its time.
+    # clock has been running (null while paused: the page hidden, or the game not begun or
+    # over). Once the game is over, elapsed_ms is its time.
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     clock_since = models.DateTimeField(null=True, blank=True)
     # When the page last said it was hidden (`pause`), while the clock is stopped for it. A move
@@ -106,9 +103,8 @@ class Game(models.Model):
     # (game.limits.network_tag), never the address itself: one network adds at most one player a
     # day to everyone's figures, however many sessions it makes. Empty on every other game.
     network = models.CharField(max_length=16, blank=True, default="")
-    # The server's own clock from the first move to the win or loss (null until the game ends):
-    # the public best time reads it, not the player's fair timer (elapsed_ms), which the page's
-    # own pause and resume drive.
+    # The server's own clock from the first move to the end (null before): the public best time
+    # and the daily rank read it, not the fair timer (elapsed_ms) that the page pauses.
     wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -260,3 +256,52 @@ class DealDifficulty(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.deal_number} {self.rules}: {self.wins}/{self.played}"
+
+
+class DailyRank(models.Model):
+    """A finished daily entry's place among its deal's (game/tally.py keeps it with the tally's
+    row, in the same transaction): `key` orders the results, higher better (tally.rank_key), so
+    that "better than P % of the day's players" is two counts over the index on (deal, key)
+    instead of a look at every game of the day. `percentile` is the player's figure once the day
+    is over, kept for the calendar's cell."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="daily_rank"
+    )
+    deal_number = models.BigIntegerField()
+    key = models.BigIntegerField()
+    percentile = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [  # noqa: RUF012 (Django reads it once)
+            models.Index(fields=["deal_number", "key"], name="daily_rank_deal_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.deal_number}: game {self.game_id} ranked {self.key}"
+
+
+class Challenge(models.Model):
+    """A finished game offered to friends (game/challenge/): whoever opens its link plays the
+    same deal under the same rules as a game of their own. Its token is the link's only key
+    (unguessable, like Game.token); the page it opens shows the deal, the rules and the
+    results, nothing of the player or their moves. One per game, made on the first showing of
+    the finished game's panel."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_made")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"challenge on game {self.game_id}"
+
+
+class ChallengeEntry(models.Model):
+    """A friend's game taken up from a challenge's link: at most
+    game.challenge.actions.MAX_ENTRIES per challenge, one per session."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="entries")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_entry")
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} on challenge {self.challenge_id}"

@@ -31,3 +31,31 @@ Game.is_clean_win says the same of one game."""
 def is_clean_win(status: str, assisted: bool, undos: int, hints: int) -> bool:
     """CLEAN_WIN, of one game's columns (Game.is_clean_win, and a row read as values)."""
     return status == Status.WON and not (assisted or undos or hints)
+
+
+# How two finished results of one deal compare (the daily rank, a challenge): a win beats a loss;
+# wins by the server's clock (Game.wall_ms, which no pause shortens), then by fewer moves; losses
+# (and a win with "Show a win", which ranks as a loss with every card home) by cards home. One
+# integer, higher better, so that a database index orders them.
+RANK_MOVES = 10_000
+RANK_WALL_CAP_MS = 10**10
+RANK_WIN = 1_000
+
+
+def rank_key(
+    status: str, assisted: bool, wall_ms: int | None, move_count: int, cards_home: int
+) -> int | None:
+    """A finished result's place as one integer, higher better; None for a game under way.
+
+    >>> rank_key("won", False, 60_000, 90, 52) > rank_key("won", False, 61_000, 80, 52)
+    True
+    >>> rank_key("won", True, 60_000, 90, 52) == rank_key("lost", False, None, 90, 52)
+    True
+    """
+    if status == Status.PLAYING:
+        return None
+    if status == Status.WON and not assisted:
+        wall = min(RANK_WALL_CAP_MS if wall_ms is None else wall_ms, RANK_WALL_CAP_MS)
+        moves = min(move_count, RANK_MOVES - 1)
+        return RANK_WIN + (RANK_WALL_CAP_MS - wall) * RANK_MOVES + (RANK_MOVES - 1 - moves)
+    return 52 if status == Status.WON else min(cards_home, 52)

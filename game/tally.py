@@ -27,8 +27,8 @@ from django.db import transaction
 from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Value, When
 
 from game import deals
-from game.models import DailyTally, Game
-from game.status import WIN
+from game.models import DailyRank, DailyTally, Game
+from game.status import WIN, rank_key
 
 BEST_TIME_FLOOR_MS_PER_MOVE = 250
 """A win faster than this per move is not shown as a best time: no person plays a card a quarter
@@ -106,6 +106,22 @@ def record_change(deal_number: int, before: Counted, now: Counted) -> None:
         DailyTally.objects.filter(deal_number=deal_number).update(**changes)
 
 
+def record_rank(game: Game, now: Counted) -> None:
+    """Keep the game's place among its deal's finished entries (DailyRank) in line with what it
+    counts as `now`: a finished entry has a row, anything else none. Called with record_change,
+    in the same transaction as the game's save."""
+    key = None
+    if now[0] and game.pk is not None:
+        key = rank_key(game.status, game.assisted, game.wall_ms, game.move_count, game.cards_home)
+    if key is None:
+        DailyRank.objects.filter(game_id=game.pk).delete()
+        return
+    DailyRank.objects.update_or_create(
+        game_id=game.pk,
+        defaults={"deal_number": game.deal_number, "key": key, "percentile": None},
+    )
+
+
 def entries(low: int, high: int) -> Q:
     """The games everyone's figures count, as a filter: each session's first game of the deal
     begun from the daily page (Game.daily_entry), once its first move is made, under the daily
@@ -121,7 +137,8 @@ def entries(low: int, high: int) -> Q:
 
 
 def rebuild(low: int, high: int) -> None:
-    """Count the deals from `low` to `high` afresh from their games (after a bulk write)."""
+    """Count the deals from `low` to `high` afresh from their games (after a bulk write), and
+    rank their finished entries afresh (a day's kept percentiles are kept)."""
     rows = (
         Game.objects.filter(entries(low, high))
         .values("deal_number")
@@ -143,6 +160,34 @@ def rebuild(low: int, high: int) -> None:
             )
             for row in rows
         )
+        _rerank(low, high)
+
+
+def _rerank(low: int, high: int) -> None:
+    finished = (
+        Game.objects.filter(entries(low, high))
+        .exclude(status=Game.Status.PLAYING)
+        .values_list(
+            "pk", "deal_number", "status", "assisted", "wall_ms", "move_count", "cards_home"
+        )
+    )
+    kept = dict(
+        DailyRank.objects.filter(
+            deal_number__gte=low, deal_number__lte=high, percentile__isnull=False
+        ).values_list("game_id", "percentile")
+    )
+    DailyRank.objects.filter(deal_number__gte=low, deal_number__lte=high).delete()
+    batch: list[DailyRank] = []
+    for pk, number, status, assisted, wall_ms, moves, home in finished.iterator(chunk_size=5_000):
+        key = rank_key(status, assisted, wall_ms, moves, home)
+        if key is not None:
+            batch.append(
+                DailyRank(game_id=pk, deal_number=number, key=key, percentile=kept.get(pk))
+            )
+        if len(batch) >= 5_000:
+            DailyRank.objects.bulk_create(batch)
+            batch = []
+    DailyRank.objects.bulk_create(batch)
 
 
 def read(low: int, high: int) -> list[DailyTally]:

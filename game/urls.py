@@ -1,6 +1,7 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from game.board.urls import change_urls
+from game.challenge import views as challenge_views
 from game.daily import views as daily_views
 from game.daily.result_box import sends_result_box
 from game.install import views as install
@@ -62,6 +63,12 @@ urlpatterns = [
         name="daily_difficulty",
     ),
     path("daily/<str:year>/<str:month>/<str:day>/result/", daily_views.result, name="daily_result"),
+    # A finished game offered to friends (game/challenge/): its link's page and form.
+    re_path(
+        r"^challenge/(?P<token>[A-Za-z0-9_-]{1,64})/$",
+        challenge_views.challenge_page,
+        name="challenge",
+    ),
     # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
     path("", include("game.embed.urls")),
 ]

@@ -132,9 +132,11 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
 
 def counted_otherwise(game: Game, before: tally.Counted, now: tally.Counted) -> None:
     """A save made `game` count as `now` where it counted as `before` (game.counters hears it):
-    its day's tally row follows, and the month's cached figures are dropped."""
+    its day's tally row follows, its rank among the day's finished entries too, and the month's
+    cached figures are dropped."""
     if game.rules == deals.DAILY_RULES:
         tally.record_change(game.deal_number, before, now)
+        tally.record_rank(game, now)
         _forget_on_change(game, before, now)
 
 

@@ -143,6 +143,61 @@ def _on_the_day(number: int, started_at: dt.datetime | None) -> bool:
     return started_at is not None and deals.deal_number_for(started_at.astimezone(dt.UTC)) == number
 
 
+# ---------------------------------------------------------------- the month's badge
+
+BADGES = ((20, "gold"), (10, "silver"), (5, "bronze"))
+"""Days of a month won (a win without "Show a win", on the day or late) for each badge, the
+highest first; fewer than the last is "none". docs/playing.md says the same to players."""
+
+BADGE_MONTHS = 12
+"""Earlier months whose badges the month page shows."""
+
+
+def badge(days_won: int) -> str:
+    """The month's badge for this many days won.
+
+    >>> badge(4), badge(5), badge(19), badge(31)
+    ('none', 'bronze', 'silver', 'gold')
+    """
+    return next((name for least, name in BADGES if days_won >= least), "none")
+
+
+@dataclass(frozen=True)
+class MonthBadge:
+    first: dt.date
+    days_won: int
+
+    @property
+    def badge(self) -> str:
+        return badge(self.days_won)
+
+
+def earlier_badges(session_key: str | None, first: dt.date) -> list[MonthBadge]:
+    """The badges of the BADGE_MONTHS months before `first` (those on offer), the latest first:
+    one query over this player's wins, at most a year of days."""
+    months = []
+    month = first
+    for _ in range(BADGE_MONTHS):
+        month = deals.add_months(month, -1)
+        if month < deals.site_start().replace(day=1):
+            break
+        months.append(month)
+    if not months:
+        return []
+    won: dict[int, set[int]] = {}
+    if session_key:
+        low = deals.month_bounds(months[-1])[0]
+        high = deals.month_bounds(months[0])[1]
+        numbers = (
+            _daily_games(low, high)
+            .filter(WIN, session_key=session_key)
+            .values_list("deal_number", flat=True)
+        )
+        for number in numbers:
+            won.setdefault(number // 100, set()).add(number)
+    return [MonthBadge(month, len(won.get(month.year * 100 + month.month, ()))) for month in months]
+
+
 @dataclass(frozen=True)
 class Streaks:
     current: int

@@ -9,15 +9,23 @@ from django.utils.translation import ngettext, pgettext
 if TYPE_CHECKING:
     from game.daily.difficulty import Difficulty
     from game.daily.player import DayResult
+    from game.rank import Rank
 
 
 def share_text(
-    deal_number: int, result: DayResult, url: str, hardness: Difficulty | None = None
+    deal_number: int,
+    result: DayResult,
+    url: str,
+    hardness: Difficulty | None = None,
+    *,
+    rank: Rank | None = None,
+    challenge_url: str = "",
 ) -> str:
-    """A finished daily game as two lines to paste anywhere: the result, and the deal's link.
+    """A finished daily game as lines to paste anywhere: the result, the deal's link, and the
+    game's challenge link when it has one.
 
-    It names the deal, the result, the time, redeals and the merci, and how hard the deal is
-    when known: nothing about the player.
+    It names the deal, the result, the time, redeals and the merci, where it ranks among the
+    day's players, and how hard the deal is when known: nothing about the player.
     """
     parts: list[str]
     if result.state in ("won", "assisted"):
@@ -49,5 +57,12 @@ def share_text(
         parts.append(pgettext("the share text", "no merci"))
     if not result.on_the_day:
         parts.append(pgettext("the share text", "played late"))
+    if rank is not None and rank.share:
+        parts.append(rank.share)
     hard = f" \N{MIDDLE DOT} {hardness.share}" if hardness is not None else ""
-    return f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}{hard}\n{url}"
+    text = f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}{hard}\n{url}"
+    if challenge_url:
+        text += "\n" + pgettext("the share text", "Beat me on this deal: %(url)s") % {
+            "url": challenge_url
+        }
+    return text

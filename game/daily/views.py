@@ -23,8 +23,9 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import deals, engine, limits
+from game import deals, engine, limits, rank
 from game.board import find
+from game.challenge import panel as challenge_panel
 from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
@@ -99,7 +100,17 @@ def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[s
         context["mine"] = mine
         if mine.finished:
             url = request.build_absolute_uri(_day_url(day))
-            context["share"] = share.share_text(game.deal_number, mine, url, context["difficulty"])
+            placed = rank.of_game(game, today)
+            challenge = challenge_panel.offered(request, game)
+            context["rank"] = placed
+            context["share"] = share.share_text(
+                game.deal_number,
+                mine,
+                url,
+                context["difficulty"],
+                rank=placed,
+                challenge_url=challenge_panel.link(request, challenge) if challenge else "",
+            )
     return context
 
 
@@ -183,6 +194,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     today = deals.today_utc()
     key = request.session.session_key
     mine = player.player_month(key, first)
+    placed = rank.month_percentiles([result.game_id for result in mine.values()], today)
     everyone = daily_figures.month_figures(first)
     low, high = deals.month_bounds(first)
     hardness = difficulty.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
@@ -204,6 +216,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
                 "future": date > today,
                 "url": _play_url(date),
                 "mine": mine.get(number),
+                "percentile": placed.get(mine[number].game_id) if number in mine else None,
                 "everyone": everyone.get(number, daily_figures.DayFigures(number)),
             }
             cells.append(cell)
@@ -218,6 +231,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     previous = deals.add_months(first, -1)
     following = deals.add_months(first, 1)
     todays = mine.get(deals.deal_number_for(today)) if first == today.replace(day=1) else None
+    won_this_month = sum(1 for r in mine.values() if r.state == "won")
     context: dict[str, Any] = {
         "first": first,
         "weeks": weeks,
@@ -232,7 +246,10 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         "next_url": _month_url(following) if following <= today.replace(day=1) else "",
         "next": following,
         "streaks": player.streaks(key, today),
-        "won_this_month": sum(1 for r in mine.values() if r.state == "won"),
+        "won_this_month": won_this_month,
+        "badge": player.badge(won_this_month),
+        "badges": player.earlier_badges(key, first),
+        "badge_levels": player.BADGES,
         # A game still under way is neither won nor lost yet: it is not counted against the month.
         "played_this_month": sum(1 for r in mine.values() if r.finished),
         **_rollover_context(),
@@ -240,7 +257,16 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     if todays is not None and todays.finished:
         url = request.build_absolute_uri(_day_url(today))
         number = deals.deal_number_for(today)
-        context["share"] = share.share_text(number, todays, url, hardness.get(number))
+        game = Game.objects.get(pk=todays.game_id)
+        challenge = challenge_panel.offered(request, game)
+        context["share"] = share.share_text(
+            number,
+            todays,
+            url,
+            hardness.get(number),
+            rank=rank.of_game(game, today),
+            challenge_url=challenge_panel.link(request, challenge) if challenge else "",
+        )
     return render(request, "daily/month.html", context)
 
 

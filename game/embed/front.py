@@ -16,6 +16,7 @@ from django_htmx.http import replace_url
 from game import engine
 from game.board import display, pipeline
 from game.board.actions import Change
+from game.challenge import panel as challenge_panel
 from game.models import Game
 from game.stats import win
 
@@ -104,6 +105,10 @@ class EmbedBoard:
             # The share names the site's own page of the deal, where anyone may play it.
             deal_url = request.build_absolute_uri(reverse("deal", args=[game.deal_number]))
             context["win"] = win.for_game(game, deal_url)
+        if game.is_finished:
+            # The link opens the site's challenge page, where the friend plays in their own
+            # session; the embed itself keeps no session.
+            context["challenge"] = challenge_panel.context(request, game, sessions=False)
         if getattr(request, "htmx", False):
             response = display.fragment(request, context, status=status)
         else:

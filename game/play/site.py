@@ -18,9 +18,10 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
-from game import deals, engine
+from game import deals, engine, rank
 from game.board import display, pipeline, winning_line
 from game.board.actions import Change
+from game.challenge import panel as challenge_panel
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm
@@ -109,6 +110,10 @@ class SiteBoard:
             if engine.Rules.parse(game.rules) != engine.DEFAULT_RULES:
                 deal_url += f"?rules={game.rules}"
             context["win"] = win.for_game(game, request.build_absolute_uri(deal_url))
+        if game.is_finished:
+            context["challenge"] = challenge_panel.context(request, game)
+            if game.daily:
+                context["rank"] = rank.of_game(game)
         return context
 
     def auto_move(self, request: HttpRequest) -> bool:

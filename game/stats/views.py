@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game import engine, limits
 from game.board import words
+from game.challenge import panel as challenge_panel
 from game.players import HtmxHttpRequest, bad_request, session_key
 from game.stats import charts, tabs, transfer
 from game.stats import figures as stats
@@ -98,6 +99,8 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
         "since": since,
         "charts": charts.for_stats(figures),
         "transfer_minutes": transfer.TRANSFER_MINUTES,
+        # The full page only: the dialog (htmx) shows the figures alone.
+        "challenges": [] if request.htmx else challenge_panel.made(key),
     }
     template = "game/stats.html#stats" if request.htmx else "game/stats.html"
     response = render(request, template, context)

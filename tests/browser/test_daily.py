@@ -124,11 +124,12 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     expect(result.locator(".copy-status")).to_have_text("Copied.")
     copied = page.evaluate("navigator.clipboard.readText()")
     game.refresh_from_db()
-    first, link = copied.split("\n")
+    first, link, challenge = copied.split("\n")
     assert first.startswith(f"La Belle Lucie #{number} \N{EM DASH} won in ")
     assert f", {len(line)} moves, " in first
     assert "played late" not in first
     assert link == f"{live_server.url}/daily/{day:%Y/%m/%d}/"
+    assert challenge.startswith(f"Beat me on this deal: {live_server.url}/challenge/")
 
     page.goto(month_url(live_server, day))
     expect(today_cell).to_have_attribute("data-state", "won")

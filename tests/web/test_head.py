@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from game.models import Game
+from game.models import Challenge, Game
 from tests.helpers.embed import start as embed_start
 from tests.helpers.play import a_card_move, post, start
 
@@ -43,6 +43,7 @@ def examples(client: Client) -> dict[str, str]:
     assert imported.status_code == 303, imported.content[:300]
     replay = imported["Location"].strip("/").split("/")[-1]
     day = f"{TODAY:%Y/%m/%d}"
+    challenge = Challenge.objects.create(game=game)
     return {
         "healthz": "/healthz",
         "ping": "/ping",
@@ -81,6 +82,7 @@ def examples(client: Client) -> dict[str, str]:
         "daily_month": f"/daily/{TODAY:%Y/%m}/",
         "daily_day": f"/daily/{day}/",
         "daily_result": f"/daily/{day}/result/",
+        "challenge": f"/challenge/{challenge.token}/",
         "embed:today": "/embed/",
         "embed:another": "/embed/another/",
         "embed:deal": "/embed/deal/7/",

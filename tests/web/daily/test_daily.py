@@ -155,9 +155,11 @@ def test_a_finished_daily_shows_its_result_and_starts_nothing(
 
     assert game_on_page(response.content).pk == won.pk
     assert "You won!" in html
+    token = won.challenge_made.token
     assert (
         "La Belle Lucie #20261129 \N{EM DASH} won in 4:12, 93 moves, clean, 2 redeals, merci used\n"
-        "http://testserver/daily/2026/11/29/</textarea>"
+        "http://testserver/daily/2026/11/29/\n"
+        f"Beat me on this deal: http://testserver/challenge/{token}/</textarea>"
     ) in html
     assert 'data-copy="share-text" hidden' in html
     other.refresh_from_db()
@@ -485,7 +487,10 @@ def test_the_month_page_shares_todays_finished_result(
     html = client.get("/daily/2026/11/").content.decode()
 
     assert "La Belle Lucie #20261129 \N{EM DASH} won in 4:12" in html
-    assert "http://testserver/daily/2026/11/29/</textarea>" in html
+    assert (
+        "http://testserver/daily/2026/11/29/\nBeat me on this deal: http://testserver/challenge/"
+        in html
+    )
 
 
 def test_a_game_in_progress_is_not_counted_as_not_won_this_month(

@@ -321,13 +321,18 @@ def test_the_month_page_makes_as_many_queries_with_many_games_as_with_none(
 ) -> None:
     key = client.session.session_key
     assert key is not None
-    client.get("/daily/2026/11/")  # the session's renewal of the day, written once
+    # Today's game finished: the page shares it, with its rank and its challenge link (made on
+    # the first showing, so the page is counted from the second).
+    game(key, 20261129, Game.Status.WON)
+    month_page_queries(client)
     empty = month_page_queries(client)
 
     games = []
     for day in range(1, 30):
         for n in range(12):
             status = (Game.Status.WON, Game.Status.LOST, Game.Status.ABANDONED)[n % 3]
+            if day == 29 and n == 0:
+                continue  # this player's entry of today, made above
             games.append(
                 Game(
                     session_key=key if n < 2 else f"s{n}",
@@ -346,8 +351,9 @@ def test_the_month_page_makes_as_many_queries_with_many_games_as_with_none(
     html = client.get("/daily/2026/11/").content.decode()
 
     assert full == empty
-    # the session, this player's month, the streak, everyone's month, how hard each day is
-    assert full <= 5
+    # the session, this player's month, their ranks, the streak, everyone's month, how hard
+    # each day is, today's rank; today's result shared: its game and its challenge
+    assert full <= 10
     assert html.count("In progress") == 0
     assert html.count("11 played, 4 won") == 29
 

@@ -1,0 +1,59 @@
+"""A challenge's page: `/challenge/<token>/` shows the deal, the rules and the results so far,
+and its form takes the challenge up as a game of this browser's own (post/redirect/get to the
+game's page, so it works with JavaScript off). Opening the link stores nothing; only the form's
+POST does, counted against the rate limit on new games (START), one game per session, at most
+actions.MAX_ENTRIES per challenge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods
+
+from game import engine, limits
+from game.challenge import actions, panel
+from game.models import Challenge, ChallengeEntry
+from game.players import session_key
+
+
+def _deal_url(challenge: Challenge) -> str:
+    game = challenge.game
+    return reverse("deal", args=[game.deal_number]) + "?" + urlencode({"rules": game.rules})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
+    challenge = actions.find(token)
+    if challenge is None:
+        raise Http404("no such challenge")
+    key = request.session.session_key or ""
+    if request.method == "POST":
+        limits.check(request, limits.START)
+        try:
+            game = actions.take_up(challenge, session_key(request))
+        except actions.ChallengeFullError:
+            return _page(request, challenge, full=True, status=409)
+        return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
+    mine = actions.taken_up(challenge, key) if key else None
+    taken = ChallengeEntry.objects.filter(challenge=challenge).count()
+    return _page(request, challenge, mine=mine, full=taken >= actions.MAX_ENTRIES)
+
+
+def _page(request: HttpRequest, challenge: Challenge, **extra: Any) -> HttpResponse:
+    status = extra.pop("status", 200)
+    game = challenge.game
+    context = {
+        "challenge": challenge,
+        "deal_number": game.deal_number,
+        "rules": engine.Rules.parse(game.rules),
+        "theirs": panel.shown("", actions.result(game)),
+        "own": extra.get("mine") is not None and extra["mine"].pk == game.pk,
+        "deal_url": _deal_url(challenge),
+        **extra,
+    }
+    return render(request, "challenge/page.html", context, status=status)

@@ -1,0 +1,118 @@
+"""Challenge a friend and the daily rank in real Chromium: the link on a finished game, the
+friend's own game taken up in another browser (with and without JavaScript), both results side
+by side when it ends, the challenger's list, and "better than P %" on the daily page.
+
+Games are ended in the database (the board's own moves are tested elsewhere): what is tested
+here is what a player sees and clicks around a finished game."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from game import deals
+from game.models import Game
+from tests.helpers.browser import open_dealt
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def session_of(context: BrowserContext) -> str:
+    return next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
+
+
+def end_game(session: str, **fields: object) -> Game:
+    """This session's game, ended as a loss (unless told otherwise), begun an hour ago."""
+    game = Game.objects.filter(session_key=session).latest("pk")
+    now = deals.now_utc()
+    game.started_at = now - dt.timedelta(hours=1)
+    game.finished_at = now
+    game.status = fields.pop("status", Game.Status.LOST)
+    for name, value in fields.items():
+        setattr(game, name, value)
+    game.save()
+    return game
+
+
+def challenger_link(browser: Browser, live_server: LiveServer) -> tuple[Page, Game, str]:
+    """A player who lost deal 77 under Trefoil with 17 cards home, and their challenge's link."""
+    context = browser.new_context()
+    page = context.new_page()
+    open_dealt(page, f"{live_server.url}/deal/77/?rules=trefoil")
+    game = end_game(session_of(context), cards_home=17, elapsed_ms=200_000, wall_ms=210_000)
+    page.goto(f"{live_server.url}/game/{game.pk}/")
+    link = page.locator("a[data-challenge]")
+    expect(link).to_have_text("Challenge a friend")
+    href = link.get_attribute("href")
+    assert href is not None
+    assert re.fullmatch(r"http://[^/]+/challenge/[\w-]{32}/", href)
+    return page, game, href
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_friend_takes_up_the_challenge_and_both_see_the_results(
+    browser: Browser, live_server: LiveServer, javascript: bool
+) -> None:
+    page, _, href = challenger_link(browser, live_server)
+
+    friend_context = browser.new_context(java_script_enabled=javascript)
+    friend = friend_context.new_page()
+    friend.goto(href)
+    expect(friend.get_by_role("heading", level=1)).to_have_text(
+        "A friend challenges you to deal #77"
+    )
+    expect(friend.locator("[data-challenger-result]")).to_have_text(
+        "Your friend brought 17 cards home."
+    )
+    friend.get_by_role("button", name="Take up the challenge").click()
+    expect(friend).to_have_url(re.compile(r"/game/\d+/$"))
+    expect(friend.locator("#board")).to_have_attribute("data-deal", "77")
+    expect(friend.locator("#board")).to_have_attribute("data-rules", "trefoil")
+    expect(friend.locator("#board")).to_have_attribute("data-status", "playing")
+
+    end_game(session_of(friend_context), cards_home=30, elapsed_ms=300_000, wall_ms=310_000)
+    friend.reload()
+    result = friend.locator("[data-challenge-result]")
+    expect(result).to_have_attribute("data-verdict", "mine")
+    expect(result).to_contain_text("You won the challenge.")
+    expect(result.locator("tr", has_text="Cards home")).to_have_text(re.compile(r"17\s*30"))
+
+    page.reload()
+    row = page.locator("tr[data-friend-result]")
+    expect(row).to_have_count(1)
+    expect(row).to_have_attribute("data-verdict", "theirs")
+    page.goto(f"{live_server.url}/stats/")
+    expect(page.locator("[data-challenges] tr[data-friend-result]")).to_have_count(1)
+    friend_context.close()
+    page.context.close()
+
+
+def test_the_daily_page_says_where_a_finished_game_ranks(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    number = deals.todays_deal_number()
+    begun = deals.now_utc() - dt.timedelta(minutes=30)
+    for n, home in enumerate((10, 20, 40)):
+        Game.objects.create(
+            session_key=f"other{n}", deal_number=number, daily=True, daily_entry=True,
+            network=f"other{n}", status=Game.Status.LOST, started_at=begun, cards_home=home,
+        )  # fmt: skip
+    context = browser.new_context()
+    page = context.new_page()
+    open_dealt(page, f"{live_server.url}/daily/")
+    end_game(session_of(context), cards_home=30)
+
+    page.goto(f"{live_server.url}/daily/")
+
+    box = page.locator("#daily-result [data-percentile]")
+    expect(box).to_have_attribute("data-percentile", "66")
+    expect(box).to_have_text("You did better than 66 % of today's players.")
+    expect(page.locator(".end [data-percentile]")).to_have_attribute("data-percentile", "66")
+    share = page.get_by_label("Your result to share")
+    expect(share).to_have_value(re.compile("better than 66 % of the day's players"))
+    expect(share).to_have_value(re.compile(r"Beat me on this deal: http://\S+/challenge/"))
+    context.close()
