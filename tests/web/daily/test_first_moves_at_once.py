@@ -66,7 +66,7 @@ def test_eight_first_moves_at_once_leave_one_daily_game(tmp_path: Path) -> None:
                 answer = player.post(path, form)
                 with lock:
                     statuses.append(answer.status)
-            except BaseException as error:  # noqa: BLE001 (reported below)
+            except BaseException as error:  # reported below
                 with lock:
                     errors.append(error)
             finally:
