@@ -45,6 +45,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must name this site's host when DJANGO_DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS")
+# No script reads the csrftoken cookie: htmx and the timer's beacon take the token from the
+# hx-headers on <body>, so a script injected into a page could not read it from the cookie.
+CSRF_COOKIE_HTTPONLY = True
 
 # First month that the daily page's calendar offers.
 SITE_START_MONTH = env_month("LUCIE_SITE_START", "2026-11")
