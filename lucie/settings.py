@@ -279,6 +279,28 @@ COMPUTE_SLOTS = env_int("LUCIE_COMPUTE_SLOTS", default=1, minimum=1)
 COMPUTE_PROCESSES = env_bool("LUCIE_COMPUTE_PROCESSES", default=True)
 COMPUTE_NICENESS = env_int("LUCIE_COMPUTE_NICENESS", default=10, minimum=0)
 
+# ---------------------------------------------------------------- the task queue (game/queue.py)
+
+# Searches no request waits on (a review, a day's difficulty, the nightly prune) are jobs that
+# workers take (`manage.py work`). On one machine the queue is a SQLite file beside the database
+# (or LUCIE_QUEUE_PATH); with QUEUE_URL it is that Redis, which workers on other machines share.
+QUEUE_URL = env_redis_url("QUEUE_URL")
+_database_file = str(DATABASES["default"]["NAME"])
+QUEUE_PATH = env_str(
+    "LUCIE_QUEUE_PATH",
+    str(Path(_database_file).with_suffix(".queue.sqlite3"))
+    if DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    else str(BASE_DIR / "queue.sqlite3"),
+)
+# Worker processes `manage.py work` runs, each at this niceness (0 to 19), so that the processes
+# serving pages go first on a shared machine.
+QUEUE_WORKERS = env_int("LUCIE_QUEUE_WORKERS", default=1, minimum=1)
+QUEUE_NICENESS = env_int("LUCIE_QUEUE_NICENESS", default=10, minimum=0)
+# A job's budget, in seconds of CPU (not of the wall clock: a loaded machine slows a job down but
+# never makes it give up sooner). A review's solves each get REVIEW_SOLVE_CPU_SECONDS.
+REVIEW_CPU_SECONDS = env_int("LUCIE_REVIEW_CPU_SECONDS", default=120, minimum=1)
+REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30, minimum=1)
+
 # ---------------------------------------------------------------- metrics (lucie/metrics.py)
 
 # Who may read /metrics: the connection's address must be in one of these networks. Prometheus

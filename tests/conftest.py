@@ -65,6 +65,11 @@ def pytest_configure(config: pytest.Config) -> None:
             "default": {**cache_config, "LOCATION": urlunsplit(parts._replace(path=f"/{number}"))}
         }
         override_settings(CACHES=caches).enable()
+    # Jobs run in the request that asks for them, in memory (game/queue.py); the tests that
+    # watch real workers start `manage.py work` against a live server's queue.
+    from game.queue import huey
+
+    huey.immediate = True
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         folder = Path(tempfile.mkdtemp(prefix="lucie-tests-"))

@@ -2,8 +2,9 @@
 
 The device that has the history shows a code (`issue`); the other device enters it and confirms
 (`redeem`): the first browser's games move into this browser's session, once. The code is only
-ever posted, never put in a URL, so no link, history or request log holds it. Statistics, streaks and the daily calendar are all computed
-from the games, so moving the games moves them all.
+ever posted, never put in a URL, so no link, history or request log holds it. Statistics,
+streaks and the daily calendar are all computed from the games, so moving the games moves them
+all.
 
 - The code is ten letters and digits from an alphabet without look-alikes (31^10, about 8 * 10^14
   values), made by `secrets`. Only its SHA-256 is stored (game.models.Transfer), so the table
