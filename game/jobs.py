@@ -25,7 +25,7 @@ from huey import crontab
 from huey.exceptions import TaskLockedException
 from huey.signals import SIGNAL_ERROR
 
-from game import deals
+from game import deals, queue
 from game import prune as pruning
 from game.daily import difficulty as difficulties
 from game.queue import PRIORITY_DIFFICULTY, PRIORITY_PRUNE, PRIORITY_REVIEW, huey
@@ -35,8 +35,6 @@ logger = logging.getLogger(__name__)
 
 RETRIES = 2
 RETRY_DELAY = 10
-LOCK_SECONDS = 30 * 60
-"""A lock outlives a worker killed in the middle of its job only this long."""
 
 
 @contextmanager
@@ -46,7 +44,7 @@ def _alone(name: str) -> Iterator[None]:
     if not huey.immediate:
         close_old_connections()
     try:
-        with huey.lock_task(name, ttl=LOCK_SECONDS):
+        with queue.lock(name):
             yield
     finally:
         if not huey.immediate:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from huey import Huey, RedisHuey, SqliteHuey
+from huey.storage import SqliteStorage
 
 # Priorities: a higher number is taken first.
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
@@ -27,9 +28,38 @@ PRIORITY_PRUNE = 0
 
 def _made() -> Huey:
     if settings.QUEUE_URL:
-        return RedisHuey("lucie", url=settings.QUEUE_URL, utc=True)
+        return RedisHuey(settings.QUEUE_NAME, url=settings.QUEUE_URL, utc=True)
     # A busy timeout: workers and app servers write the one file at once.
-    return SqliteHuey("lucie", filename=settings.QUEUE_PATH, utc=True, timeout=20)
+    return SqliteHuey(settings.QUEUE_NAME, filename=settings.QUEUE_PATH, utc=True, timeout=20)
 
 
 huey = _made()
+
+
+LOCK_SECONDS = 30 * 60
+"""On Redis a job's lock outlives a worker killed in the middle of its job only this long."""
+
+
+def lock(name: str) -> object:
+    """The lock that keeps job `name` from running twice at once (Huey's lock_task)."""
+    # Huey's SQLite storage keeps a lock for good; `manage.py work` drops stale ones as it starts.
+    ttl = None if isinstance(huey.storage, SqliteStorage) else LOCK_SECONDS
+    return huey.lock_task(name, ttl=ttl)
+
+
+def drop_stale_locks() -> int:
+    """Locks of the SQLite queue left by a worker that was killed in a job: the one machine's
+    `manage.py work` is starting, so no job of its holds one. (On Redis they expire by
+    themselves: workers on other machines may hold theirs.)"""
+    if not isinstance(huey.storage, SqliteStorage):
+        return 0
+    pattern = f"{huey.name}.lock.%"
+    found = huey.storage.sql(
+        "select count(*) from kv where queue = ? and key like ?",
+        (huey.name, pattern),
+        results=True,
+    )
+    huey.storage.sql(
+        "delete from kv where queue = ? and key like ?", (huey.name, pattern), commit=True
+    )
+    return int(found[0][0])

@@ -285,6 +285,8 @@ COMPUTE_NICENESS = env_int("LUCIE_COMPUTE_NICENESS", default=10, minimum=0)
 # workers take (`manage.py work`). On one machine the queue is a SQLite file beside the database
 # (or LUCIE_QUEUE_PATH); with QUEUE_URL it is that Redis, which workers on other machines share.
 QUEUE_URL = env_redis_url("QUEUE_URL")
+# The queue's name in that Redis (or file): sites sharing one Redis need names of their own.
+QUEUE_NAME = env_str("LUCIE_QUEUE_NAME", "lucie")
 _database_file = str(DATABASES["default"]["NAME"])
 QUEUE_PATH = env_str(
     "LUCIE_QUEUE_PATH",

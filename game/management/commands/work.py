@@ -37,7 +37,11 @@ class Command(BaseCommand):
         settings.COMPUTE_PROCESSES = False
         search.clock = time.process_time
         from game import jobs  # noqa: F401 (registers the jobs)
-        from game.queue import huey
+        from game.queue import drop_stale_locks, huey
+
+        dropped = drop_stale_locks()
+        if dropped:
+            self.stdout.write(f"dropped {dropped} stale lock(s) left by a killed worker")
 
         logging.getLogger("huey").setLevel(logging.INFO)
         consumer = huey.create_consumer(
