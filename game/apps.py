@@ -10,14 +10,11 @@ class GameConfig(AppConfig):
         from django.db.models.signals import post_init, post_save
 
         from game import counters
-        from game.daily import figures as daily_figures
         from game.models import Game
 
-        # Everyone's daily figures are cached and shared by the app servers: a game that changes
-        # them drops them, on whichever server it was played. (No post_delete receiver: it would
-        # stop Django deleting in bulk, and `prune` never deletes a game the figures count.)
-        post_init.connect(daily_figures.remember_counted, sender=Game)
-        post_save.connect(daily_figures.forget_after_save, sender=Game)
-        # Moves and games for the Prometheus metrics.
+        # Moves and games for the Prometheus metrics, and everyone's daily figures (cached and
+        # shared by the app servers: a game that changes them drops them, on whichever server
+        # it was played). No post_delete receiver: it would stop Django deleting in bulk, and
+        # `prune` never deletes a game the figures count.
         post_init.connect(counters.remember, sender=Game)
         post_save.connect(counters.count, sender=Game)

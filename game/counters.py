@@ -1,12 +1,17 @@
-"""Counts moves and games for the Prometheus metrics (lucie.metrics), from the games as saved.
+"""What hears a game saved (the ORM's post_init and post_save, game/apps.py): the Prometheus
+metrics (lucie.metrics) and, for a daily entry, everyone's daily figures.
 
-Counted where every path that changes a game ends (the ORM's post_save), so the site, the embed,
-the daily page and an imported record all count alike: a first move begins a game, a logged move
-is a move (auto-moves included), a shorter log is an undo, and a game that stops playing ended.
+Counted where every path that changes a game ends, so the site, the embed, the daily page and an
+imported record all count alike: a first move begins a game, a logged move is a move (auto-moves
+included), a shorter log is an undo, and a game that stops playing ended. A save that changes
+what a daily entry counts for (game.tally.counted) changes its day's tally row in the same
+transaction, and drops the month's cached figures once it commits (game.daily.figures).
 """
 
 from __future__ import annotations
 
+from game import tally
+from game.daily import figures
 from game.models import Game
 from lucie import metrics
 
@@ -24,9 +29,15 @@ def _state(game: Game) -> tuple[bool, int, str]:
     )
 
 
+def _counted(game: Game) -> tally.Counted:
+    # Only a daily entry counts for anything: no other game reads the tally's rules.
+    return tally.counted(game) if game.__dict__.get("daily_entry") else tally.NOT_COUNTED
+
+
 def remember(sender: type[Game], instance: Game, **kwargs: object) -> None:
     """post_init: note the game as loaded."""
     instance._counters = _state(instance)  # type: ignore[attr-defined]
+    instance._counted = _counted(instance)  # type: ignore[attr-defined]
 
 
 def count(sender: type[Game], instance: Game, created: bool = False, **kwargs: object) -> None:
@@ -43,3 +54,8 @@ def count(sender: type[Game], instance: Game, created: bool = False, **kwargs: o
         metrics.GAMES_STARTED.inc()
     if now_status != status and now_status != Game.Status.PLAYING:
         metrics.GAMES_FINISHED.labels(result=now_status).inc()
+    before = tally.NOT_COUNTED if created else getattr(instance, "_counted", tally.NOT_COUNTED)
+    counted = _counted(instance)
+    instance._counted = counted  # type: ignore[attr-defined]
+    if counted != before:
+        figures.counted_otherwise(instance, before, counted)

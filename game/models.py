@@ -9,20 +9,40 @@ game.board.store writes them all in the same save as the log, and only the colum
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+import functools
+import secrets
 
-from django.db import models, transaction
-from django.db.models import signals
+from django.db import models
 from django.utils import timezone
 
-from game import engine, rows
-from game.columns import new_token, parse_moves, rules_named
+from game import engine
 from game.querysets import GameQuerySet
 from game.status import Status, is_clean_win
 
-# What a guarded write (Game.save_changes) must find as read: each save stamps updated_at.
-GUARD = ("updated_at", "move_count")
+# ---------------------------------------------------------------- a game's text columns, read back
+
+
+@functools.lru_cache(maxsize=256)
+def rules_named(name: str) -> engine.Rules:
+    """The rule set a game's `rules` column names, parsed once per process per name (a move
+    loads its game's rules on every request; engine.Rules is an immutable value)."""
+    return engine.Rules.parse(name)
+
+
+def parse_moves(text: str) -> list[engine.Move]:
+    """A stored log's moves. Each request loads its game's whole log, so a move's text is read
+    once per process (engine.Move is an immutable value; the texts of moves are few)."""
+    return [_stored_move(token) for token in text.split()]
+
+
+@functools.lru_cache(maxsize=8192)
+def _stored_move(token: str) -> engine.Move:
+    return engine.Move.parse(token)
+
+
+def new_token() -> str:
+    """An unguessable name for a game, for links that cannot rest on the session (embed, replay)."""
+    return secrets.token_urlsafe(24)
 
 
 class Game(models.Model):
@@ -94,8 +114,6 @@ class Game(models.Model):
 
     objects = GameQuerySet.as_manager()
 
-    # Not a column: the row as read from the database (see save_changes).
-    loaded_values: dict[str, object] | None = None
     # Not a column: a deal's first board that is not stored yet was dealt by a daily page, so the
     # first move stores it as the session's daily entry (game.play.site.first_board).
     dealt_by_daily: bool = False
@@ -140,62 +158,6 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.deal_number} {self.rules} ({self.status}, {self.move_count} moves)"
-
-    @classmethod
-    def from_db(
-        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
-    ) -> Game:
-        game = super().from_db(db, field_names, values, **kwargs)
-        # What the row held when read, so that a save writes only the columns that changed.
-        game.loaded_values = dict(zip(field_names, values, strict=True))
-        return game
-
-    def save_changes(self, *, guarded: bool = False) -> bool:
-        """Write the columns changed since the row was read (every column for a new row); with
-        `guarded`, only if the row still holds GUARD as read, else False (nothing written)."""
-        loaded = self.loaded_values
-        if loaded is None or self.pk is None:
-            self.save()
-        else:
-            changed = [
-                field.attname
-                for field in self._meta.concrete_fields
-                if field.attname in loaded and getattr(self, field.attname) != loaded[field.attname]
-            ]
-            guard = {name: loaded[name] for name in GUARD} if guarded else None
-            if changed and not self._update(dict.fromkeys([*changed, "updated_at"]), guard):
-                return False
-        self.loaded_values = {
-            field.attname: getattr(self, field.attname) for field in self._meta.concrete_fields
-        }
-        return True
-
-    def _update(self, attnames: Collection[str], guard: dict[str, object] | None = None) -> bool:
-        """What `save(update_fields=attnames)` does for a stored row (signals, `updated_at`, a
-        row that is gone a DatabaseError), with the UPDATE's text built once per set of columns
-        (game.rows). With `guard`: False, and no `post_save`, when the row has changed."""
-        update_fields = frozenset(attnames)
-        using = rows.USING
-        signals.pre_save.send(
-            sender=Game, instance=self, raw=False, using=using, update_fields=update_fields
-        )
-        # auto_now, as save() stamps it.
-        self.updated_at = timezone.now()
-        with transaction.mark_for_rollback_on_error(using):
-            written = rows.update(self, list(attnames), guard)
-        if not written:
-            return False
-        self._state.adding = False
-        self._state.db = using
-        signals.post_save.send(
-            sender=Game,
-            instance=self,
-            created=False,
-            update_fields=update_fields,
-            raw=False,
-            using=using,
-        )
-        return True
 
     @property
     def engine_rules(self) -> engine.Rules:

@@ -42,8 +42,7 @@ class GameQuerySet(models.QuerySet[Any]):
         return self.filter(CLEAN_WIN)
 
     def update(self, **kwargs: Any) -> int:
-        """Django's bulk update, stamping `updated_at` as every save of a game does: a move in
-        flight on one of these games then finds its row changed and is made again on the row as
-        it now is (game.board.store.change_game). `auto_now` alone stamps only `save()`."""
+        """Django's bulk update, stamping `updated_at` as every save of a game does (`auto_now`
+        alone stamps only `save()`): pruning reads it as the game's last change."""
         kwargs.setdefault("updated_at", timezone.now())
         return super().update(**kwargs)

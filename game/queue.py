@@ -16,6 +16,8 @@ never done twice at once, priorities, and periodic jobs (why Huey: docs/architec
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 from django.conf import settings
 from huey import Huey, RedisHuey, SqliteHuey
 from huey.storage import SqliteStorage
@@ -40,11 +42,12 @@ LOCK_SECONDS = 30 * 60
 """On Redis a job's lock outlives a worker killed in the middle of its job only this long."""
 
 
-def lock(name: str) -> object:
+def lock(name: str) -> AbstractContextManager[None]:
     """The lock that keeps job `name` from running twice at once (Huey's lock_task)."""
     # Huey's SQLite storage keeps a lock for good; `manage.py work` drops stale ones as it starts.
     ttl = None if isinstance(huey.storage, SqliteStorage) else LOCK_SECONDS
-    return huey.lock_task(name, ttl=ttl)
+    held: AbstractContextManager[None] = huey.lock_task(name, ttl=ttl)
+    return held
 
 
 def drop_stale_locks() -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -21,6 +20,7 @@ from django.shortcuts import render
 from django.template import TemplateDoesNotExist, loader
 from django.urls import reverse
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext
 from django.views import defaults
 
@@ -30,16 +30,10 @@ from lucie import languages
 logger = logging.getLogger(__name__)
 
 
-class LimitsMiddleware:
+class LimitsMiddleware(MiddlewareMixin):
     """A request refused by a rate limit (429), for want of a compute slot (503) or because the
     database refused a write (503, a full disk or a read-only database), wherever the view did
     not show it on a board itself: a short page that says when to try again."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, DatabaseError):

@@ -4,8 +4,8 @@ Counting a month's entries on every read grows with the entries (bench/daily.py:
 entries on a month's days the month page took 1.9 times as long as an empty one); a row a day
 costs the same whatever the number of players. The row changes in the same transaction as the
 game whose save changes what the figures read from it (`counted`: begun, won
-clean, and the time and length of a win), through the ORM's post_save, so the two never
-disagree after a commit:
+clean, and the time and length of a win), through the ORM's post_save (game/counters.py), so
+the two never disagree after a commit:
 
 - an entry begun adds a player; a clean win adds a winner and may lower the best time (a time
   under the floor of BEST_TIME_FLOOR_MS_PER_MOVE a move is no record);
@@ -69,14 +69,6 @@ def counted(game: Game) -> Counted:
     )
 
 
-def changed_by(game: Game) -> bool:
-    """Whether saving `game` as it stands now changes its deal's row: it counts otherwise than
-    it did as loaded (post_init: game.daily.figures.remember_counted) and is of the daily rules.
-    Only a daily entry counts for anything, so no other game's save ever does."""
-    before = getattr(game, "_counted", NOT_COUNTED)
-    return game.rules == deals.DAILY_RULES and counted(game) != before
-
-
 def _won(counted: Counted) -> bool:
     return bool(counted[0]) and counted[1] == Game.Status.WON and not counted[2]
 
@@ -118,7 +110,6 @@ def entries(low: int, high: int) -> Q:
     """The games everyone's figures count, as a filter: each session's first game of the deal
     begun from the daily page (Game.daily_entry), once its first move is made, under the daily
     rules."""
-    from game import deals
 
     return Q(
         rules=deals.DAILY_RULES,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from time import perf_counter
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import resolve
+from django.utils import timezone
 
 from lucie import metrics
 
@@ -107,11 +109,16 @@ class HealthCheckMiddleware:
         return response
 
 
+# The day a session's expiry was last pushed back, kept in the session itself.
+RENEWED = "renewed"
+
+
 class SessionRenewalMiddleware:
-    """Push a live session's expiry back to the full SESSION_COOKIE_AGE when the request read it
-    and its last renewal is more than a day old (lucie.sessions): Django's SessionMiddleware,
-    just outside this one, then writes the new expiry and sends the cookie again. A request that
-    never read its session (a move checks the session inside its own query) renews nothing."""
+    """Push a live session's expiry back to the full SESSION_COOKIE_AGE (400 days) once a day at
+    most: when the request read its session and the session was last renewed on another day
+    (UTC), it notes today's date in it, and Django's SessionMiddleware, just outside this one,
+    saves it with a new expiry and sends the cookie again. One write a day per player at most,
+    never one per request; a request that never read its session renews nothing."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -119,7 +126,13 @@ class SessionRenewalMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         session = getattr(request, "session", None)
-        due = getattr(session, "due_for_renewal", None)
-        if session is not None and due is not None and response.status_code < 500 and due():
-            session.modified = True
+        if (
+            session is not None
+            and session.accessed
+            and response.status_code < 500
+            and session.session_key is not None
+        ):
+            today = timezone.now().astimezone(dt.UTC).date().isoformat()
+            if session.get(RENEWED) != today:
+                session[RENEWED] = today
         return response

@@ -90,8 +90,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # django-csp's, with the site's unchanged policy built once (lucie/csp.py).
-    "lucie.csp.CSPMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Turns a rate limit or a busy refusal that no view showed on its board into a short page.
     "game.refusal_pages.LimitsMiddleware",
 ]
@@ -132,12 +131,9 @@ def database_config(url: str) -> dict[str, Any]:
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL cannot be read: {error}") from None
     if config["ENGINE"] == "django.db.backends.postgresql":
-        # Django's, with a socket-first health check and a cursor whose statements the server
-        # prepares after five runs (lucie/postgresql/base.py; Django's own are never prepared).
-        # DATABASE_PREPARED=0: for a pooler that refuses prepared statements.
+        # Django's, with a health check that asks the socket before it asks the server
+        # (lucie/postgresql/base.py).
         config["ENGINE"] = "lucie.postgresql"
-        prepared = env_bool("DATABASE_PREPARED", default=True)
-        config["OPTIONS"] = {"prepare_threshold": 5 if prepared else None}
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # IMMEDIATE takes the write lock when a transaction opens, so two writers queue on the
         # busy timeout instead of failing mid-transaction.
@@ -158,10 +154,11 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Database sessions whose key is checked before it is trusted (see lucie/sessions.py).
+# Django's cached_db sessions, whose key is checked before it is trusted (see lucie/sessions.py).
 SESSION_ENGINE = "lucie.sessions"
 # A player is remembered this long after their last visit, each visit renewing it (once a day at
-# most: lucie.sessions). 400 days, the longest Chromium keeps a cookie: a regular keeps a streak.
+# most: lucie.middleware.SessionRenewalMiddleware). 400 days, the longest Chromium keeps a
+# cookie: a regular keeps a streak.
 SESSION_COOKIE_AGE = 400 * 86400
 
 # ---------------------------------------------------------------- cache

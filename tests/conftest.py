@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import tempfile
@@ -10,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
@@ -18,9 +20,30 @@ from django.utils import translation
 
 TESTS_DIR = Path(__file__).resolve().parent
 SQLITE_FOLDER = pytest.StashKey[Path]()
+CLOCK = pytest.StashKey[time_machine.travel]()
+# The whole run at another moment (an ISO datetime, UTC unless it says otherwise), the clock
+# ticking from there: `LUCIE_TEST_CLOCK=2028-02-29T12:00:00Z make test`. Every test must pass
+# whatever the date; tests/web/test_any_date.py runs the date-minded ones at several.
+CLOCK_VARIABLE = "LUCIE_TEST_CLOCK"
+
+
+def moved_clock() -> dt.datetime | None:
+    """The moment the run was moved to, or None for the real clock."""
+    value = os.environ.get(CLOCK_VARIABLE, "").strip()
+    if not value:
+        return None
+    moment = dt.datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    moment = moved_clock()
+    if moment is not None:
+        # Started before Django or any test reads the clock; every thread (the live server's
+        # included) sees it. Tests that travel on their own nest inside it.
+        traveller = time_machine.travel(moment, tick=True)
+        traveller.start()
+        config.stash[CLOCK] = traveller
     # Tests never run collectstatic: use plain static names and let WhiteNoise
     # find files in the source folders, whatever DJANGO_STATIC_MANIFEST says.
     storages = {
@@ -78,14 +101,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    traveller = config.stash.get(CLOCK, None)
+    if traveller is not None:
+        traveller.stop()
     folder = config.stash.get(SQLITE_FOLDER, None)
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_report_header(config: pytest.Config) -> list[str]:
     host = connection.settings_dict.get("HOST") or "local file or memory"
-    return f"database: {connection.vendor} ({host})"
+    moment = moved_clock()
+    clock = f"moved to {moment.isoformat()}" if moment else "the real one"
+    return [f"database: {connection.vendor} ({host})", f"clock: {clock}"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

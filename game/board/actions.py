@@ -1,132 +1,130 @@
-"""What a player can do to a stored game, as plain functions of domain values: which games the
-request may touch (`find.Games`), the move count of the board it was made on (`seen`), and what
-to do. None of them sees a request; each makes its own write and returns the `Change` it
-made, with the saved row.
+"""What a player can do to a stored game, as plain functions of domain values: the game's row
+(read under its lock by the caller's transaction: game.board.pipeline), the move count of the
+board the request was made on (`seen`), and what to do. None of them sees a request; each
+checks the row against `seen`, applies the change through the engine, saves the row and returns
+the `Change` it made.
 
-Each reads the game, checks it against `seen` (another count: the board was stale), applies the
-change through the engine and saves it in one write (game.board.store.change_game). A refusal
-raises and saves nothing: store.StaleBoardError, engine.IllegalMoveError (a move against the
-rules, or a game that is over), limits.Unsaved (a write the database refused). The views turn
-those into answers (game/board/pipeline.py).
-
-A deal's first board is not stored: its first change stores it (`first_change`), the same way for
-the site and the embed.
+A refusal raises before the save: store.StaleBoardError (another count: the board was stale),
+engine.IllegalMoveError (a move against the rules, or a game that is over),
+engine.InvalidMoveError. The caller's transaction then rolls back, and the views turn the error
+into an answer (game/board/pipeline.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib.sessions.backends.base import SessionBase
-from django.db import transaction
 
 from game import engine
-from game.board import find, store, winning_line
-from game.board.change import Change
+from game.board import store, winning_line
 from game.models import Game
 
-Games = find.Games
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """How the board stood before the change: the position, the row's status and "assisted"
+    mark, and whether redo was on offer."""
+
+    position: engine.Position
+    status: str
+    assisted: bool
+    redo: bool
 
 
-def _changed(
-    games: Games, seen: int, action: str, apply: Callable[[Change], object], *, auto: bool = False
-) -> Change:
-    """The change named `action`, made by `apply` to the game as read and checked; after it,
-    the auto-move setting (`auto`) plays every foundation move there is; then saved. `apply` may
-    run twice: once more, on the game as it then stands, if another write came first
-    (game.board.store.change_game)."""
+@dataclass(slots=True)
+class Change:
+    """`played` (the engine game of `row`) changed by the action named `action`, made on the
+    board of move `seen`. `before`: how it stood before; the board's answer leaves out the
+    parts the browser already holds as they were, and the live region says what was done."""
 
-    def applied(change: Change) -> None:
-        change.action = action
-        apply(change)
-        if auto:
-            change.game.auto_play()
+    row: Game
+    played: engine.Game
+    action: str = ""
+    seen: int = 0
+    before: Before | None = None
+    # The change stored the game: it was a deal's first board until now.
+    created: bool = False
 
-    return store.change_game(games, seen, applied)
+    @classmethod
+    def of(cls, row: Game, action: str = "") -> Change:
+        """A change about to be made to `row` (stored or a deal's first board)."""
+        played = row.resume()
+        before = Before(played.position, row.status, row.assisted, played.can_redo)
+        return cls(row, played, action, len(played.moves), before)
 
 
-def play(games: Games, seen: int, move: engine.Move, *, auto: bool = False) -> Change:
+def begin(row: Game, seen: int, action: str) -> Change:
+    """The change named `action` about to be made to `row`, once checked against `seen`."""
+    store.check(row, seen)
+    return Change.of(row, action)
+
+
+def saved(change: Change, *, auto: bool = False) -> Change:
+    """Save the change, after the auto-move setting (`auto`) played every foundation move."""
+    if auto:
+        change.played.auto_play()
+    store.save(change.row, change.played)
+    return change
+
+
+def play(row: Game, seen: int, move: engine.Move, *, auto: bool = False) -> Change:
     """Play `move` (a card, the merci, or a redeal)."""
-    return _changed(games, seen, "move", lambda change: change.game.play(move), auto=auto)
+    change = begin(row, seen, "move")
+    change.played.play(move)
+    return saved(change, auto=auto)
 
 
-def redeal(games: Games, seen: int, *, auto: bool = False) -> Change:
-    def dealt(change: Change) -> None:
-        change.game.play(engine.REDEAL)
+def redeal(row: Game, seen: int, *, auto: bool = False) -> Change:
+    change = begin(row, seen, "redeal")
+    change.played.play(engine.REDEAL)
+    return saved(change, auto=auto)
 
-    return _changed(games, seen, "redeal", dealt, auto=auto)
 
-
-def undo(games: Games, seen: int) -> Change:
+def undo(row: Game, seen: int) -> Change:
     """Undo the player's last move with the auto moves that followed it. Never followed by the
     auto-move setting: playing the auto moves again would undo the undo."""
-
-    def undone(change: Change) -> None:
-        change.game.undo_turn()
-        # Every undo counts against a clean win, even one that a redo takes back.
-        change.row.undos += 1
-
-    return _changed(games, seen, "undo", undone)
+    change = begin(row, seen, "undo")
+    change.played.undo_turn()
+    # Every undo counts against a clean win, even one that a redo takes back.
+    row.undos += 1
+    return saved(change)
 
 
-def redo(games: Games, seen: int, *, auto: bool = False) -> Change:
-    return _changed(games, seen, "redo", lambda change: change.game.redo(), auto=auto)
+def redo(row: Game, seen: int, *, auto: bool = False) -> Change:
+    change = begin(row, seen, "redo")
+    change.played.redo()
+    return saved(change, auto=auto)
 
 
-def auto_finish(games: Games, seen: int) -> Change:
+def auto_finish(row: Game, seen: int) -> Change:
     """Play every card that can go home, one after another, as one change."""
-
-    def finished(change: Change) -> None:
-        moves = engine.auto_finish(change.game.position)
-        if not moves:
-            raise engine.IllegalMoveError("no card can go to its foundation just now")
-        for move in moves:
-            change.game.play(move)
-
-    return _changed(games, seen, "auto", finished)
+    change = begin(row, seen, "auto")
+    moves = engine.auto_finish(change.played.position)
+    if not moves:
+        raise engine.IllegalMoveError("no card can go to its foundation just now")
+    for move in moves:
+        change.played.play(move)
+    return saved(change)
 
 
-def peek(games: Games, seen: int) -> Change:
+def show_a_win(row: Game, seen: int) -> Change:
     """ "Show a win" is asked for: the game counts as played, never won. The search itself runs
-    after, outside the transaction (game.board.winning_line.answer).
+    after the transaction (game.board.winning_line.answer).
 
     Asked again of a game in play that is marked already, from its board as it stands, it
-    changes nothing, so nothing is locked or written: the game is only read."""
-    row = find.found(games)
+    changes nothing, so nothing is written."""
     if row.assisted and row.status == Game.Status.PLAYING and row.move_count == seen:
         return Change.of(row, "solve")
-
-    def marked(change: Change) -> None:
-        change.row.assisted = True
-
-    return _changed(games, seen, "solve", marked)
+    change = begin(row, seen, "solve")
+    row.assisted = True
+    return saved(change)
 
 
-def play_line(games: Games, seen: int, session: SessionBase, *, to_the_end: bool = False) -> Change:
+def play_line(row: Game, seen: int, session: SessionBase, *, to_the_end: bool = False) -> Change:
     """Play the next move of the winning line on show (kept in the player's `session`: see
     winning_line.remember), or with `to_the_end` every move left in it."""
-
-    def played(change: Change) -> None:
-        for move in winning_line.moves_left(session, change.row, to_the_end=to_the_end):
-            change.game.play(move)
-
-    return _changed(games, seen, "line", played)
-
-
-def first_change(
-    start: Callable[[], Game],
-    games_of: Callable[[Game], Games],
-    change: Callable[[Games], Change],
-    *,
-    admit: Callable[[], None] = lambda: None,
-) -> Change:
-    """The first change on a deal's first board, which is not stored: store the game (`start`),
-    apply `change` to it (the games `games_of` names for it), then `admit` it (the limit on new
-    games, counted only for a change the rules allow), in one transaction. Any refusal stores
-    nothing, not the game, and not whatever `start` stored with it (a new session)."""
-    with store.saving(), transaction.atomic():
-        game = start()
-        done = change(games_of(game))
-        admit()
-    done.created = True
-    return done
+    change = begin(row, seen, "line")
+    for move in winning_line.moves_left(session, row, to_the_end=to_the_end):
+        change.played.play(move)
+    return saved(change)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import logging
 
 from django.db import DatabaseError, transaction
+from django.db.models import F
 from django.utils import timezone
 
-from game import rows
 from game.board import clock
 from game.board.find import Games
-from game.board.store import locked_game, saving
+from game.board.store import locked, saving
 from game.models import Game
 
 logger = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ def count_hint(game: Game) -> None:
     write the database refuses is logged and the hint still shown (only its count is lost)."""
     assert game.pk is not None
     try:
-        rows.increment(Game, game.pk, "hints")
+        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     except DatabaseError as error:
         logger.error("could not count a hint: %s: %s", type(error).__name__, error)
         return
@@ -37,12 +37,12 @@ def set_clock(games: Games, running: bool) -> Game:
     changes nothing (the timer starts at the first move, and an ended game's time is final).
     """
     with saving(), transaction.atomic():
-        game = locked_game(games)
+        game = locked(games)
         if game.status == Game.Status.PLAYING and game.started_at is not None:
             now = timezone.now()
             if running:
                 clock.resume(game, now)
             else:
                 clock.pause(game, now)
-            game.save_changes()
+            game.save(update_fields=["elapsed_ms", "clock_since", "paused_at", "updated_at"])
         return game

@@ -1,5 +1,5 @@
 """Everything the board template reads for one answer (`board_context`): the felt (table.py),
-the links (links.py), the message and the live region's sentence, the controls, the clock, and
+its links, the message and the live region's sentence, the controls, the clock, and
 which parts the answer may leave out as the browser holds them (`Keep`, `board_key`).
 """
 
@@ -9,13 +9,15 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
+from django.template import engines
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game import engine
-from game.board import announce, clock, hints, notices, words
-from game.board.change import Change, Loaded
-from game.board.links import board_links
+from game.board import clock, hints, words
+from game.board.actions import Before, Change
 from game.board.table import (
     FoundationView,
     fan_is_plainly,
@@ -27,6 +29,16 @@ from game.board.table import (
 )
 from game.board.winning_line import Shown
 from game.models import Game
+
+# The board's template (Jinja2: game/jinja.py), for the site, the daily page and the embed.
+BOARD_TEMPLATE = "board/board.jinja"
+
+
+def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+    """The board alone, as the answer to an htmx request (a change, a hint, a refusal), with its
+    live region out of band: its template rendered with `context` and the request."""
+    html = engines["jinja2"].get_template(BOARD_TEMPLATE).render(context, request)
+    return HttpResponse(html, status=status)
 
 
 def board_context(
@@ -53,10 +65,10 @@ def board_context(
     if hint is not None and message:
         # The hint's message line in the page's language (game/board/pipeline.py words it in
         # English, the one caller that passes a hint).
-        message = notices.hint_message(position, hint)
+        message = words.hint_message(position, hint)
     said = announcement(game, played, change, hint=hint, message=spoken or message)
     if not said and line is not None and change is not None and change.action == "solve":
-        said = notices.verdict(line.status, line.left, line.next_move, position)
+        said = words.verdict(line.status, line.left, line.next_move, position)
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
     hint_reason = hints.reason_text(position, hint) if hint is not None else ""
     if hint is None and line is not None and line.next_move is not None:
@@ -65,7 +77,7 @@ def board_context(
     by_card = moves_by_card(legal)
     if selected and selected not in by_card:
         if not message and selected in {c.code for fan in position.fans for c in fan}:
-            message = notices.no_move(engine.Card.parse(selected))
+            message = words.no_move(engine.Card.parse(selected))
         selected = ""
 
     # With JavaScript off the selection lives in the URL (?sel=6C): its moves become buttons.
@@ -75,11 +87,11 @@ def board_context(
         message = words.capfirst(
             _("%(card)s: choose a lit place.") % {"card": words.card_name(card)}
         )
-        said = notices.choices(
+        said = words.choices(
             position, card, [engine.Move.parse(text) for text in by_card[selected]]
         )
     # A board with no card to move says so at once, and what is left (no Hint press needed).
-    stuck = notices.stuck(position, legal) if game.status == Game.Status.PLAYING else ""
+    stuck = words.stuck(position, legal) if game.status == Game.Status.PLAYING else ""
     if stuck and not message and not selected and hint is None:
         message = stuck
         said = f"{said} {stuck}" if said else stuck
@@ -94,7 +106,7 @@ def board_context(
             key = marked_key(key, hint.move, line)
 
     # The board the browser holds, when the request named it: what it left as it was is kept.
-    held = _held(game, change.loaded if change is not None else None, previous, key)
+    held = _held(game, change.before if change is not None else None, previous, key)
     marks = {*hinted, *targets, f"card:{selected}"}
     kept = _kept_fans(held, position, by_card, marks) if held is not None else frozenset()
     fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint, kept=kept)
@@ -143,9 +155,33 @@ def board_context(
         "keep": keep,
         "stuck_redeal": bool(stuck) and engine.REDEAL in legal,
         "stuck_merci": bool(stuck) and any(m.merci for m in legal),
-        "blocked": notices.blocked(position) if game.status == Game.Status.LOST else [],
+        "blocked": words.blocked(position) if game.status == Game.Status.LOST else [],
         **board_links(game, line is not None and game.status != Game.Status.WON),
     }
+
+
+# The site's pages that the board links to, by URL name (the menu, the info bar, the end panels).
+SITE_LINKS = ("daily", "rules", "stats", "settings", "import", "deal_lookup", "home")
+
+
+def board_links(game: Game, line: bool) -> dict[str, Any]:
+    """The links a board shows besides its controls' `urls`: the site's pages, the deal's page,
+    and for a finished game its replay and review, and the winning line's buttons when it is on
+    show."""
+    links: dict[str, Any] = {
+        "links": {name: reverse(name) for name in SITE_LINKS},
+        "deal_url": reverse("deal", args=[game.deal_number]),
+    }
+    if game.pk is not None and game.status != Game.Status.PLAYING:
+        links["replay_url"] = reverse("replay", args=[game.replay_token])
+        links["review_url"] = reverse("review", args=[game.pk])
+    if game.pk is not None and line:
+        links["line_urls"] = {
+            "undo": reverse("undo", args=[game.pk]),
+            "next": reverse("solve_next", args=[game.pk]),
+            "out": reverse("solve_out", args=[game.pk]),
+        }
+    return links
 
 
 @dataclass
@@ -203,14 +239,14 @@ def _can_peek(status: str) -> bool:
 class _Held:
     """The board the browser holds: the game as `loaded`, its marked places, its legal moves."""
 
-    loaded: Loaded
+    loaded: Before
     marked: set[str]
     legal: list[engine.Move]
     moves: dict[str, list[str]]
     exact: bool = False
 
 
-def _held(game: Game, loaded: Loaded | None, previous: str, key: str) -> _Held | None:
+def _held(game: Game, loaded: Before | None, previous: str, key: str) -> _Held | None:
     """What the board with key `previous` showed, when it is the game as `loaded` for this
     request (plain or marked); None for any other key, and then the whole board is sent. When it
     is `key`, the very board this answer draws (a hint asked again), no mark differs."""
@@ -287,11 +323,11 @@ def announcement(
     """The live region's sentence: what the request changed, else the hint, else the message
     (an error, or a note such as "nothing to hint")."""
     if change is not None and change.action:
-        said = announce.change(
+        said = words.change(
             played, change.seen, change.action, auto=played.auto, assisted=game.assisted
         )
         if said:
             return said
     if hint is not None:
-        return notices.hint(played.position, hint)
+        return words.hint(played.position, hint)
     return message

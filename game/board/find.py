@@ -1,6 +1,7 @@
 """Which game a request names, found in the database: the session's game in progress, its
 game of a day's deal, a game by id for its session, an embed game by its token, a finished game
-by its replay link. game.board.store locks, changes and saves what these name.
+by its replay link, each as a QuerySet of at most one game. game.board.store locks, changes and
+saves what these name.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ import re
 from django.db.models import Case, QuerySet, When
 from django.http import Http404
 
-from game import rows
 from game.models import Game
 
-# What game.columns.new_token makes: 24 random bytes, URL-safe base64.
+# What game.models.new_token makes: 24 random bytes, URL-safe base64.
 TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{32}")
 
 
@@ -52,12 +52,8 @@ def same_kind(game: Game) -> QuerySet[Game]:
     return games.filter(deal_number=game.deal_number) if game.daily else games
 
 
-# Which game a request names (session_games, token_games): a change reads it under the row
-# lock when a change lost a race (store.change_game) and for the clock (asides.set_clock), else
-# without (found), each with one plain statement.
-Games = rows.Lookup
-
-NO_GAMES = Games("none")
+# Which games a request names: at most one.
+Games = QuerySet[Game]
 
 # The largest id a game can have (a BigAutoField): a URL's number past it names nothing, and
 # never reaches SQLite, which refuses an integer wider than 64 bits.
@@ -66,13 +62,12 @@ MAX_GAME_ID = 2**63 - 1
 
 def session_games(game_id: int, session_key: str | None) -> Games:
     """Game `game_id` if it belongs to this session: another session's game, or a game with no
-    session (an embed game), is not told apart from none.
-
-    The session must be alive, checked in the same query that reads the game: a caller may pass
-    the key the cookie claims (lucie.sessions' claimed_key) rather than read the session first."""
+    session (an embed game), is not told apart from none. `session_key` is the session's checked
+    key (`request.session.session_key`, which lucie.sessions reads as None unless the database
+    holds the session alive), never a string the cookie merely claims."""
     if not session_key or not 0 < game_id <= MAX_GAME_ID:
-        return NO_GAMES
-    return Games("session", (game_id, session_key))
+        return Game.objects.none()
+    return Game.objects.filter(pk=game_id, session_key=session_key)
 
 
 def token_games(token: str) -> Games:
@@ -81,8 +76,8 @@ def token_games(token: str) -> Games:
     nor does an imported record's, which is only ever watched. A token not of the form we issue
     names nothing and never reaches the database (PostgreSQL refuses a NUL byte in text)."""
     if not TOKEN_FORM.fullmatch(token):
-        return NO_GAMES
-    return Games("token", (token,))
+        return Game.objects.none()
+    return Game.objects.by_token(token).filter(imported=False)
 
 
 def replay_games(replay_token: str) -> QuerySet[Game]:
@@ -100,9 +95,9 @@ def get_game(game_id: int, session_key: str | None) -> Game:
     return found(session_games(game_id, session_key))
 
 
-def found(games: Games | QuerySet[Game]) -> Game:
+def found(games: Games) -> Game:
     """The game `games` names (read without a lock), or 404."""
-    game = rows.read(Game, games, lock=False) if isinstance(games, Games) else games.first()
+    game = games.first()
     if game is None:
         raise Http404("no such game")
     return game

@@ -15,21 +15,21 @@ change; game.play.site is the site's, game.embed.front the embed's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.http import urlencode
 
 from game import engine, limits
-from game.board import actions, announce, asides, clock, find, forms, hints, messages, store
-from game.board.change import Change
+from game.board import actions, asides, clock, find, forms, hints, store, words
+from game.board.actions import Change
 from game.board.forms import Posted
 from game.models import Game
 
 # The stale board's msgid (game.board.messages words it in the page's language).
-STALE_MESSAGE = messages.STALE
+STALE_MESSAGE = words.STALE
 
 # What a refused request may raise on its way through the pipeline: a stale board, a move against
 # the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
@@ -71,9 +71,6 @@ class Front(Protocol):
 # The changes a board's URLs name (`/game/<id>/<name>/`, `/deal/<n>/<name>/`, the embed's).
 ACTIONS = ("move", "undo", "redo", "redeal", "auto")
 
-# A change as a view runs it: on the games the request may touch, with the values it posted.
-Run = Callable[[find.Games, Posted], Change]
-
 
 def read(request: HttpRequest) -> Posted:
     """The change request's values (game.board.forms); InvalidMoveError when malformed."""
@@ -88,33 +85,38 @@ def wants_auto(request: HttpRequest, posted: Posted, front: Front) -> bool:
     return front.auto_move(request)
 
 
-def board_change(request: HttpRequest, name: str, front: Front) -> Run:
-    """The change named `name` (one of ACTIONS), with the auto-move setting after a move, a
-    redeal and a redo (never after undo, which takes auto moves back: game.board.actions)."""
+def perform(request: HttpRequest, front: Front, action: str, row: Game, posted: Posted) -> Change:
+    """The change named `action` made to `row` (read under its lock by the caller's
+    transaction): one of ACTIONS, "solve" (Show a win asked), "line" and "line_all" (the next
+    move of the winning line on show, or all of them). The auto-move setting follows a move, a
+    redeal and a redo (never an undo, which takes auto moves back)."""
+    seen = posted.seen
+    if action == "move":
+        return actions.play(row, seen, posted.move(), auto=wants_auto(request, posted, front))
+    if action == "undo":
+        return actions.undo(row, seen)
+    if action == "redo":
+        return actions.redo(row, seen, auto=wants_auto(request, posted, front))
+    if action == "redeal":
+        return actions.redeal(row, seen, auto=wants_auto(request, posted, front))
+    if action == "auto":
+        return actions.auto_finish(row, seen)
+    if action == "solve":
+        return actions.show_a_win(row, seen)
+    if action in ("line", "line_all"):
+        to_the_end = action == "line_all"
+        return actions.play_line(row, seen, request.session, to_the_end=to_the_end)
+    raise Http404("no such change")
 
-    def run(games: find.Games, posted: Posted) -> Change:
-        seen = posted.seen
-        auto = name in ("move", "redeal", "redo") and wants_auto(request, posted, front)
-        if name == "move":
-            return actions.play(games, seen, posted.move(), auto=auto)
-        if name == "undo":
-            return actions.undo(games, seen)
-        if name == "redo":
-            return actions.redo(games, seen, auto=auto)
-        if name == "redeal":
-            return actions.redeal(games, seen, auto=auto)
-        if name == "auto":
-            return actions.auto_finish(games, seen)
-        raise Http404("no such change")
 
-    return run
-
-
-def change(request: HttpRequest, games: find.Games, front: Front, run: Run) -> HttpResponse:
-    """The whole view path of a change: read the request, run the change, then the front
-    end's answer, or the refusal with the game as it stands."""
+def change(request: HttpRequest, games: find.Games, front: Front, action: str) -> HttpResponse:
+    """The whole view path of a change: read the request; in one transaction, read the game
+    under its row lock, make the change and save it; then the front end's answer, or the
+    refusal with the game as it stands (the transaction rolled back: nothing saved)."""
     try:
-        done = run(games, read(request))
+        posted = read(request)
+        with store.saving(), transaction.atomic():
+            done = perform(request, front, action, store.locked(games), posted)
     except REFUSALS as error:
         return refused(request, games, error, front)
     return front.after_change(request, done)
@@ -141,7 +143,7 @@ def refused_board(
     # A malformed request: the board's message quotes its text (cut short, engine.moves.quoted),
     # and the live region says it once.
     malformed = isinstance(error, engine.InvalidMoveError)
-    spoken = messages.malformed_spoken() if malformed else ""
+    spoken = words.malformed_spoken() if malformed else ""
     response = front.board(request, game, change, status=status, message=message, spoken=spoken)
     if isinstance(error, limits.REFUSED):
         response["Retry-After"] = str(error.retry_after)
@@ -156,12 +158,7 @@ def refusal(error: Exception) -> tuple[int, str]:
         status = error.status
     else:
         status = 400
-    return status, messages.refusal_message(error)
-
-
-def sentence(text: str) -> str:
-    """An engine message as a sentence: a capital first, a full stop last."""
-    return messages.sentence(text)
+    return status, words.refusal_message(error)
 
 
 def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
@@ -171,11 +168,11 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     shown = Change.of(game)
     previous = request.GET.get("v", "") if getattr(request, "htmx", False) else ""
     try:
-        found = computed_hint(request, game, shown.game, session=front.sessions)
+        found = computed_hint(request, game, shown.played, session=front.sessions)
     except limits.REFUSED as error:
         return refused_board(request, game, error, front, shown)
     if found is None:
-        message = messages.nothing_to_hint()
+        message = words.nothing_to_hint()
         return front.board(request, game, shown, message=message)
     if game.pk is not None:
         # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
@@ -186,7 +183,7 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         # move counts it (game.play.first). A browser with no session stores nothing, so a hint
         # before its very first move is not counted.
         request.session[FIRST_HINT] = first_hint_name(game)
-    message = messages.hint_message(shown.game.position, found)
+    message = words.hint_message(shown.played.position, found)
     return front.board(request, game, shown, hint=found, message=message, previous=previous)
 
 
@@ -219,7 +216,7 @@ def computed_hint(
 def said_query(change: Change | None) -> str:
     """Without JavaScript the change is announced by the page the post redirects to, which is
     told what was done and from which move count (`?did=move&from=17`), so that it can say it."""
-    if change is None or change.action not in announce.ACTIONS:
+    if change is None or change.action not in words.ACTIONS:
         return ""
     return "?" + urlencode({"did": change.action, "from": str(change.seen)})
 
@@ -228,7 +225,7 @@ def said_before(request: HttpRequest, game: Game) -> Change | None:
     """What `said_query`'s fields say was done to `game`, freshly loaded; anything odd, None."""
     action = request.GET.get("did", "")
     seen = request.GET.get("from", "")
-    if action in announce.ACTIONS and seen.isascii() and seen.isdigit() and len(seen) < 6:
+    if action in words.ACTIONS and seen.isascii() and seen.isdigit() and len(seen) < 6:
         return Change(game, game.resume(), action, int(seen))
     return None
 

@@ -1,8 +1,12 @@
-"""Games in the database: start them, lock one for a change and save it (log, snapshot,
-counters, status and clock) in one write. Which game a request names is game.board.find's.
+"""Games in the database: start them, read one under its row lock for a change, check the
+change may be made to it, and save it (log, snapshot, counters, status and clock) with one
+`save(update_fields=...)`. Which game a request names is game.board.find's.
 
-game.board.actions make a change through `change_game`; engine errors (IllegalMoveError,
-InvalidMoveError) raised by it come before any write, so a refused request saves nothing.
+A change is one transaction (game.board.pipeline opens it): the row read with
+`select_for_update()` (on SQLite the transaction is BEGIN IMMEDIATE, which holds the one write
+lock from its start: lucie/settings.py), changed through the engine, saved. Engine errors
+(IllegalMoveError, InvalidMoveError) come before the save, and roll the transaction back, so a
+refused request saves nothing.
 """
 
 from __future__ import annotations
@@ -10,17 +14,16 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from game import engine, limits, rows, tally
+from game import engine, limits
 from game.board import clock, find
-from game.board.change import Change
-from game.board.find import Games
 from game.models import Game
 
 logger = logging.getLogger(__name__)
@@ -88,7 +91,7 @@ def start(
             return _start_daily(game, network)
         for left in find.same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
             finish(left, Game.Status.ABANDONED, now)
-            left.save_changes()
+            left.save(update_fields=FINISHED)
         game.save()
         return game
 
@@ -193,31 +196,17 @@ def saving() -> Iterator[None]:
         raise limits.Unsaved() from error
 
 
-def change_game(games: Games, seen_moves: int, apply: Callable[[Change], object]) -> Change:
-    """Read the game that `games` names (see find.session_games, find.token_games), `apply` the
-    caller's change, then save it in one write; 404 when `games` names none. `seen_moves` is the
-    move count of the board the request came from; any other count means the board is stale (or
-    a double submit) and nothing is applied. A write the database refuses raises limits.Unsaved.
-
-    The game is read without a lock and written by one UPDATE that finds it as it was read
-    (Game.save_changes(guarded=True)): no transaction around a move (on PostgreSQL, two round
-    trips of five; on SQLite, the one write lock held for the UPDATE alone). If another write
-    came between (a second tab, the page's clock), nothing was written, and the change is made
-    again under the row lock: the answer the two would have had queued, a stale board included.
-    """
-    with saving():
-        change = _applied(find.found(games), seen_moves, apply)
-        if save(change.row, change.game, guarded=True):
-            return change
-        with transaction.atomic():
-            change = _applied(locked_game(games), seen_moves, apply)
-            save(change.row, change.game)
-        return change
+def locked(games: QuerySet[Game]) -> Game:
+    """The game `games` names, read under its row lock in the caller's transaction, or 404."""
+    game = games.select_for_update().first()
+    if game is None:
+        raise Http404("no such game")
+    return game
 
 
-def _applied(game: Game, seen_moves: int, apply: Callable[[Change], object]) -> Change:
-    """The change `apply` makes to `game`, once it is checked against the board it was made on;
-    engine errors (IllegalMoveError, InvalidMoveError) go to the caller, and nothing is saved."""
+def check(game: Game, seen_moves: int) -> None:
+    """Refuse a change to `game` made on a board of another move count (a stale board, or a
+    double submit: StaleBoardError), or to a game that is over."""
     if seen_moves != game.move_count:
         raise StaleBoardError(game)
     if game.status == Game.Status.WON:
@@ -228,17 +217,6 @@ def _applied(game: Game, seen_moves: int, apply: Callable[[Change], object]) -> 
         # Undo may revive a lost game, but not once the player has moved on: two games in
         # progress at once would make the home page and the statistics ambiguous.
         raise GameOverError("this game is over and a newer one has been dealt since")
-    change = Change.of(game)
-    apply(change)
-    return change
-
-
-def locked_game(games: Games) -> Game:
-    """The game `games` names, read under its row lock in the caller's transaction, or 404."""
-    game: Game | None = rows.read(Game, games, lock=True)
-    if game is None:
-        raise Http404("no such game")
-    return game
 
 
 def _has_newer_game(game: Game) -> bool:
@@ -247,15 +225,23 @@ def _has_newer_game(game: Game) -> bool:
     return find.same_kind(game).filter(created_at__gt=game.created_at).exists()
 
 
-def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
-    """Copy the engine game's log, snapshot, counters and outcome onto the row and write the
-    columns that changed, once. Every change is a sign of life from the player, so it also runs
-    the clock (which the first move starts); the end of the game stops it.
+# What a change writes: the log and what follows from it, the clock, the outcome, and the two
+# marks an action may set (undos counted, "Show a win" asked).
+CHANGED = (
+    "moves", "snapshot", "redo", "auto_flags", "move_count", "cards_home", "redeals_used",
+    "mercis_used", "started_at", "elapsed_ms", "clock_since", "paused_at", "status",
+    "finished_at", "wall_ms", "undos", "assisted", "updated_at",
+)  # fmt: skip
+# What ending a game writes.
+FINISHED = ("status", "finished_at", "wall_ms", "elapsed_ms", "clock_since", "paused_at",
+            "updated_at")  # fmt: skip
 
-    `guarded`: only if the row is still as it was read, else False (Game.save_changes). A write
-    that changes what the game counts for in everyone's daily figures (a daily entry begun, won,
-    lost, revived or marked assisted: game.tally.changed_by) changes its deal's row too, in the
-    same transaction."""
+
+def save(game: Game, played: engine.Game) -> None:
+    """Copy the engine game's log, snapshot, counters and outcome onto the row and save it.
+    Every change is a sign of life from the player, so it also runs the clock (which the first
+    move starts); the end of the game stops it. The daily tally and the metrics hear the save
+    (game/apps.py)."""
     if len(played.moves) > max(limits.MAX_GAME_MOVES, game.move_count):
         raise GameTooLongError(
             f"a game holds at most {limits.MAX_GAME_MOVES} moves: undo, or start a new game"
@@ -274,10 +260,10 @@ def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
         game.started_at = now
     if game.started_at is not None:
         clock.run(game, now)
-    status = position.status
-    if status is engine.Status.WON:
+    outcome = position.outcome()
+    if outcome is not None and outcome.won:
         finish(game, Game.Status.WON, now)
-    elif status is engine.Status.LOST:
+    elif outcome is not None:
         if game.status != Game.Status.LOST:
             finish(game, Game.Status.LOST, now)
     elif game.status == Game.Status.LOST:
@@ -286,13 +272,7 @@ def save(game: Game, played: engine.Game, *, guarded: bool = False) -> bool:
         game.status = Game.Status.PLAYING
         game.finished_at = None
         game.wall_ms = None
-    if not guarded:
-        return game.save_changes()
-    # daily_entry as read: a transfer that changes it stamps the row, and the guard then fails.
-    if tally.changed_by(game):
-        with transaction.atomic():
-            return game.save_changes(guarded=True)
-    return game.save_changes(guarded=True)
+    game.save(update_fields=None if game.pk is None else CHANGED)
 
 
 def finish(game: Game, status: str, now: dt.datetime) -> None:

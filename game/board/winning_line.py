@@ -47,7 +47,7 @@ few seconds (a double press, a crowd asking at once, share one search) so that a
 moment may settle it, and it never replaces a proof (`add`: another server may have stored one
 while this search ran)."""
 
-SESSION_KEY = "peek"
+SESSION_KEY = "winning_line"
 
 
 @dataclass(frozen=True)
@@ -153,9 +153,7 @@ def remember(session: SessionBase, game: Game, found: Answer) -> None:
 
 def shown(session: SessionBase, game: Game) -> Shown | None:
     """The verdict to show beside `game`'s board, or None; a line the game has left is dropped.
-
-    Only an assisted game can have one (asking marks it), so other games never read the session
-    here: a move request stays one query shorter."""
+    Only an assisted game can have one (asking marks it)."""
     if not game.assisted:
         return None
     kept: Any = session.get(SESSION_KEY)

@@ -115,7 +115,7 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
     """Everyone's figures for each day of the month that has any, keyed by deal number.
 
     Kept in Django's cache (shared by every app server when CACHE_URL names a Redis) until a game
-    changes them (`forget_after_save`), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
+    changes them (`counted_otherwise`), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
     seconds in any case, for changes made around the ORM's signals (bulk updates, raw SQL)."""
     key = month_key(first)
     found: dict[int, DayFigures] | None = cache.get(key)
@@ -130,21 +130,12 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
 # ---------------------------------------------------------------- keeping the cache true
 
 
-def remember_counted(sender: type[Game], instance: Game, **kwargs: object) -> None:
-    """post_init: note what the figures read from the game as it was loaded."""
-    instance._counted = tally.counted(instance)  # type: ignore[attr-defined]
-
-
-def forget_after_save(
-    sender: type[Game], instance: Game, created: bool = False, **kwargs: object
-) -> None:
-    """post_save: drop the month's cached figures if the game now counts differently."""
-    before = tally.NOT_COUNTED if created else getattr(instance, "_counted", tally.NOT_COUNTED)
-    now = tally.counted(instance)
-    instance._counted = now  # type: ignore[attr-defined]
-    if now != before and instance.rules == deals.DAILY_RULES:
-        tally.record_change(instance.deal_number, before, now)
-    _forget_on_change(instance, before, now)
+def counted_otherwise(game: Game, before: tally.Counted, now: tally.Counted) -> None:
+    """A save made `game` count as `now` where it counted as `before` (game.counters hears it):
+    its day's tally row follows, and the month's cached figures are dropped."""
+    if game.rules == deals.DAILY_RULES:
+        tally.record_change(game.deal_number, before, now)
+        _forget_on_change(game, before, now)
 
 
 def _forget_on_change(game: Game, before: tuple[object, ...], now: tuple[object, ...]) -> None:

@@ -5,8 +5,7 @@ When a change ends the day's game (or an undo brings it back from a dead end), t
 board must say so: the answer then carries the box as well, marked `hx-swap-oob`, and htmx puts
 it in place of the old one. daily.js names the box the page shows in two headers of each request
 (`X-Daily-Day`, `X-Daily-Status`), so that a move whose game stays as the box says sends nothing
-more, and a request from any other page costs a header lookup. A change's answer names the row
-it saved, so that the check reads no session and no game of its own.
+more, and a request from any other page costs a header lookup.
 
 The wrapping is done where the URLs are listed (game/urls.py), so that the site's board and its
 pipeline know nothing of the daily page.
@@ -23,9 +22,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
 from game import deals
-from game.board import answer, find
+from game.board import find
 from game.daily.views import day_context
-from game.models import Game
 
 DAY_HEADER = "X-Daily-Day"
 STATUS_HEADER = "X-Daily-Status"
@@ -61,26 +59,11 @@ def changed_box(request: HttpRequest, response: HttpResponse) -> str:
         return ""
     if not response.get("Content-Type", "").startswith("text/html"):
         return ""
-    number = deals.deal_number_for(day)
-    game = changed_day_game(response, number)
-    if game is None:
-        game = find.day_game(request.session.session_key, number)
+    game = find.day_game(request.session.session_key, deals.deal_number_for(day))
     if (game.status if game is not None else "none") == held:
         return ""
     context = {**day_context(request, day, game), "oob": True}
     return render_to_string("daily/_result.html", context, request)
-
-
-def changed_day_game(response: HttpResponse, number: int) -> Game | None:
-    """The day's game as the change that `response` answers has just saved it (game.board.answer
-    names the row it drew), when that change was made to a daily game of the deal `number`: the
-    session's game that a change may touch is its try in progress or its last, which is the one
-    the box tells of. Anything else (a refusal, another game) is None, and the box reads the
-    day's game itself."""
-    game = answer.drawn_game(response)
-    if response.status_code != 200 or game is None or game.pk is None:
-        return None
-    return game if game.daily and game.deal_number == number else None
 
 
 def shown_day(text: str) -> dt.date | None:

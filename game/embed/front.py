@@ -14,8 +14,8 @@ from django.utils.cache import patch_vary_headers
 from django_htmx.http import replace_url
 
 from game import engine
-from game.board import answer, display, pipeline
-from game.board.change import Change, drawn
+from game.board import display, pipeline
+from game.board.actions import Change
 from game.models import Game
 from game.stats import win
 
@@ -90,7 +90,7 @@ class EmbedBoard:
         """The board alone for htmx, the whole frame page otherwise."""
         context = display.board_context(
             game,
-            drawn(game, change),
+            change.played if change is not None else game.resume(),
             change=change,
             selected=selected,
             hint=hint,
@@ -105,7 +105,7 @@ class EmbedBoard:
             deal_url = request.build_absolute_uri(reverse("deal", args=[game.deal_number]))
             context["win"] = win.for_game(game, deal_url)
         if getattr(request, "htmx", False):
-            response = answer.fragment(request, context, status=status)
+            response = display.fragment(request, context, status=status)
         else:
             response = render(request, "embed/play.html", context, status=status)
         patch_vary_headers(response, ["HX-Request"])

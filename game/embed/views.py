@@ -28,6 +28,7 @@ from typing import Any
 
 from csp.decorators import csp
 from django.conf import settings
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -39,7 +40,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import deals, engine, limits
-from game.board import actions, asides, find, messages, pipeline, store
+from game.board import asides, find, pipeline, store, words
 from game.embed.front import EMBED, requested_rules, rules_query, unstarted
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
@@ -80,7 +81,7 @@ def embed_page(view: View) -> View:
             )
         except (engine.InvalidDealError, engine.InvalidRulesError) as error:
             return _error(
-                request, gettext("That did not work"), messages.refusal_message(error), status=400
+                request, gettext("That did not work"), words.refusal_message(error), status=400
             )
         except limits.REFUSED as refused:
             response = _error(
@@ -160,17 +161,16 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
     """
     deal_number = engine.parse_deal_number(number)
     rules = requested_rules(request)
-    run = pipeline.board_change(request, action, EMBED)
     try:
         posted = pipeline.read(request)
-        done = actions.first_change(
-            lambda: store.start_unattached(deal_number, rules),
-            lambda game: find.token_games(game.token),
-            lambda games: run(games, posted),
-            admit=lambda: limits.check(request, limits.START, session=False),
-        )
+        with store.saving(), transaction.atomic():
+            row = store.start_unattached(deal_number, rules)
+            done = pipeline.perform(request, EMBED, action, row, posted)
+            # Counted only for a change the rules allow: a refused one stores nothing.
+            limits.check(request, limits.START, session=False)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, unstarted(deal_number, rules), error, EMBED)
+    done.created = True
     return EMBED.after_change(request, done)
 
 
@@ -200,8 +200,7 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     The engine's errors become a 400 and a stale board a 409, each with the game as it stands;
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
-    games = find.token_games(token)
-    return pipeline.change(request, games, EMBED, pipeline.board_change(request, action, EMBED))
+    return pipeline.change(request, find.token_games(token), EMBED, action)
 
 
 @embed_page
@@ -213,7 +212,7 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
         return _error(
-            request, gettext("That did not work"), messages.refusal_message(error), status=400
+            request, gettext("That did not work"), words.refusal_message(error), status=400
         )
     return pipeline.clock_response(asides.set_clock(find.token_games(token), running))
 

@@ -31,7 +31,6 @@ from .search import Budget, BudgetExceeded, DealSearch, Step, cards_home, unpack
 # The solver's verdict: the end a game reaches with best play ("won" and "lost" are Status.WON and
 # Status.LOST's values), or "undecided" when the search was cut short.
 Verdict = Literal["won", "lost", "undecided"]
-Status = Verdict  # the old name
 
 UNLIMITED_DEPTH = 12
 """With unlimited redeals the game has no end: look this many redeals ahead, and never say lost."""

@@ -1,13 +1,12 @@
 """A deal's first board, which is not stored: its hint, "Show a win", and its first change, which
-stores the session and the game with it in one transaction (game.board.actions.first_change). A
+stores the session and the game with it in one transaction (`_store_first`). A
 refused one (stale, illegal, malformed, rate-limited) stores nothing, so page views by strangers
 and crawlers cost no row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -16,8 +15,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine, limits
-from game.board import actions, find, messages, pipeline, store, winning_line
-from game.board.change import Change
+from game.board import find, pipeline, store, winning_line, words
+from game.board.actions import Change
+from game.board.forms import Posted
 from game.models import Game
 from game.play.site import DAILY_FIELD, SITE, first_board, first_board_urls
 from game.play.solve import solve_stored
@@ -65,33 +65,26 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
     return HttpResponseRedirect(url, status=303)
 
 
-def _store_first(
-    request: HttpRequest, pending: Game, change: Callable[[find.Games], Change]
-) -> Change:
-    """Store the session (if new) and `pending` as this session's game, and apply its first
-    `change` to it, in one transaction (actions.first_change): a refusal stores nothing, not
-    even the session. A hint shown on the first board counts in the stored game."""
+def _store_first(request: HttpRequest, pending: Game, action: str, posted: Posted) -> Change:
+    """Store the session (if new) and `pending` as this session's game, and make its first
+    change (`action`, see pipeline.perform) to it, in one transaction: a refusal stores nothing,
+    not even the session. A hint shown on the first board counts in the stored game."""
     new_session = request.session.session_key is None
     hinted = request.session.get(pipeline.FIRST_HINT) == pipeline.first_hint_name(pending)
-
-    def start() -> Game:
-        daily = pending.dealt_by_daily
-        return store.start(
-            session_key(request),
-            pending.deal_number,
-            pending.engine_rules,
-            daily=daily,
-            network=limits.network_tag(request) if daily else "",
-            hints=int(hinted),
-        )
-
+    daily = pending.dealt_by_daily
     try:
-        done = actions.first_change(
-            start,
-            lambda game: find.session_games(game.pk, game.session_key),
-            change,
-            admit=lambda: limits.check(request, limits.START),
-        )
+        with store.saving(), transaction.atomic():
+            row = store.start(
+                session_key(request),
+                pending.deal_number,
+                pending.engine_rules,
+                daily=daily,
+                network=limits.network_tag(request) if daily else "",
+                hints=int(hinted),
+            )
+            done = pipeline.perform(request, SITE, action, row, posted)
+            # Counted only for a change the rules allow: a refused one stores nothing.
+            limits.check(request, limits.START)
     except pipeline.REFUSALS:
         if new_session:
             # The session's row went with the transaction: forget it, so that no cookie names it.
@@ -99,6 +92,7 @@ def _store_first(
         raise
     if hinted:
         del request.session[pipeline.FIRST_HINT]
+    done.created = True
     return done
 
 
@@ -108,7 +102,7 @@ def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-        return bad_request(request, messages.refusal_message(error))
+        return bad_request(request, words.refusal_message(error))
     return pipeline.hint(request, pending, SITE)
 
 
@@ -120,17 +114,15 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-        return bad_request(request, messages.refusal_message(error))
-    run = pipeline.board_change(request, action, SITE)
+        return bad_request(request, words.refusal_message(error))
     under_way = _game_under_way(request, pending)
     if isinstance(under_way, HttpResponse):
         return under_way
     if under_way is not None:
         games = find.session_games(under_way.pk, request.session.session_key)
-        return pipeline.change(request, games, SITE, run)
+        return pipeline.change(request, games, SITE, action)
     try:
-        posted = pipeline.read(request)
-        done = _store_first(request, pending, lambda games: run(games, posted))
+        done = _store_first(request, pending, action, pipeline.read(request))
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
     return SITE.after_change(request, done)
@@ -144,7 +136,7 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
-        return bad_request(request, messages.refusal_message(error))
+        return bad_request(request, words.refusal_message(error))
     if request.method != "POST":
         context = {"game": pending, "urls": first_board_urls(pending)}
         response = render(request, "game/solve_confirm.html", context)
@@ -156,11 +148,11 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
     if under_way is not None:
         return solve_stored(request, under_way.pk)
     try:
-        seen = pipeline.read(request).seen
+        posted = pipeline.read(request)
         limits.check(request, limits.SOLVE)
         with limits.computing():
-            done = _store_first(request, pending, lambda games: actions.peek(games, seen))
-            found = winning_line.answer(done.game.record, done.game.position)
+            done = _store_first(request, pending, "solve", posted)
+            found = winning_line.answer(done.played.record, done.played.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
     winning_line.remember(request.session, done.row, found)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from game import engine
-from game.templatetags.rulesets import LAYOUT_TITLES, NO_MERCI
+from game.board.words import LAYOUT_TITLES, NO_MERCI
 
 _RULE_SET_DETAILS = {
     "lucie": (LAYOUT_TITLES[engine.Layout.STANDARD], gettext_lazy("2 redeals, 1 merci")),

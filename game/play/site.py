@@ -19,8 +19,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
 from game import deals, engine
-from game.board import answer, display, links, pipeline, winning_line
-from game.board.change import Change, drawn
+from game.board import display, pipeline, winning_line
+from game.board.actions import Change
 from game.models import Game
 from game.play import prefs
 from game.play.forms import NewGameForm
@@ -59,7 +59,7 @@ class SiteBoard:
         context = self.context(
             request,
             game,
-            drawn(game, change),
+            change.played if change is not None else game.resume(),
             change=change,
             selected=selected,
             hint=hint,
@@ -68,7 +68,7 @@ class SiteBoard:
             spoken=spoken,
         )
         if getattr(request, "htmx", False):
-            response = answer.fragment(request, context, status=status)
+            response = display.fragment(request, context, status=status)
         else:
             context.update(page_context(request))
             response = render(request, "game/play.html", context, status=status)
@@ -98,7 +98,8 @@ class SiteBoard:
             hint=hint,
             message=message,
             spoken=spoken,
-            line=winning_line.shown(request.session, game),
+            # Only an assisted game can have a winning line on show (asking marks it).
+            line=winning_line.shown(request.session, game) if game.assisted else None,
             previous=previous,
         )
         context["urls"] = site_urls(game)
@@ -133,7 +134,27 @@ def site_urls(game: Game) -> dict[str, str]:
     stored yet the deal's (`first_board_urls`)."""
     if game.pk is None:
         return first_board_urls(game)
-    return links.game_urls(game.pk)
+    return game_urls(game.pk)
+
+
+# The controls of a stored game's board, by the name its template reads them under: the URL
+# name, and whether it takes the game's id.
+GAME_URLS = (
+    ("new", "new", False),
+    ("page", "game", True),
+    ("hint", "hint", True),
+    ("solve", "solve", True),
+    ("clock", "game_clock", True),
+    ("record", "record", True),
+    *((name, name, True) for name in pipeline.ACTIONS),
+)
+
+
+def game_urls(pk: int) -> dict[str, str]:
+    """Where a stored game's controls go (GAME_URLS)."""
+    return {
+        field: reverse(name, args=[pk] if takes_id else []) for field, name, takes_id in GAME_URLS
+    }
 
 
 def started(request: HtmxHttpRequest, game: Game) -> HttpResponse:

@@ -3,18 +3,16 @@ verdict; Next and Play it out walk the winning line (game/board/winning_line.py)
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game import limits
-from game.board import actions, find, pipeline, winning_line
-from game.board.change import Change
-from game.board.forms import Posted
+from game.board import find, pipeline, store, winning_line
 from game.play.site import SITE, site_urls
 from game.players import HtmxHttpRequest
-from lucie.sessions import claimed_key
 
 # ---------------------------------------------------------------- "Show a win"
 
@@ -37,12 +35,14 @@ def solve_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         limits.check(request, limits.SOLVE)
         # The slot is taken before the game is marked: a busy site refuses the peek untouched.
         with limits.computing():
-            done = actions.peek(games, pipeline.read(request).seen)
+            posted = pipeline.read(request)
+            with store.saving(), transaction.atomic():
+                done = pipeline.perform(request, SITE, "solve", store.locked(games), posted)
             game = done.row
             # The search runs after the row is written and unlocked: it may take two seconds,
             # and a move made meanwhile only means the player has left the line
             # (winning_line.shown).
-            found = winning_line.answer(game.record, done.game.position)
+            found = winning_line.answer(game.record, done.played.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused(request, games, error, SITE)
     winning_line.remember(request.session, game, found)
@@ -52,20 +52,12 @@ def solve_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
-    games = find.session_games(game_id, claimed_key(request.session))
-
-    def run(games: find.Games, posted: Posted) -> Change:
-        return actions.play_line(games, posted.seen, request.session)
-
-    return pipeline.change(request, games, SITE, run)
+    games = find.session_games(game_id, request.session.session_key)
+    return pipeline.change(request, games, SITE, "line")
 
 
 @require_POST
 def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
-    games = find.session_games(game_id, claimed_key(request.session))
-
-    def run(games: find.Games, posted: Posted) -> Change:
-        return actions.play_line(games, posted.seen, request.session, to_the_end=True)
-
-    return pipeline.change(request, games, SITE, run)
+    games = find.session_games(game_id, request.session.session_key)
+    return pipeline.change(request, games, SITE, "line_all")

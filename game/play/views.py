@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import asides, find, messages, pipeline, store, table
+from game.board import asides, find, pipeline, store, table, words
 from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.site import SITE, first_board, started
@@ -25,7 +25,6 @@ from game.players import (
     session_key,
     start_game,
 )
-from lucie.sessions import claimed_key
 
 # ---------------------------------------------------------------- pages
 
@@ -51,7 +50,7 @@ def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
     try:
         number = engine.parse_deal_number(text)
     except engine.InvalidDealError as error:
-        return bad_request(request, messages.refusal_message(error))
+        return bad_request(request, words.refusal_message(error))
     return HttpResponseRedirect(reverse("deal", args=[number]))
 
 
@@ -66,12 +65,12 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         deal_number = engine.parse_deal_number(number)
     except engine.InvalidDealError as error:
-        return bad_request(request, messages.refusal_message(error))
+        return bad_request(request, words.refusal_message(error))
     rules_name = request.GET.get("rules") or request.POST.get("rules")
     try:
         rules = engine.Rules.parse(rules_name) if rules_name else remembered_rules(request)
     except engine.InvalidRulesError as error:
-        return bad_request(request, messages.refusal_message(error))
+        return bad_request(request, words.refusal_message(error))
     if request.method != "POST" and request.session.session_key is None:
         return SITE.board(request, first_board(deal_number, rules), selected=selected_card(request))
     key = session_key(request)
@@ -98,16 +97,14 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_safe
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    # The game's read checks that the session is alive (find.session_games), so the session
-    # itself is not read: a hint is the game's read and its count, like a move's two queries.
-    return pipeline.hint(request, find.get_game(game_id, claimed_key(request.session)), SITE)
+    return pipeline.hint(request, find.get_game(game_id, request.session.session_key), SITE)
 
 
 @require_POST
 def change(request: HtmxHttpRequest, game_id: int, action: str) -> HttpResponse:
     """A stored game's change named `action` (game/board/urls.py), through the pipeline."""
-    games = find.session_games(game_id, claimed_key(request.session))
-    return pipeline.change(request, games, SITE, pipeline.board_change(request, action, SITE))
+    games = find.session_games(game_id, request.session.session_key)
+    return pipeline.change(request, games, SITE, action)
 
 
 @require_POST
@@ -120,8 +117,8 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     try:
         running = pipeline.clock_state(request)
     except engine.InvalidMoveError as error:
-        return HttpResponse(messages.refusal_message(error), status=400, content_type="text/plain")
-    game = asides.set_clock(find.session_games(game_id, claimed_key(request.session)), running)
+        return HttpResponse(words.refusal_message(error), status=400, content_type="text/plain")
+    game = asides.set_clock(find.session_games(game_id, request.session.session_key), running)
     return pipeline.clock_response(game)
 
 

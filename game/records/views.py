@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine, limits
-from game.board import announce, clock, find, messages, store, table
+from game.board import clock, find, store, table, words
 from game.models import Game
 from game.players import HtmxHttpRequest, session_key
 
@@ -91,8 +91,7 @@ def read_import(request: HttpRequest) -> engine.Record:
         engine.Game.from_record(record)
     except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
         raise BadRecord(
-            gettext("That record cannot be used: %(why)s")
-            % {"why": messages.refusal_message(error)}
+            gettext("That record cannot be used: %(why)s") % {"why": words.refusal_message(error)}
         ) from None
     return record
 
@@ -188,7 +187,7 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "next": min(step + 1, last),
         "jumps": jumps,
         "move": moves[step - 1] if step else None,
-        "announcement": announce.replay_step(
+        "announcement": words.replay_step(
             positions[max(step - 1, 0)], moves[step - 1] if step else None, position, step, last
         ),
         "announce_oob": request.htmx,

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine, jobs, limits
-from game.board import clock, find, messages, table, words
+from game.board import clock, find, table, words
 from game.models import Game
 from game.review import found as reviews
 from game.review.found import Progress
@@ -195,7 +195,7 @@ def review_try(request: HttpRequest, game_id: int) -> HttpResponse:
         limits.check(request, limits.SOLVE)
         move, verdict = reviews.try_move(game, progress, text)
     except (engine.InvalidMoveError, engine.IllegalMoveError) as error:
-        context = _context(request, game, progress, message=messages.refusal_message(error))
+        context = _context(request, game, progress, message=words.refusal_message(error))
         return _render(request, context, status=400)
     except reviews.ReviewError as error:
         return _render(request, _context(request, game, progress, message=str(error)), 400)

@@ -194,8 +194,6 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
         wins=Count("pk", filter=WIN),
         daily_days=Count("pk", filter=Q(daily=True)),
     )
-    # Game.objects' update stamps updated_at, so a change in flight on one of these games finds
-    # it changed and is made again on the row as it now is (game.board.store.change_game).
     theirs.update(session_key=target)
     return Merged(**moved, closed=closed, kept=kept)
 
@@ -204,6 +202,6 @@ def _close(games: QuerySet[Game], now: dt.datetime) -> int:
     count = 0
     for game in games.select_for_update():
         store.finish(game, Game.Status.ABANDONED, now)
-        game.save_changes()
+        game.save(update_fields=store.FINISHED)
         count += 1
     return count

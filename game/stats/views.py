@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine, limits
-from game.board import messages
+from game.board import words
 from game.players import HtmxHttpRequest, bad_request, session_key
 from game.stats import charts, tabs, transfer
 from game.stats import figures as stats
@@ -97,7 +97,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     try:
         rules = tabs.parse_rules_choice(request.GET.get("rules", ""))
     except engine.InvalidRulesError as error:
-        return bad_request(request, messages.refusal_message(error))
+        return bad_request(request, words.refusal_message(error))
     key = request.session.session_key
     since = _stats_since(request)
     figures = stats.for_session(key, rules, since)

@@ -13,10 +13,10 @@ from django.db.models import Min
 from django.utils.translation import ngettext
 
 from game import engine
+from game.board import words
 from game.board.clock import format_ms
 from game.models import Game
 from game.stats import figures
-from game.templatetags import rulesets
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def share_text(game: Game, url: str) -> str:
         "time": format_ms(game.elapsed_ms),
         "count": game.move_count,
         "url": url,
-        "rules": rulesets.label(rules),
+        "rules": words.rules_label(rules),
     }
     if rules == engine.DEFAULT_RULES:
         return (

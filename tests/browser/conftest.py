@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from tests.conftest import moved_clock
 
 # Playwright's sync API runs an event loop in the test thread, and Django then
 # refuses ORM calls (database teardown included) unless told this is safe.
@@ -68,3 +72,21 @@ def open_dealt(page: Page, url: str) -> None:
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     page.context.request.post(url, headers={"X-CSRFToken": token})
     page.goto(url)
+
+
+@pytest.fixture(autouse=True)
+def _browser_on_the_servers_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """When the run is moved to another moment (LUCIE_TEST_CLOCK), every page's clock starts at
+    the server's moment and ticks from there, so the countdown and the timer agree with it."""
+    if moved_clock() is None:
+        yield
+        return
+    new_context = Browser.new_context
+
+    def on_the_servers_clock(self: Browser, **options: Any) -> BrowserContext:
+        context = new_context(self, **options)
+        context.clock.install(time=dt.datetime.now(dt.UTC))
+        return context
+
+    monkeypatch.setattr(Browser, "new_context", on_the_servers_clock)
+    yield

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -203,32 +204,88 @@ def test_the_month_page_has_no_serious_accessibility_violations(
     context.close()
 
 
-def test_a_320_px_calendar_never_splits_a_word_and_counts_down_to_the_next_deal(
-    browser: Browser, live_server: LiveServer
+# A mid-month day after unplayed days: the case that found the clipped "Not playe" cell.
+MID_MONTH = dt.datetime(2027, 3, 16, 10, 0, tzinfo=dt.UTC)
+
+
+def a_month_of_every_state(session_key: str) -> None:
+    """March 2027 as of the 16th, one day of each state side by side: won clean (1st), won with
+    help (2nd), lost (3rd), left unfinished (4th), won late (5th, played on the 9th), not played
+    (6th to 15th), today in progress (16th), to come (17th on)."""
+
+    def finished(day: int, status: str, **fields: object) -> None:
+        started = dt.datetime(2027, 3, fields.pop("played_on", day), 9, tzinfo=dt.UTC)
+        Game.objects.create(
+            session_key=session_key, deal_number=20270300 + day, rules="lucie", daily=True,
+            status=status, started_at=started, finished_at=started + dt.timedelta(minutes=6),
+            elapsed_ms=358_000, move_count=104, cards_home=52 if status == "won" else 23,
+            **fields,
+        )  # fmt: skip
+
+    finished(1, Game.Status.WON)
+    finished(2, Game.Status.WON, assisted=True)
+    finished(3, Game.Status.LOST)
+    finished(4, Game.Status.ABANDONED)
+    finished(5, Game.Status.WON, played_on=9, undos=3)
+
+
+# What shows of each cell's words (pseudo-elements included) lies inside the cell, and the cell
+# scrolls nothing out of view: a word cut at the cell's edge fails, as one that spills over.
+SPILLED = """cells => cells.flatMap(cell => {
+    const box = cell.getBoundingClientRect();
+    const parts = [...cell.querySelectorAll('*')].filter(e => {
+        const r = e.getBoundingClientRect();
+        return r.width > 1 && r.height > 1 && getComputedStyle(e).display !== 'none';
+    });
+    const out = parts.filter(e => {
+        const r = e.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+    });
+    if (cell.scrollWidth > cell.clientWidth + 1) out.push(cell);
+    return out.map(e => cell.closest('td').dataset.day + ': ' + e.textContent.trim());
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_a_320_px_calendar_shows_every_state_whole_and_counts_down_to_the_next_deal(
+    browser: Browser, live_server: LiveServer, artifact_dir: Path, language: str
 ) -> None:
-    context = browser.new_context(viewport={"width": 320, "height": 800})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/daily/")
-    day = deals.today_utc()
-    move = next(m for m in engine.card_moves(engine.Position.start(deals.deal_number_for(day))))
-    tap(page, move, 1)
+    prefix = "" if language == "en" else f"/{language}"
+    with time_machine.travel(MID_MONTH, tick=True):
+        context = browser.new_context(viewport={"width": 320, "height": 800}, locale=language)
+        page = context.new_page()
+        page.goto(f"{live_server.url}{prefix}/daily/")
+        day = deals.today_utc()
+        start = engine.Position.start(deals.deal_number_for(day))
+        tap(page, next(m for m in engine.card_moves(start)), 1)
+        session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
+        a_month_of_every_state(session)
 
-    page.goto(month_url(live_server, day))
-    today = page.locator(f'td[data-day="{day.isoformat()}"]')
-    expect(today).to_have_attribute("data-state", "playing")
-    short = today.locator(".state").evaluate("el => getComputedStyle(el, '::before').content")
-    # Every cell's content fits its cell: no word is split, none spills over.
-    spilled = page.eval_on_selector_all(
-        ".calendar .cell",
-        "cells => cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)",
-    )
-    countdown = page.locator("[data-countdown]")
-    expect(countdown).to_have_text(re.compile(r"^Next deal in \d+ h \d\d min \d\d s\.$"))
-    first = countdown.text_content()
-    page.wait_for_timeout(1100)
-    second = countdown.text_content()
-    context.close()
+        page.goto(f"{live_server.url}{prefix}/daily/{day:%Y}/{day:%m}/")
+        states = page.eval_on_selector_all(
+            ".calendar td.day", "cells => cells.map(c => c.dataset.state)"
+        )
+        short = page.locator(f'td[data-day="{day.isoformat()}"] .state').evaluate(
+            "el => getComputedStyle(el, '::before').content"
+        )
+        # Every cell's content fits its cell: no word is cut, split or spilled.
+        spilled = page.eval_on_selector_all(".calendar .cell", SPILLED)
+        # The grid uses the width it has: a few pixels of margin on each side at most.
+        calendar = page.locator(".calendar").bounding_box()
+        page.locator(".calendar").screenshot(path=artifact_dir / f"calendar-320-{language}.png")
+        countdown = page.locator("[data-countdown]")
+        expect(countdown).to_have_text(re.compile(r"\d\d\D+\d\d\D*$"))
+        first = countdown.text_content()
+        page.wait_for_timeout(1100)
+        second = countdown.text_content()
+        context.close()
 
+    assert states[:17] == [
+        "won", "assisted", "lost", "abandoned", "won", *["unplayed"] * 10, "playing", "future",
+    ]  # fmt: skip
     assert short == '"▶"'
     assert spilled == []
+    assert calendar is not None
+    assert calendar["x"] <= 8
+    assert calendar["x"] + calendar["width"] >= 312
     assert first != second

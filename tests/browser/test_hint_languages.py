@@ -136,19 +136,19 @@ def test_follow_the_hint_through_a_whole_game_and_hear_no_english(
 def test_the_pattern_hears_the_english_of_a_hint_and_a_redeal() -> None:
     from django.utils import translation
 
-    from game.board import announce, messages, notices
+    from game.board import words
 
     position = engine.Position.start(2)
     found = engine.hint(position)
     assert found is not None
     with translation.override("en"):
         english = [
-            notices.hint(position, found),
-            messages.hint_message(position, found),
-            messages.hint_message(position, engine.Hint(engine.REDEAL, "")),
+            words.hint(position, found),
+            words.hint_message(position, found),
+            words.hint_message(position, engine.Hint(engine.REDEAL, "")),
         ]
     with translation.override("de"):
-        german = [messages.hint_message(position, found), announce.deal_summary(position)]
+        german = [words.hint_message(position, found), words.deal_summary(position)]
 
     assert all(ENGLISH.search(text) for text in english), english
     assert not any(ENGLISH.search(text) for text in german), german

@@ -18,8 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.columns import new_token
-from game.models import Game
+from game.models import Game, new_token
 from tests.web.play.test_play import start as start_deal
 
 pytestmark = pytest.mark.django_db

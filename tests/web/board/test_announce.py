@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from game import engine, limits
-from game.board import announce, notices, store
+from game.board import store, words
 from game.models import Game
 from tests.web.play.test_play import DEAL, legal, post, start
 
@@ -175,7 +175,7 @@ def test_auto_finish_says_how_many_cards_went_home(client: Client) -> None:
     text = act(client, game, "auto")
 
     assert text.startswith(f"Auto-finish: {len(home)} card")
-    if len(home) <= announce.NAMED_AT_MOST:
+    if len(home) <= words.NAMED_AT_MOST:
         for move in home:
             assert move.card is not None
             assert move.card.name in text
@@ -398,5 +398,5 @@ def test_a_lost_verdict_says_no_win_is_possible_before_the_last_deal_too() -> No
     # foundations to change the next shuffle), so the words do not hedge before the last deal.
     start = engine.Position.start(1)
     assert not start.is_last_deal
-    assert notices.verdict("lost", 0, None, start) == "No win is possible from here."
-    assert notices.verdict("undecided", 0, None, start).startswith("Could not decide")
+    assert words.verdict("lost", 0, None, start) == "No win is possible from here."
+    assert words.verdict("undecided", 0, None, start).startswith("Could not decide")

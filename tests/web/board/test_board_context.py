@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import engine
-from game.board import links, table, words
+from game.board import display, table, words
+from game.play.site import game_urls
 from game.models import Game
 from tests.web.play.test_play import start
 
@@ -49,11 +50,10 @@ def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None
         card = engine.Card.parse("QH")
         assert found.names["QH"] == words.card_name(card)
         assert table.card_view(card).rank == str(words.RANK_LETTERS).split()[11]
-        assert links.site_links() == {name: reverse(name) for name in links.SITE_LINKS}
-        assert links.game_urls(42)["page"] == reverse("game", args=[42])
-        assert links.board_links(Game(pk=42, deal_number=7), line=False)["deal_url"] == reverse(
-            "deal", args=[7]
-        )
+        links = display.board_links(Game(pk=42, deal_number=7), line=False)
+        assert links["links"] == {name: reverse(name) for name in display.SITE_LINKS}
+        assert links["deal_url"] == reverse("deal", args=[7])
+        assert game_urls(42)["page"] == reverse("game", args=[42])
 
 
 def test_every_form_of_the_board_posts_the_one_csrf_field() -> None:

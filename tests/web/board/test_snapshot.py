@@ -13,9 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from game import engine
-from game.columns import parse_moves
 from game.engine import snapshot_position, snapshot_text
-from game.models import Game
+from game.models import Game, parse_moves
 from tests.web.play.test_play import post, start
 
 pytestmark = pytest.mark.django_db
@@ -162,10 +161,9 @@ def test_undo_after_a_snapshot_load_matches_the_engine() -> None:
     assert played.redo_moves == game.redo_moves
 
 
-def test_a_move_is_two_queries(client: Client) -> None:
-    # The SELECT that also checks the session is alive and the guarded UPDATE, with no
-    # transaction around them: the session is not read on its own. (The first move starts the
-    # clock, which is written in a transaction with the daily figures: this is the second.)
+def test_a_move_is_the_locked_read_and_one_update(client: Client) -> None:
+    # In a transaction (a savepoint, inside the test's own): the game read under its row lock,
+    # and one UPDATE; the session comes from the cache (cached_db), not the database.
     game = start(client)
     moves = [m for m in engine.legal_moves(engine.Position.start(5)) if not m.is_redeal]
     post(client, game, "move", move=moves[0].text)
@@ -175,5 +173,5 @@ def test_a_move_is_two_queries(client: Client) -> None:
         response = post(client, game, "move", htmx=True, move=move.text, auto="0")
     assert response.status_code == 200
     sql = [q["sql"] for q in captured.captured_queries]
-    assert len(sql) == 2, sql
-    assert not any("django_session" in q and not q.startswith('SELECT "game_game"') for q in sql)
+    assert [q.split()[0] for q in sql] == ["SAVEPOINT", "SELECT", "UPDATE", "RELEASE"], sql
+    assert not any("django_session" in q for q in sql)

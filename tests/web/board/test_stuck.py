@@ -1,5 +1,5 @@
 """A board that talks: with no card to move it says what is left at once, and a loss names what
-blocked each suit (game/board/notices.py: stuck, blocked)."""
+blocked each suit (game/board/words.py: stuck, blocked)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from game import engine
-from game.board import notices
+from game.board import words
 from game.models import Game
 from tests.web.board.test_announce import set_moves
 from tests.web.play.test_play import start
@@ -65,7 +65,7 @@ def test_a_stuck_last_deal_points_at_the_merci() -> None:
             played.play(moves[0])
         legal = engine.legal_moves(played.position)
         if any(m.merci for m in legal):
-            said = notices.stuck(played.position, legal)
+            said = words.stuck(played.position, legal)
             assert said == "No moves left: take the merci. Pick a buried card to play."
             return
     raise AssertionError("no deal stuck with the merci left")
@@ -81,7 +81,7 @@ def test_a_loss_names_what_blocked_each_suit(client: Client) -> None:
     page = client.get(f"/game/{game.pk}/").content.decode()
 
     position = engine.Game(number, engine.Rules.parse("nomerci-r0"), list(moves)).position
-    lines = notices.blocked(position)
+    lines = words.blocked(position)
     assert lines
     assert "What blocked:" in page
     for line in lines:

@@ -72,7 +72,9 @@ def cell(html: str, day: str) -> str:
 
 
 def text_of(fragment: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", fragment).split()).replace(" ,", ",")
+    """What a screen reader reads of a cell: its words without those hidden from it."""
+    heard = re.sub(r'<span[^>]*aria-hidden="true"[^>]*>[^<]*</span>', " ", fragment)
+    return " ".join(re.sub(r"<[^>]+>", " ", heard).split()).replace(" ,", ",")
 
 
 def finished_daily(

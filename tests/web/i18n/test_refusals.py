@@ -1,4 +1,4 @@
-"""The board's messages in the page's language (game/board/messages.py): every refusal the
+"""The board's messages in the page's language (game/board/words.py): every refusal the
 engine raises has a code with words in each catalogue, and says in English what the engine says;
 the stale board, a malformed request, the hint and "nothing to hint" are translated too."""
 
@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from game import engine, limits
-from game.board import messages, store
+from game.board import store, words
 from game.engine.cards import DECK
 from game.engine.moves import MoveError
 
@@ -85,7 +85,7 @@ def test_every_refusal_of_the_rules_carries_a_code_with_words() -> None:
     codes = {error.code for error in REFUSALS}
 
     assert "" not in codes, [str(e) for e in REFUSALS if not e.code][:5]
-    assert codes <= set(messages.WORDS)
+    assert codes <= set(words.WORDS)
     # The table is reached: every refusal of the rules shows up at least once.
     assert codes >= {
         "already_home", "buried", "home_needs_ace", "home_not_next", "won_no_redeal",
@@ -98,19 +98,19 @@ def test_every_refusal_of_the_rules_carries_a_code_with_words() -> None:
 def test_in_english_a_refusal_says_what_the_engine_says() -> None:
     with translation.override("en"):
         for error in REFUSALS:
-            said = messages.refusal_message(error)
+            said = words.refusal_message(error)
             if error.code == "not_empty":
                 # The board numbers its fans from 1, the engine from 0.
                 fan = int(error.params["fan"])  # type: ignore[call-overload]
                 assert said == f"Fan {fan + 1} is not an empty fan."
             else:
-                assert said == messages.sentence(str(error))
+                assert said == words.sentence(str(error))
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_refusal_is_said_in_the_pages_language(code: str) -> None:
     with translation.override(code):
-        said = {messages.refusal_message(error) for error in REFUSALS}
+        said = {words.refusal_message(error) for error in REFUSALS}
 
     for text in said:
         assert "%(" not in text, text
@@ -136,9 +136,9 @@ def test_a_malformed_move_has_a_code_and_quotes_what_was_sent(text: str, code: s
 
     assert raised.value.code == code
     with translation.override("en"):
-        assert messages.refusal_message(raised.value) == messages.sentence(str(raised.value))
+        assert words.refusal_message(raised.value) == words.sentence(str(raised.value))
     with translation.override("de"):
-        german = messages.refusal_message(raised.value)
+        german = words.refusal_message(raised.value)
     assert german.startswith(f"'{text}' ist kein Zug"), german
 
 
@@ -148,7 +148,7 @@ def test_a_move_that_is_not_text_is_refused_with_a_code() -> None:
 
     assert raised.value.code == "not_a_move"
     with translation.override("fr"):
-        assert messages.refusal_message(raised.value) == "'5' n\u2019est pas un coup."
+        assert words.refusal_message(raised.value) == "'5' n\u2019est pas un coup."
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_cards_are_named_in_the_language(code: str, expected: str) -> None:
         onto=engine.Card.parse("8C"),
     )
     with translation.override(code):
-        assert messages.refusal_message(error).startswith(expected)
+        assert words.refusal_message(error).startswith(expected)
 
 
 def uncoded() -> list[Exception]:
@@ -179,8 +179,8 @@ def uncoded() -> list[Exception]:
         except engine.IllegalMoveError as error:
             errors.append(error)
     assert len(errors) == 2
-    errors += [engine.IllegalMoveError(text) for text in messages.UNCODED]
-    errors.append(store.GameTooLongError(messages.TOO_LONG))
+    errors += [engine.IllegalMoveError(text) for text in words.UNCODED]
+    errors.append(store.GameTooLongError(words.TOO_LONG))
     return errors
 
 
@@ -188,10 +188,10 @@ def uncoded() -> list[Exception]:
 def test_the_web_layers_own_refusals_are_translated(code: str) -> None:
     for error in uncoded():
         with translation.override("en"):
-            english = messages.refusal_message(error)
+            english = words.refusal_message(error)
         with translation.override(code):
-            translated = messages.refusal_message(error)
-        assert english == messages.sentence(str(error))
+            translated = words.refusal_message(error)
+        assert english == words.sentence(str(error))
         assert translated != english, english
         assert not ENGLISH_WORDS.search(translated), translated
 
@@ -200,19 +200,19 @@ def test_the_web_layers_own_refusals_are_translated(code: str) -> None:
 def test_stale_malformed_nothing_to_hint_and_limits_are_translated(code: str) -> None:
     with translation.override("en"):
         english = [
-            messages.stale_message(),
-            messages.malformed_spoken(),
-            messages.nothing_to_hint(),
-            messages.refusal_message(limits.Busy()),
-            messages.refusal_message(limits.Limited(30)),
+            words.stale_message(),
+            words.malformed_spoken(),
+            words.nothing_to_hint(),
+            words.refusal_message(limits.Busy()),
+            words.refusal_message(limits.Limited(30)),
         ]
     with translation.override(code):
         translated = [
-            messages.stale_message(),
-            messages.malformed_spoken(),
-            messages.nothing_to_hint(),
-            messages.refusal_message(limits.Busy()),
-            messages.refusal_message(limits.Limited(30)),
+            words.stale_message(),
+            words.malformed_spoken(),
+            words.nothing_to_hint(),
+            words.refusal_message(limits.Busy()),
+            words.refusal_message(limits.Limited(30)),
         ]
 
     assert english[0].startswith("That board was out of date")
@@ -239,9 +239,9 @@ def test_the_hint_is_said_in_the_language(code: str, redeal: str, merci: str, pl
         engine.Hint(engine.card_moves(position)[0], ""),
     ]
     with translation.override("en"):
-        english = [messages.hint_message(position, hint) for hint in hints]
+        english = [words.hint_message(position, hint) for hint in hints]
     with translation.override(code):
-        said = [messages.hint_message(position, hint) for hint in hints]
+        said = [words.hint_message(position, hint) for hint in hints]
 
     assert english[0] == "Hint: Redeal now."
     assert english[1].startswith("Hint: take the merci: the ")
@@ -256,7 +256,7 @@ def test_the_hint_is_said_in_the_language(code: str, redeal: str, merci: str, pl
 def test_an_error_already_in_the_pages_language_is_shown_as_it_is() -> None:
     with translation.override("de"):
         error = engine.IllegalMoveError("die Lösung ist ausgespielt")
-        assert messages.refusal_message(error) == "Die Lösung ist ausgespielt."
+        assert words.refusal_message(error) == "Die Lösung ist ausgespielt."
 
 
 def test_the_refusal_codes_survive_a_pickle() -> None:
@@ -270,4 +270,4 @@ def test_the_refusal_codes_survive_a_pickle() -> None:
 
 
 def test_the_modules_examples_run() -> None:
-    assert doctest.testmod(messages).failed == 0
+    assert doctest.testmod(words).failed == 0

@@ -1,0 +1,86 @@
+"""How many of the project's modules an htmx move runs code in.
+
+    .venv/bin/python bench/modules.py
+
+Sets up a scratch SQLite database, deals a game through the site's own URLs with Django's test
+client, plays one move, then traces a second move (an htmx post on the stored game) with
+`sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
+(the board's compiled Jinja2 templates are not modules), and the queries it made. Prints `an htmx move runs code in N modules of game/ and lucie/ (Q queries)` and
+the modules, one a line. The issue's goal: at most 25.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="lucie-modules-"))
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'db.sqlite3'}"
+    os.environ.pop("CACHE_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lucie.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+
+    from game import engine
+    from game.models import Game
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    client = Client()
+    client.get("/")
+    dealt = client.post("/deal/7/", headers={"X-CSRFToken": client.cookies["csrftoken"].value})
+    game_id = int(dealt["Location"].strip("/").split("/")[-1])
+
+    def legal_move(row: Game) -> str:
+        position = row.resume().position
+        return next(m for m in engine.legal_moves(position) if not m.is_redeal and not m.merci).text
+
+    def move(row: Game) -> object:
+        data = {"n": row.move_count, "move": legal_move(row), "auto": "0"}
+        return client.post(f"/game/{row.pk}/move/", data, headers={"HX-Request": "true"})
+
+    first = move(Game.objects.get(pk=game_id))
+    assert first.status_code == 200, first.status_code  # type: ignore[attr-defined]
+    row = Game.objects.get(pk=game_id)
+    data = {"n": row.move_count, "move": legal_move(row), "auto": "0"}
+
+    seen: set[str] = set()
+    prefixes = (str(ROOT / "game") + os.sep, str(ROOT / "lucie") + os.sep)
+
+    def profile(frame, event, arg):  # type: ignore[no-untyped-def]
+        if event == "call":
+            filename = frame.f_code.co_filename
+            if filename.startswith(prefixes) and filename.endswith(".py"):
+                seen.add(str(Path(filename).relative_to(ROOT)))
+
+    with CaptureQueriesContext(connection) as queries:
+        sys.setprofile(profile)
+        try:
+            answer = client.post(f"/game/{row.pk}/move/", data, headers={"HX-Request": "true"})
+        finally:
+            sys.setprofile(None)
+    assert answer.status_code == 200, answer.status_code
+    print(
+        f"an htmx move runs code in {len(seen)} modules of game/ and lucie/ "
+        f"({len(queries.captured_queries)} queries)"
+    )
+    for name in sorted(seen):
+        print(f"  {name}")
+    for query in queries.captured_queries:
+        print(f"  query: {query['sql'][:100]}")
+
+
+if __name__ == "__main__":
+    main()
