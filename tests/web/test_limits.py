@@ -296,14 +296,30 @@ def test_a_real_session_keeps_its_game() -> None:
 
 
 @pytest.fixture
-def slots_taken() -> Iterator[None]:
-    """Every compute slot of this process held, as by searches running in other threads."""
+def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every compute slot of this process held, the hints' too, as by searches running in other
+    threads (a hint waits for its slot only briefly here)."""
+    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
+    taken = []
+    for slots in (limits._slots, limits._hint_slots):
+        while slots.acquire(blocking=False):
+            taken.append(slots)
+    yield
+    for slots in taken:
+        slots.release()
+
+
+def test_a_hint_is_served_while_every_solver_slot_is_busy(client: Client) -> None:
+    game = start(client)
     taken = 0
     while limits._slots.acquire(blocking=False):
         taken += 1
-    yield
-    for _ in range(taken):
-        limits._slots.release()
+    try:
+        response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    finally:
+        for _ in range(taken):
+            limits._slots.release()
+    assert response.status_code == 200
 
 
 @pytest.mark.usefixtures("slots_taken")
