@@ -12,7 +12,7 @@ compressed static files) on a free loopback port, against a fresh SQLite file, a
   ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked out into a
   temporary git worktree and served the same way in this run: both servers are up at once and
   measured in turn, `--cpu-rounds` rounds, so a change in the machine's load weighs on both) and
-  `CPU per move vs the baseline commit (SQLite): X ms vs Y ms, ratio R`; with --database-url the
+  `CPU per move vs 096a910 (SQLite): X ms vs Y ms, ratio R`; with --database-url the
   same two lines `(PostgreSQL)`; after each server's `CPU per request` line, `CPU per request:
   cached hint X ms, cached Show a win Y ms, move Z ms; ...`, the same measure of a hint and of
   "Show a win" asked again on one connection once their answers are cached, beside a move
@@ -321,9 +321,11 @@ def start_site(workdir: Path, database_url: str | None, root: Path = ROOT) -> Si
 
 # ---------------------------------------------------------------- CPU time
 
-BASELINE_COMMIT = "f046f53"
-"""Main before issue 21's work: the CPU figures of a move are quoted against it, measured in the
-same run (a temporary worktree of it serves the same load)."""
+BASELINE_COMMIT = "096a910"
+"""Main before a change became one plain Django transaction (issue 30: the hand-built SQL, the
+custom session read and the other speed devices given back): the CPU figures of a move are
+quoted against it, measured in the same run (a temporary worktree of it serves the same
+load)."""
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -596,7 +598,7 @@ def cpu_against_baseline(
     """This checkout's move against the baseline commit's, on the same database server, in this
     run: both servers are up at once and measured in turn, round after round (this checkout
     first in one round, the baseline first in the next), so that a machine whose load changes
-    during the run weighs on both alike: `CPU per move vs the baseline commit (...)`."""
+    during the run weighs on both alike: `CPU per move vs 096a910 (...)`."""
     clients, seconds, rounds = options.cpu_clients, options.duration, options.cpu_rounds
     here_dir = workdir / f"cpu-{label}"
     here_dir.mkdir()
@@ -629,7 +631,7 @@ def cpu_against_baseline(
             stop(here.process)
     here_ms, base_ms = totals["here"][0].ms_per_request, totals["base"][0].ms_per_request
     print(
-        f"CPU per move vs the baseline commit ({label}): {here_ms:.2f} ms vs "
+        f"CPU per move vs {BASELINE_COMMIT} ({label}): {here_ms:.2f} ms vs "
         f"{base_ms:.2f} ms, ratio {here_ms / base_ms:.2f}"
     )
     print(f"  baseline {BASELINE_COMMIT}; load average now {load_average()}")

@@ -5,8 +5,9 @@
 Sets up a scratch SQLite database, deals a game through the site's own URLs with Django's test
 client, plays one move, then traces a second move (an htmx post on the stored game) with
 `sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
-(the board's compiled Jinja2 templates are not modules), and the queries it made. Prints `an htmx move runs code in N modules of game/ and lucie/ (Q queries)` and
-the modules, one a line. The issue's goal: at most 25.
+(the board's compiled Jinja2 templates are not modules), and the queries it made. Prints
+`an htmx move runs code in N modules of game/ and lucie/ (Q queries)`, then the modules and
+the queries, one a line. The goal: at most 25.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ class SessionStore(cached_db.SessionStore):
             # Loading reads the key again (through this property): answer it plainly then.
             self._checking = True
             try:
-                self._get_session()
+                self.get("")
             finally:
                 self._checking = False
             key = self._get_session_key()

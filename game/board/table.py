@@ -13,9 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.signals import setting_changed
-from django.dispatch import receiver
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from game import engine
@@ -96,12 +93,6 @@ class FoundationView:
     kept: bool = field(default=False, compare=False)
 
 
-def rank_labels() -> tuple[str, ...]:
-    """The corner indices in the page's language (French cards read V D R, German B D K): the
-    letters a player types for the ranks, as the catalogue gives them."""
-    return card_words().ranks
-
-
 @dataclass(frozen=True)
 class CardWords:
     """What a card view says in one language: each card's spoken name, and the ranks' corner
@@ -111,30 +102,13 @@ class CardWords:
     ranks: tuple[str, ...]
 
 
-# Per language: a board showed up to 104 card views (the board, and the board it replaces), each
-# asking the catalogue for its name and its rank's letter, some 300 gettext calls per move.
-_CARD_WORDS: dict[str | None, CardWords] = {}
-
-
 def card_words() -> CardWords:
-    """The cards' words in the page's language, worked out once per process and language."""
-    language = get_language()
-    found = _CARD_WORDS.get(language)
-    if found is None:
-        letters = tuple(str(words.RANK_LETTERS).split())
-        found = CardWords(
-            names={card.code: words.card_name(card) for card in engine.DECK},
-            ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
-        )
-        _CARD_WORDS[language] = found
-    return found
-
-
-@receiver(setting_changed)
-def _forget_card_words(*, setting: str, **kwargs: object) -> None:
-    # The catalogues Django reloads when a test changes these.
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "USE_I18N"}:
-        _CARD_WORDS.clear()
+    """The cards' words in the page's language (asked once per board drawn, not per card)."""
+    letters = tuple(str(words.RANK_LETTERS).split())
+    return CardWords(
+        names={card.code: words.card_name(card) for card in engine.DECK},
+        ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
+    )
 
 
 def card_view(card: engine.Card, words: CardWords | None = None) -> CardView:

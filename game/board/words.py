@@ -150,10 +150,6 @@ def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def fan_word(number: int) -> str:
-    return _("fan %(number)s") % {"number": number}
-
-
 def describe(move: engine.Move) -> str:
     """A move in a line a player reads: "Six of Clubs onto the Seven of Clubs" (engine's
     Move.describe, in the page's language)."""

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .legal import apply
 from .moves import Move
 from .position import Position
 from .solver import Solution, solve
@@ -140,11 +139,6 @@ def find_slip(
     while slip.state == "working":
         slip = slip.step(positions, record, solver)
     return slip
-
-
-def keeps_win(position: Position, move: Move, solver: Solve) -> Solution:
-    """The solver's verdict on the position after `move` (which must be legal here)."""
-    return solver(apply(position, move))
 
 
 def disagrees(played: Move, hinted: Move, later: Sequence[Move] = ()) -> bool:

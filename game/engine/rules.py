@@ -104,10 +104,6 @@ class Rules:
         return "-".join(parts)
 
     @property
-    def has_unlimited_redeals(self) -> bool:
-        return self.redeals is None
-
-    @property
     def label(self) -> str:
         """The rule set's name for players, the one shown everywhere: "La Belle Lucie",
         "La Belle Lucie, no merci", "Trefoil", or with what differs from its base in brackets:

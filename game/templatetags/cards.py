@@ -15,9 +15,6 @@ from html import escape
 from typing import Any
 
 from django import template
-from django.conf import settings
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
@@ -52,20 +49,8 @@ def _face(code: str, rank_text: str, symbol_text: str, sprite_url: str) -> str:
 
 
 def sprite() -> str:
-    """The card sprite's URL, worked out once per process (a manifest storage hashes its name
-    on each call): about 3% of a move's CPU when the board asked for it on every render."""
-    return _sprite_url(settings.STATIC_URL)
-
-
-@functools.lru_cache(maxsize=4)
-def _sprite_url(static_url: str | None) -> str:
+    """The card sprite's URL (cache-busted by the static files' storage)."""
     return static("cards.svg")
-
-
-@receiver(setting_changed)
-def _forget_sprite(*, setting: str, **kwargs: object) -> None:
-    if setting in {"STATIC_URL", "STORAGES", "STATIC_ROOT", "DEBUG"}:
-        _sprite_url.cache_clear()
 
 
 def _sprite_of(context: Any) -> str:

@@ -289,3 +289,49 @@ def test_a_320_px_calendar_shows_every_state_whole_and_counts_down_to_the_next_d
     assert calendar["x"] <= 8
     assert calendar["x"] + calendar["width"] >= 312
     assert first != second
+
+
+def test_a_daily_game_played_across_midnight_utc_stays_the_day_it_began(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """31 December 2027, a minute before midnight UTC: a move on today's deal; then midnight
+    passes on the server's clock and the page's, and another move is made on the same board.
+    Both are moves of the 31st's game, which the calendar keeps as begun on its day; the daily
+    page now deals 1 January 2028, and the countdown has rolled to the next midnight."""
+    eve = dt.datetime(2027, 12, 31, 23, 59, 0, tzinfo=dt.UTC)
+    new_year = dt.datetime(2028, 1, 1, 0, 0, 5, tzinfo=dt.UTC)
+    with time_machine.travel(eve, tick=True):
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context.clock.install(time=eve)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/daily/")
+        expect(board(page)).to_have_attribute("data-deal", "20271231")
+        position = engine.Position.start(20271231)
+        first = next(m for m in engine.card_moves(position) if not m.merci)
+        tap(page, first, 1)
+        assert deals.today_utc() == dt.date(2027, 12, 31), "the first move came after midnight"
+        with time_machine.travel(new_year, tick=True):
+            page.clock.set_system_time(new_year)
+            second = next(
+                m for m in engine.card_moves(engine.apply(position, first)) if not m.merci
+            )
+            tap(page, second, 2)
+            expect(board(page)).to_have_attribute("data-deal", "20271231")
+            # The page that dealt the 31st says a new deal is out.
+            expect(page.locator("[data-countdown]")).to_have_text(re.compile("new deal is out"))
+
+            page.goto(f"{live_server.url}/daily/2027/12/")
+            eve_cell = page.locator('td[data-day="2027-12-31"]')
+            eve_state = eve_cell.get_attribute("data-state")
+            eve_classes = (eve_cell.get_attribute("class") or "").split()
+            page.goto(f"{live_server.url}/daily/")
+            new_deal = board(page).get_attribute("data-deal")
+            countdown = page.locator("[data-countdown]")
+            expect(countdown).to_have_text(re.compile(r"\b23 h 59 min"))
+        context.close()
+
+    games = Game.objects.filter(deal_number=20271231, daily=True)
+    assert [game.move_count for game in games] == [2]
+    assert eve_state == "playing"
+    assert "late" not in eve_classes
+    assert new_deal == "20280101"

@@ -14,8 +14,8 @@ from django.utils import translation
 
 from game import engine
 from game.board import display, table, words
-from game.play.site import game_urls
 from game.models import Game
+from game.play.site import game_urls
 from tests.web.play.test_play import start
 
 pytestmark = pytest.mark.django_db
