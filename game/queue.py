@@ -16,9 +16,11 @@ never done twice at once, priorities, and periodic jobs (why Huey: docs/architec
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from django.conf import settings
+from django.db import close_old_connections
 from huey import Huey, RedisHuey, SqliteHuey
 from huey.storage import SqliteStorage
 
@@ -26,6 +28,10 @@ from huey.storage import SqliteStorage
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
 PRIORITY_REVIEW = 20  # a player is watching the page
 PRIORITY_PRUNE = 0
+
+RETRIES = 2
+"""A job that fails is tried again this many times, RETRY_DELAY seconds apart."""
+RETRY_DELAY = 10
 
 
 def _made() -> Huey:
@@ -66,3 +72,17 @@ def drop_stale_locks() -> int:
         "delete from kv where queue = ? and key like ?", (huey.name, pattern), commit=True
     )
     return int(found[0][0])
+
+
+@contextmanager
+def alone(name: str) -> Iterator[None]:
+    """Hold the lock `name` for a job, with fresh database connections around it (a worker
+    lives for days; the server may have closed its connections meanwhile)."""
+    if not huey.immediate:
+        close_old_connections()
+    try:
+        with lock(name):
+            yield
+    finally:
+        if not huey.immediate:
+            close_old_connections()

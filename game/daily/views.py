@@ -23,9 +23,9 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import deals, engine, jobs, limits
+from game import deals, engine, limits
 from game.board import find
-from game.daily import difficulty, player, share
+from game.daily import difficulty, jobs, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm

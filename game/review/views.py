@@ -21,10 +21,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from game import engine, jobs, limits
+from game import engine, limits
 from game.board import clock, find, table, words
 from game.models import Game
 from game.review import found as reviews
+from game.review import jobs
 from game.review.found import Progress
 
 

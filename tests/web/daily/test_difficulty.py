@@ -14,8 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from game import jobs
-from game.daily import difficulty
+from game.daily import difficulty, jobs
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
 from tests.web.daily.test_daily import finished_daily

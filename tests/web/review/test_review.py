@@ -15,12 +15,13 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client
 
-from game import engine, jobs, limits
+from game import engine, limits
 from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
 from game.queue import huey
 from game.review import found as reviews
+from game.review import jobs
 from tests.web.daily.test_daily import open_daily
 from tests.web.play.test_play import start
 

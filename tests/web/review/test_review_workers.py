@@ -60,9 +60,7 @@ def _state(html: str) -> str:
 
 @contextlib.contextmanager
 def _burners(count: int) -> Iterator[None]:
-    burners = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)
-    ]
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
     try:
         yield
     finally:
