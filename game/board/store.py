@@ -151,7 +151,8 @@ def store_import(record: engine.Record) -> Game:
     only its replay link (not the embed's token URLs) opens it."""
     played = engine.Game.from_record(record)
     position = played.position
-    status = Game.Status(position.status.value)
+    outcome = position.outcome()
+    status = Game.Status.PLAYING if outcome is None else Game.Status(outcome.name)
     return Game.objects.create(
         session_key="",
         imported=True,

@@ -617,12 +617,12 @@ def _undone(now: engine.Position, undone: Sequence[engine.Move]) -> str:
 
 
 def _with_outcome(text: str, after: engine.Position, assisted: bool) -> str:
-    status = after.status
-    if status is engine.Status.WON:
+    outcome = after.outcome()
+    if outcome is not None and outcome.won:
         if assisted:
             return f"{text} " + _("All 52 cards are home, with the help of Show a win.")
         return f"{text} " + _("All 52 cards are home: you won!")
-    if status is engine.Status.LOST:
+    if outcome is not None:
         return f"{text} " + ngettext(
             "No move, redeal or merci is left: the game is over with %(count)s of 52 cards "
             "home. Undo to try another way.",

@@ -14,10 +14,17 @@ from .deal import (
 )
 from .game import Game, snapshot_position, snapshot_text
 from .hint import Hint, auto_finish, greedy_hint, hint
-from .legal import apply, card_moves, legal_moves
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
-from .position import InvalidPositionError, Outcome, Position, Status, Termination
+from .position import (
+    InvalidPositionError,
+    Outcome,
+    Position,
+    Termination,
+    apply,
+    card_moves,
+    legal_moves,
+)
 from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
 
 __all__ = [
@@ -25,7 +32,7 @@ __all__ = [
     "Card", "Game", "Hint", "IllegalMoveError", "InvalidCardError", "InvalidDealError",
     "InvalidMoveError", "InvalidPositionError", "InvalidRecordError", "InvalidRulesError",
     "Layout", "Move", "Outcome",
-    "Position", "Record", "Rules", "Status", "Termination", "apply", "auto_finish", "card_moves",
+    "Position", "Record", "Rules", "Termination", "apply", "auto_finish", "card_moves",
     "check_deal_number", "every_rule_set", "greedy_hint", "hint", "legal_moves",
     "parse_deal_number", "snapshot_position", "snapshot_text",
 ]  # fmt: skip

@@ -19,9 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .deal import SplitMix64
-from .legal import legal_moves
 from .moves import REDEAL, Move
-from .position import Position
+from .position import Position, legal_moves
 from .rules import Rules
 from .search import (
     Budget,

@@ -18,10 +18,9 @@ from collections.abc import Sequence
 
 from .deal import check_deal_number
 from .hint import auto_finish
-from .legal import apply, legal_moves
 from .moves import IllegalMoveError, Move
 from .notation import Record
-from .position import InvalidPositionError, Outcome, Position, Status
+from .position import InvalidPositionError, Outcome, Position, apply, legal_moves
 from .rules import DEFAULT_RULES, Rules
 
 
@@ -161,11 +160,6 @@ class Game:
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it is on."""
         return self.position.outcome()
-
-    @property
-    def status(self) -> Status:
-        """Where the game stands: playing, won or lost."""
-        return self.position.status
 
     def legal_moves(self) -> list[Move]:
         """The current position's legal moves, listed once however often they are asked for."""

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import DECK, KING
-from .legal import apply, card_moves, legal_moves
 from .moves import REDEAL, Move
-from .position import Position
+from .position import Position, apply, card_moves, legal_moves
 
 if TYPE_CHECKING:
     from .fair import FairMove

@@ -28,8 +28,8 @@ from .moves import REDEAL, Move
 from .position import Position
 from .search import Budget, BudgetExceeded, DealSearch, Step, cards_home, unpack_foundations
 
-# The solver's verdict: the end a game reaches with best play ("won" and "lost" are Status.WON and
-# Status.LOST's values), or "undecided" when the search was cut short.
+# The solver's verdict: the end a game reaches with best play ("won" and "lost", the names of
+# its Outcome), or "undecided" when the search was cut short.
 Verdict = Literal["won", "lost", "undecided"]
 
 UNLIMITED_DEPTH = 12

@@ -64,16 +64,6 @@ def errors(page: Page) -> list[str]:
     return seen
 
 
-def open_dealt(page: Page, url: str) -> None:
-    """Open a deal's page (`/deal/N/`, `/daily/`) with its game stored. A browser's first view
-    stores nothing until a move; tests that set a game up in the database first deal it for real,
-    with the page's own POST (as the "start it anyway" question does)."""
-    page.goto(url)
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-    page.context.request.post(url, headers={"X-CSRFToken": token})
-    page.goto(url)
-
-
 @pytest.fixture(autouse=True)
 def _browser_on_the_servers_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """When the run is moved to another moment (LUCIE_TEST_CLOCK), every page's clock starts at

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
-from tests.browser.test_screen_reader import LISTEN, no_violations
+from tests.helpers.browser import LISTEN, no_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -29,8 +29,7 @@ from game import deals, engine
 from game.board import store
 from game.engine.solver import solve
 from game.models import Game
-from tests.browser.conftest import open_dealt
-from tests.browser.test_play import board, moves_shown, tap
+from tests.helpers.browser import board, moves_shown, open_dealt, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.test_play import fans, moves_shown
+from tests.helpers.browser import fans, moves_shown
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,10 +7,7 @@ Moves are worked out with the engine from the deal the frame shows and made thro
 
 from __future__ import annotations
 
-import http.server
 import json
-import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,60 +15,30 @@ from typing import Any
 import pytest
 from playwright.sync_api import (
     Browser,
-    BrowserContext,
     BrowserType,
-    Frame,
-    FrameLocator,
-    Locator,
     Page,
     expect,
 )
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
+from tests.helpers.framed import (
+    FRAME_HEIGHT,
+    OuterSite,
+    a_card_move,
+    board,
+    embed_frame,
+    frame,
+    game_cookies,
+    moves_shown,
+    open_frame,
+    tap,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TARGET = re.compile(r"\bis-target\b")
-FRAME_HEIGHT = 620
-
 
 # ---------------------------------------------------------------- the other site
-
-
-class OuterSite:
-    """A real HTTP server on 127.0.0.2 whose page frames `src` the way the snippet does."""
-
-    def __init__(self, src: str) -> None:
-        page = (
-            "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>A blog</title>"
-            "</head><body><h1>My blog</h1><p>Play a hand:</p>"
-            f'<iframe src="{src}" width="100%" height="{FRAME_HEIGHT}" style="border:0" '
-            'title="La Belle Lucie" loading="lazy"></iframe></body></html>'
-        ).encode()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(page)))
-                self.end_headers()
-                self.wfile.write(page)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Handler)
-        self.url = f"http://127.0.0.2:{self.server.server_address[1]}/"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> OuterSite:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
@@ -79,63 +46,6 @@ def outer(live_server: LiveServer) -> Iterator[OuterSite]:
     # live_server answers on localhost: another site than 127.0.0.2, as a real embedder is.
     with OuterSite(f"{live_server.url}/embed/") as site:
         yield site
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def frame(page: Page) -> FrameLocator:
-    return page.frame_locator("iframe")
-
-
-def embed_frame(page: Page) -> Frame:
-    found = [f for f in page.frames if "/embed/" in f.url]
-    assert len(found) == 1, [f.url for f in page.frames]
-    return found[0]
-
-
-def board(page: Page) -> Locator:
-    return frame(page).locator("#board")
-
-
-def moves_shown(page: Page, count: int) -> None:
-    expect(board(page)).to_have_attribute("data-moves", str(count))
-
-
-def tap(page: Page, move: engine.Move, count_after: int) -> None:
-    """Tap the card, then the lit place (or press Redeal), inside the frame."""
-    inside = frame(page)
-    if move.is_redeal:
-        inside.get_by_role("button", name="Redeal").click()
-    else:
-        assert move.card is not None
-        inside.locator(f'.fan [data-card="{move.card.code}"]').click()
-        if move.onto is not None:
-            target = inside.locator(f'.fan [data-card="{move.onto.code}"]')
-        elif move.empty_fan is not None:
-            target = inside.locator(f'[data-fan="{move.empty_fan}"] .slot')
-        else:
-            target = inside.locator(f'[data-foundation="{move.card.suit}"]')
-        expect(target).to_have_class(TARGET)
-        target.click()
-    moves_shown(page, count_after)
-
-
-def a_card_move(played: engine.Game) -> engine.Move:
-    moves = [m for m in engine.legal_moves(played.position) if not m.is_redeal and not m.merci]
-    return sorted(moves, key=lambda m: m.onto is None)[0]
-
-
-def open_frame(page: Page, outer: OuterSite) -> engine.Game:
-    """Load the outer page; return an engine mirror of the deal its frame shows."""
-    page.goto(outer.url)
-    expect(board(page)).to_have_attribute("data-status", "playing")
-    expect(frame(page).locator("[data-fan]")).to_have_count(18)
-    return engine.Game(int(board(page).get_attribute("data-deal") or 0))
-
-
-def game_cookies(context: BrowserContext) -> list[Any]:
-    return [c for c in context.cookies() if c["domain"] in ("127.0.0.1", "localhost")]
 
 
 # ---------------------------------------------------------------- tests

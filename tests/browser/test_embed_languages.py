@@ -14,7 +14,7 @@ from django.utils import translation
 from playwright.sync_api import BrowserType, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.test_embed import (
+from tests.helpers.framed import (
     OuterSite,
     a_card_move,
     board,

@@ -18,8 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 from game.engine.hint import HINT_SECONDS
-from tests.browser.test_play import TARGET, board, destination, fan_card, moves_shown
-from tests.browser.test_screen_reader import LISTEN
+from tests.helpers.browser import LISTEN, TARGET, board, destination, fan_card, moves_shown
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

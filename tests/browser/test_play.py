@@ -7,92 +7,27 @@ Moves are worked out with the engine in the test and then made through the UI on
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
+from tests.helpers.browser import (
+    TARGET,
+    board,
+    destination,
+    fan_card,
+    fans,
+    greedy_win,
+    moves_shown,
+    tap,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-TARGET = re.compile(r"\bis-target\b")
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def board(page: Page) -> Locator:
-    return page.locator("#board")
-
-
-def moves_shown(page: Page, count: int) -> None:
-    expect(board(page)).to_have_attribute("data-moves", str(count))
-
-
-def fan_card(page: Page, card: engine.Card) -> Locator:
-    return page.locator(f'.fan [data-card="{card.code}"]')
-
-
-def destination(page: Page, move: engine.Move) -> Locator:
-    if move.onto is not None:
-        return fan_card(page, move.onto)
-    if move.empty_fan is not None:
-        return page.locator(f'[data-fan="{move.empty_fan}"] .slot')
-    assert move.card is not None
-    return page.locator(f'[data-foundation="{move.card.suit}"]')
-
-
-# No htmx request under way, and the board settled: a function, not a string, which the pages'
-# policy (no 'unsafe-eval') would refuse to evaluate.
-SETTLED = "() => !document.querySelector('#board.htmx-settling, .htmx-request')"
-
-
-def tap(page: Page, move: engine.Move, count_after: int) -> None:
-    """Make `move` the way a player does: tap the card, then the lit place (or press Redeal)."""
-    if move.is_redeal:
-        page.get_by_role("button", name="Redeal").click()
-    else:
-        assert move.card is not None
-        # As a player's eye does, wait for the last answer to be in place (htmx has settled it).
-        page.wait_for_function(SETTLED)
-        card = fan_card(page, move.card)
-        card.click()
-        target = destination(page, move)
-        try:
-            expect(target).to_have_class(TARGET, timeout=2000)
-        except AssertionError:
-            # Seen once in CI (PostgreSQL run, loaded machine): the pick did not take. A player
-            # taps again; the card must not be picked already, or the tap would put it down.
-            expect(card).not_to_have_class(re.compile(r"\bis-selected\b"))
-            card.click()
-            expect(target).to_have_class(TARGET)
-        target.click()
-    moves_shown(page, count_after)
-
-
-def fans(page: Page) -> list[list[str]]:
-    found: list[list[str]] = page.eval_on_selector_all(
-        "#board .fan",
-        "fans => fans.map(f => Array.from(f.querySelectorAll('[data-card]'), c => c.dataset.card))",
-    )
-    return found
-
-
-@cache
-def greedy_win() -> tuple[int, tuple[engine.Move, ...]]:
-    """The first deal that following the greedy hint wins, found at test time."""
-    for number in range(1, 500):
-        played = engine.Game(number)
-        while (found := engine.greedy_hint(played.position)) is not None:
-            played.play(found.move)
-        if played.status is engine.Status.WON:
-            return number, played.moves
-    raise AssertionError("no deal in the first 500 is won by the greedy hint")
 
 
 # ---------------------------------------------------------------- tests

@@ -17,10 +17,8 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.browser.conftest import open_dealt
-from tests.browser.test_play import moves_shown, tap
-from tests.web.play.test_play import greedy_record
-from tests.web.play.test_preferences import auto_case
+from tests.helpers.browser import moves_shown, open_dealt, tap
+from tests.helpers.play import auto_case, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +39,7 @@ def style(page: Page, selector: str, prop: str) -> str:
 
 
 def lost_game(session_key: str = "someone") -> Game:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = Game.objects.create(session_key=session_key, deal_number=number)
     store.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     game.refresh_from_db()
@@ -235,7 +233,7 @@ def test_step_through_a_replay_by_keyboard(
 def test_the_replay_link_on_the_lost_screen_opens_for_another_browser(
     browser: Browser, live_server: LiveServer
 ) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     owner = browser.new_context()
     page = owner.new_page()
     open_dealt(page, f"{live_server.url}/deal/{number}/")
@@ -260,7 +258,7 @@ def seed_stats(page: Page, live_server: LiveServer) -> str:
     open_dealt(page, f"{live_server.url}/deal/7/")
     key = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
     lost_game(key)
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     won = Game.objects.create(session_key=key, deal_number=number)
     store.save(won, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
     abandoned = Game.objects.create(session_key=key, deal_number=3)

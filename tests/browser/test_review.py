@@ -12,8 +12,8 @@ from django.core.cache import cache
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import open_dealt
-from tests.web.review.test_review import LOST_BEFORE_A_REDEAL, greedy_record
+from tests.helpers.browser import open_dealt
+from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,6 @@ import re
 from functools import cache
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -21,20 +20,13 @@ from game.board import store
 from game.engine import solver
 from game.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
 from game.models import Game
-from tests.browser.conftest import open_dealt
+from tests.helpers.browser import LISTEN, no_violations, open_dealt
+from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # How each rank is typed; the tests vary the forms a player may use ("6 c", "6c", "10h").
 TYPED_RANKS = {1: "a", 10: "10", 11: "j", 12: "q", 13: "k"}
-
-LISTEN = """region => {
-  window.heard = [];
-  new MutationObserver(() => {
-    const text = region.textContent.trim();
-    if (text) window.heard.push(text);
-  }).observe(region, { childList: true, characterData: true, subtree: true });
-}"""
 
 
 # ---------------------------------------------------------------- helpers
@@ -58,15 +50,6 @@ def fan_label(number: int, fan: tuple[engine.Card, ...]) -> str:
     names = [card.name for card in fan]
     under = "".join(f"{name}, " for name in names[:-1])
     return f"Fan {number}: {under}top: {names[-1]}"
-
-
-def no_violations(page: Page) -> list[str]:
-    """axe's findings, every impact: "clean" means none."""
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-    ]
 
 
 class Player:
@@ -211,7 +194,7 @@ def greedy_loss() -> tuple[int, tuple[engine.Move, ...]]:
         played = engine.Game(number, rules)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.status is engine.Status.LOST and len(played.moves) > 1:
+        if status_of(played) == "lost" and len(played.moves) > 1:
             last = played.moves[-1]
             if last.onto is not None:
                 return number, played.moves

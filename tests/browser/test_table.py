@@ -16,9 +16,9 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.browser.conftest import open_dealt
-from tests.browser.test_play import board, destination, fan_card, greedy_win, moves_shown
-from tests.web.board.test_announce import set_moves
+from tests.helpers.board import set_moves
+from tests.helpers.browser import board, destination, fan_card, greedy_win, moves_shown, open_dealt
+from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -365,7 +365,7 @@ def test_screenshots_of_the_table(
     loss, a win and each theme, at 375x667, 390x844 and 1280x800, into
     test-artifacts/screenshots/ (README: Screenshots) for a reviewer. Each in a browser of its
     own, so that no game in progress asks before the next deal."""
-    from tests.web.board.test_stuck import stuck_game
+    from tests.helpers.board import stuck_game
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     number, moves = greedy_win()
@@ -547,7 +547,7 @@ def test_the_felt_holds_still_between_picking_a_card_and_playing_it(
     mirror = engine.Game(7)
     shifts = []
     for step in range(40):
-        if step % 3 == 0 and mirror.status is engine.Status.PLAYING:
+        if step % 3 == 0 and status_of(mirror) == "playing":
             page.get_by_role("button", name="Hint").click()
             expect(page.locator("#board [data-hint]")).not_to_have_count(0)
         moves = [m for m in engine.card_moves(mirror.position) if m.card is not None]

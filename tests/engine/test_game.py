@@ -10,10 +10,11 @@ from game.engine import (
     IllegalMoveError,
     InvalidDealError,
     Move,
+    Outcome,
     Position,
     Record,
     Rules,
-    Status,
+    Termination,
     apply,
     card_moves,
     legal_moves,
@@ -178,11 +179,11 @@ def test_a_shuffle_seed_changes_the_redeals_but_not_the_first_deal() -> None:
 def test_a_won_game_says_so_and_undo_takes_it_back_into_play() -> None:
     game = Game(16)  # first-legal-move play happens to win this deal
     play_out(game)
-    assert game.status is Status.WON
+    assert game.outcome() == Outcome(Termination.ALL_HOME)
     assert game.position.cards_home == 52
     assert legal_moves(game.position) == []
     game.undo()
-    assert game.status is Status.PLAYING
+    assert game.outcome() is None
     assert game.redo().outcome() is not None
 
 

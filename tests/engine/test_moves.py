@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from game.engine import IllegalMoveError, Move, Position, Status, apply, card_moves, legal_moves
+from game.engine import IllegalMoveError, Move, Position, apply, card_moves, legal_moves
 
 Board = Callable[..., Position]
 
@@ -198,7 +198,9 @@ def test_a_king_goes_home_on_its_queen(board: Board) -> None:
         """
     )
     assert [m.text for m in legal_moves(home)] == ["KC>F"]
-    assert apply(home, Move.parse("KC>F")).status is Status.WON
+    outcome = apply(home, Move.parse("KC>F")).outcome()
+    assert outcome is not None
+    assert outcome.won
 
 
 def test_each_king_fill_lists_every_empty_fan(board: Board) -> None:

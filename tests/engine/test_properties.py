@@ -14,7 +14,6 @@ from game.engine import (
     Move,
     Position,
     Record,
-    Status,
     apply,
     every_rule_set,
     legal_moves,
@@ -131,13 +130,15 @@ def test_every_legal_move_met_round_trips_through_its_text(game: Game) -> None:
 @given(games())
 def test_the_outcome_follows_from_what_is_left_to_play(game: Game) -> None:
     for position in game.positions():
-        status = position.status
+        outcome = position.outcome()
         if position.cards_home == 52:
-            assert status is Status.WON
+            assert outcome is not None
+            assert outcome.won
         elif legal_moves(position):
-            assert status is Status.PLAYING
+            assert outcome is None
         else:
-            assert status is Status.LOST
+            assert outcome is not None
+            assert outcome.name == "lost"
             assert not position.can_redeal
 
 

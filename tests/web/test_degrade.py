@@ -24,8 +24,7 @@ import lucie.views
 from game import deals, engine
 from game.daily import figures
 from lucie.settings import cache_config
-from tests.web.play.test_first_board import a_first_move, board_of
-from tests.web.play.test_play import a_card_move, start
+from tests.helpers.play import a_card_move, a_first_move, board_of, start
 from tests.web.redis_server import RedisServer, redis_server
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.models import Game, new_token
-from tests.web.play.test_play import start as start_deal
+from tests.helpers.play import start as start_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from game.models import Game
-from tests.web.embed import test_embed
-from tests.web.play.test_play import a_card_move, post, start
+from tests.helpers.embed import start as embed_start
+from tests.helpers.play import a_card_move, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def examples(client: Client) -> dict[str, str]:
     game, and a replay link)."""
     game = start(client, 5)
     post(client, game, "move", move=a_card_move(game).text)
-    embed = test_embed.start(Client())
+    embed = embed_start(Client())
     imported = client.post("/import/", {"record": "lucie 9", "then": "replay"})
     assert imported.status_code == 303, imported.content[:300]
     replay = imported["Location"].strip("/").split("/")[-1]

@@ -7,7 +7,6 @@ not kept by shared caches; a game's log is capped, so replays and play-on stay c
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import importlib
 import io
 import os
@@ -26,25 +25,16 @@ from django.utils import timezone
 
 from game import engine, limits
 from game.board import hints, store
-from game.engine import solver
 from game.engine.fair import FairMove
 from game.models import Game
-from tests.web.embed import test_embed
-from tests.web.play.test_play import a_card_move, post, snapshot, start
+from tests.helpers.embed import assert_cookie_free as embed_assert_cookie_free
+from tests.helpers.embed import start as embed_start
+from tests.helpers.limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
+from tests.helpers.play import a_card_move, post, snapshot, start
 
 pytestmark = pytest.mark.django_db
 
 DIGITS = "9" * 5000
-
-
-@pytest.fixture
-def rate_limits() -> Iterator[None]:
-    """Rate limits on (the suite runs with them off), counting from zero, with the clock stopped
-    so that no counting window closes during a slow test."""
-    cache.clear()
-    with override_settings(RATELIMIT_ENABLE=True), time_machine.travel(timezone.now(), tick=False):
-        yield
-    cache.clear()
 
 
 # ---------------------------------------------------------------- no 500 for huge numbers
@@ -78,7 +68,7 @@ def test_huge_digit_strings_in_an_embed_move_are_a_400(data: dict[str, str]) -> 
     assert response.status_code == 400
     assert not Game.objects.exists()
 
-    game = test_embed.start(client)
+    game = embed_start(client)
     before = snapshot(game)
     response = client.post(f"/embed/g/{game.token}/move/", {**data, "n": data["n"] and "1"})
     assert response.status_code == 400
@@ -295,20 +285,6 @@ def test_a_real_session_keeps_its_game() -> None:
 # ---------------------------------------------------------------- expensive work: compute slots
 
 
-@pytest.fixture
-def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every compute slot of this process held, the hints' too, as by searches running in other
-    threads (a hint waits for its slot only briefly here)."""
-    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
-    taken = []
-    for slots in (limits._slots, limits._hint_slots):
-        while slots.acquire(blocking=False):
-            taken.append(slots)
-    yield
-    for slots in taken:
-        slots.release()
-
-
 def test_a_hint_is_served_while_every_solver_slot_is_busy(client: Client) -> None:
     game = start(client)
     taken = 0
@@ -343,8 +319,8 @@ def test_an_embed_hint_while_busy_is_a_503_in_the_frame() -> None:
         assert response.status_code == 503
         assert limits.BUSY_MESSAGE in response.content.decode()
         assert "X-Frame-Options" not in response.headers
-        test_embed.assert_cookie_free(response)
-    game = test_embed.start(client)
+        embed_assert_cookie_free(response)
+    game = embed_start(client)
     response = client.get(f"/embed/g/{game.token}/hint/")
     assert response.status_code == 503
 
@@ -405,7 +381,7 @@ def test_a_flood_of_cookieless_embed_starts_is_cut_off() -> None:
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) >= 1
     assert limits.LIMITED_MESSAGE in refused.content.decode()
-    test_embed.assert_cookie_free(refused)
+    embed_assert_cookie_free(refused)
 
 
 def limit_of(rate: str | None) -> int:
@@ -561,25 +537,6 @@ def test_behind_a_proxy_the_named_header_gives_the_address() -> None:
 
 
 # ---------------------------------------------------------------- daily figures that mean something
-
-CHEAT_DAY = dt.datetime(2026, 11, 15, 12, tzinfo=dt.UTC)
-CHEAT_DEAL = 20261115
-
-
-@functools.cache
-def winning_line() -> tuple[str, ...]:
-    """A winning line of the cheat day's deal, as Show a win gives it (the real solver)."""
-    found = solver.solve(engine.Game(CHEAT_DEAL).position, time_limit=30)
-    assert found.status == "won"
-    return tuple(move.text for move in found.moves)
-
-
-def everyone_on_the_cheat_day(client: Client) -> dict[str, str]:
-    cache.clear()
-    html = client.get("/daily/2026/11/").content.decode()
-    row = re.search(r'<tr[^>]*data-day="2026-11-15"[^>]*>.*?</tr>', html, re.S)
-    assert row is not None
-    return dict(re.findall(r'data-figure="([\w-]+)">([^<]*)<', row[0]))
 
 
 NOBODY = {"players": "0", "winners": "0", "win-rate": "\N{EN DASH}", "best-time": "\N{EN DASH}"}

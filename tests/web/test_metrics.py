@@ -11,26 +11,11 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
-from prometheus_client.parser import text_string_to_metric_families
 from pytest_django.fixtures import Settings
 
+from tests.helpers.metrics import figures, value
+from tests.helpers.play import a_card_move, post, start
 from tests.web.live_gunicorn import running_gunicorn
-from tests.web.play.test_play import a_card_move, post, start
-
-
-def figures(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
-    """Every sample as {(name, labels): value}."""
-    return {
-        (sample.name, frozenset(sample.labels.items())): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
-
-
-def value(
-    found: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str
-) -> float:
-    return found.get((name, frozenset(labels.items())), 0.0)
 
 
 def scrape(

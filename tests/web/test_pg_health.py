@@ -103,7 +103,7 @@ def test_a_moves_statements_are_prepared_by_the_server() -> None:
     from django.test import Client
 
     from game.models import Game
-    from tests.web.play.test_play import a_card_move, post, start
+    from tests.helpers.play import a_card_move, post, start
 
     client = Client()
     game = start(client)

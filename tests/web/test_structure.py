@@ -1,5 +1,5 @@
-"""The shape of the code: no import circle between packages, and no module too long to read in
-one sitting.
+"""The shape of the code: no import circle between packages, none between the modules of one
+package, and no test file that imports another.
 
 The packages are `lucie` (the project: settings, middleware, sessions, metrics, the cache) and the
 app's parts: each subpackage of `game` (`game.engine`, `game.board`, `game.daily`, ...) and each of
@@ -8,10 +8,17 @@ through the others' imports. And the project sits under the app: game imports lu
 imports nothing from game (it names the app by dotted path only, in settings and the root
 URLconf, as Django wires an app in).
 
+Inside a package the same holds for its modules: position.py and legal.py in the engine, say, may
+not import each other, directly or round a longer circle. A package's `__init__` counts as one of
+its modules when a module takes a name from it (`from game.engine import Move`), not when it only
+names a sibling module through it (`from . import legal`).
+
 Every import counts, wherever it is written: at module level, under `if TYPE_CHECKING:`, or
 inside a function. An import moved into a function only puts a circle off until it runs; it is
-still a dependency a reader has to hold in mind. Imports within one package (position.py and
-legal.py in the engine, say) are the package's own business and are not checked here.
+still a dependency a reader has to hold in mind.
+
+Tests share helpers through `tests/helpers/` and fixtures through `conftest.py`; no file under
+`tests/` imports a test file (`test_*.py`), so changing one test module never breaks others.
 """
 
 from __future__ import annotations
@@ -22,11 +29,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("game", "lucie")
-MAX_LINES = 300
-
-# Modules over MAX_LINES: the search alone, the documented exception (one algorithm,
-# docs/architecture.md). This list should only ever shrink; none joins it.
-LONG_MODULES = frozenset({"game/engine/search.py"})
 
 
 def sources() -> Iterator[Path]:
@@ -44,12 +46,21 @@ def module_name(path: Path) -> str:
 MODULES = frozenset(module_name(path) for path in sources())
 
 
-def imported(path: Path) -> Iterator[tuple[str, int]]:
+def imported(path: Path, modules: frozenset[str] = MODULES) -> Iterator[tuple[str, int]]:
     """Each module `path` imports, with the line that imports it. `from game import engine`
-    imports game.engine, and `from .legal import apply` the sibling module."""
+    imports game.engine, and `from .legal import apply` the sibling module; `from game.engine
+    import Move` imports game.engine itself (its `__init__`)."""
     here = module_name(path)
-    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    yield from imports_in(path.read_text(), here, path.name == "__init__.py", modules, str(path))
+
+
+def imports_in(
+    source: str, here: str, is_package: bool, modules: frozenset[str], filename: str = "<source>"
+) -> Iterator[tuple[str, int]]:
+    """The modules a module named `here` imports in `source` (see `imported`); `modules` are
+    the names that are modules rather than names inside one."""
+    package = here if is_package else here.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source, filename)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
@@ -59,10 +70,12 @@ def imported(path: Path) -> Iterator[tuple[str, int]]:
                 parts = package.split(".")
                 parts = parts[: len(parts) - node.level + 1]
                 base = ".".join([*parts, base] if base else parts)
-            yield base, node.lineno
-            for alias in node.names:
-                if f"{base}.{alias.name}" in MODULES:
-                    yield f"{base}.{alias.name}", node.lineno
+            submodules = [f"{base}.{alias.name}" for alias in node.names]
+            if not all(name in modules for name in submodules):
+                yield base, node.lineno
+            for name in submodules:
+                if name in modules:
+                    yield name, node.lineno
 
 
 def part_of(module: str) -> str | None:
@@ -161,21 +174,100 @@ def test_the_check_sees_a_circle() -> None:
 
 
 def test_the_check_reads_imports_inside_functions_and_relative_ones() -> None:
-    names = dict(imported(ROOT / "game" / "engine" / "legal.py"))
-    assert "game.engine.position" in names  # under `if TYPE_CHECKING:`, relative
-    assert "game.engine.moves" in names
+    names = dict(imported(ROOT / "game" / "engine" / "hint.py"))
+    assert "game.engine.fair" in names  # under `if TYPE_CHECKING:`, relative
+    assert "game.engine.position" in names
     names = dict(imported(ROOT / "game" / "tally.py"))
     assert "game.deals" in names  # imported inside a function
 
 
-def test_no_module_is_longer_than_the_limit() -> None:
-    long = {
-        str(path.relative_to(ROOT)): length
-        for path in sources()
-        if (length := len(path.read_text().splitlines())) > MAX_LINES
+def module_edges() -> Edges:
+    """module -> the modules of its own package it imports -> where ("game/engine/hint.py:19").
+    A name that is not a module itself (`import game.engine.position.x`) counts as the module
+    that holds it."""
+    graph: Edges = {}
+    for path in sources():
+        source = module_name(path)
+        for name, line in imported(path):
+            target = name
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if not target or target == source or part_of(target) != part_of(source):
+                continue
+            where = f"{path.relative_to(ROOT)}:{line}"
+            places = graph.setdefault(source, {}).setdefault(target, [])
+            if where not in places:
+                places.append(where)
+    return graph
+
+
+def test_the_module_graph_keeps_a_package_to_itself() -> None:
+    graph = module_edges()
+    assert all(
+        part_of(source) == part_of(target)
+        for source, targets in graph.items()
+        for target in targets
+    )
+    # game.py takes Position from position.py: an edge inside game.engine.
+    assert "game.engine.position" in graph.get("game.engine.game", {})
+
+
+def test_the_modules_of_a_package_import_one_another_without_a_circle() -> None:
+    graph = module_edges()
+    assert not [explain(graph, circle) for circle in circles(graph)]
+
+
+# ---------------------------------------------------------------- tests import helpers, not tests
+
+TESTS = ROOT / "tests"
+
+
+def imported_tests_by(path: Path) -> list[str]:
+    """The test modules (`test_*`) that the file at `path` imports, wherever it imports them."""
+    return imported_tests_in(path.read_text(), module_name(path), path.name == "__init__.py")
+
+
+def imported_tests_in(source: str, here: str, is_package: bool = False) -> list[str]:
+    """Each test module `source` imports, with its line: `from tests.web import test_embed`
+    names one as surely as `from tests.web.test_embed import start` does."""
+    package = here if is_package else here.rpartition(".")[0]
+    named = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        named += [
+            f"{name}:{node.lineno}"
+            for name in names
+            if any(part.startswith("test_") for part in name.split("."))
+        ]
+    return sorted(set(named))
+
+
+def test_no_test_file_imports_another_test_file() -> None:
+    # Helpers and conftest files are held to it too: a test module is never a library.
+    files = sorted(TESTS.rglob("*.py"))
+    assert len([path for path in files if path.name.startswith("test_")]) > 50, files
+    found = {
+        str(path.relative_to(ROOT)): named for path in files if (named := imported_tests_by(path))
     }
-    assert not {path: length for path, length in long.items() if path not in LONG_MODULES}
+    assert not found
 
 
-def test_the_long_modules_named_still_exist() -> None:
-    assert all((ROOT / path).is_file() for path in LONG_MODULES)
+def test_the_test_import_check_sees_every_form() -> None:
+    here = "tests.web.play.test_x"
+    assert imported_tests_in("from tests.web.play.test_play import start", here)
+    assert imported_tests_in("from tests.web.embed import test_embed", here)
+    assert imported_tests_in("import tests.browser.test_play", here)
+    assert imported_tests_in("def f():\n    from .test_play import post\n", here)
+    assert imported_tests_in("from . import test_play", here)
+    assert not imported_tests_in("from tests.helpers.play import start", here)
+    assert not imported_tests_in("from tests.web.live_gunicorn import serving", here)

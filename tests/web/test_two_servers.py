@@ -30,7 +30,9 @@ from django_ratelimit.core import get_usage
 from game import engine, limits
 from game.board import hints
 from game.engine.solver import solve
-from tests.web.board.test_race import Fetch, Send, check, play_the_race
+from tests.helpers.metrics import figures, value
+from tests.helpers.race import Fetch, Send, check, play_the_race
+from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 from tests.web.live_gunicorn import (
     Player,
     Server,
@@ -41,8 +43,6 @@ from tests.web.live_gunicorn import (
     serving,
     stored_game,
 )
-from tests.web.review.test_review import LOST_BEFORE_A_REDEAL, greedy_record
-from tests.web.test_metrics import figures, value
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("CACHE_URL"),

@@ -8,9 +8,7 @@ tests/web/test_full_disk.py fills a real disk under a real gunicorn.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,31 +18,13 @@ from django.test import Client
 
 from game import limits
 from game.models import Game
-from tests.web.embed import test_embed
-from tests.web.play.test_first_board import a_first_move, board_of
-from tests.web.play.test_play import a_card_move, post, snapshot, start
+from tests.helpers.disk import full_disk
+from tests.helpers.embed import start as embed_start
+from tests.helpers.play import a_card_move, a_first_move, board_of, post, snapshot, start
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.I)
-
-
-@contextmanager
-def full_disk() -> Iterator[list[str]]:
-    """Every INSERT, UPDATE and DELETE fails as SQLite's do on a full disk; reads still work."""
-    refused: list[str] = []
-
-    def refuse_writes(
-        execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
-    ) -> Any:
-        if WRITES.match(sql):
-            refused.append(sql.split()[0])
-            raise OperationalError("database or disk is full")
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(refuse_writes):
-        yield refused
 
 
 # In autocommit, as a request runs: a move's write has no transaction of its own (a failed one is
@@ -94,7 +74,7 @@ def test_a_strangers_first_move_the_database_cannot_save_stores_nothing() -> Non
 def test_other_writes_the_database_refuses_are_503s_too(client: Client, action: str) -> None:
     game = start(client)
     post(client, game, "move", move=a_card_move(game).text)
-    embed = test_embed.start(Client())
+    embed = embed_start(Client())
     requests = {
         "new game": lambda: client.post(
             "/new/", {"rule_set": "lucie", "redeals": "2", "mercis": "1"}

@@ -14,8 +14,8 @@ from pytest_django.fixtures import Settings
 
 from game import engine
 from game.models import Game
-from tests.web.daily.test_daily import NOON, cell, finished_daily, open_daily
-from tests.web.play.test_play import post, start
+from tests.helpers.daily import NOON, cell, finished_daily, open_daily
+from tests.helpers.play import post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -7,16 +7,16 @@ Moves are worked out with the engine here and posted as a player's board would p
 from __future__ import annotations
 
 import re
-from functools import cache
 from html import unescape
 
 import pytest
 from django.test import Client
 
 from game import engine, limits
-from game.board import store, words
+from game.board import words
 from game.models import Game
-from tests.web.play.test_play import DEAL, legal, post, start
+from tests.helpers.board import a_move, greedy_game, set_moves
+from tests.helpers.play import DEAL, legal, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -42,39 +42,10 @@ def act(client: Client, game: Game, action: str, **data: object) -> str:
     return said(response.content, oob=True)
 
 
-def a_move(game: Game, kind: str) -> engine.Move:
-    for move in legal(game):
-        if kind == "build" and move.onto is not None and not move.merci:
-            return move
-        if kind == "home" and move.to_foundation and not move.merci:
-            return move
-    raise AssertionError(f"deal {game.deal_number} has no {kind} move here")
-
-
 def fan_of(game: Game, card: engine.Card) -> int:
     where = game.replay().position.find(card)
     assert where is not None
     return where[0] + 1
-
-
-def set_moves(game: Game, moves: tuple[engine.Move, ...] | list[engine.Move]) -> None:
-    """Bring a stored game to the position after `moves` (as if they had been played here)."""
-    store.save(game, engine.Game(game.deal_number, game.engine_rules, moves))
-
-
-@cache
-def greedy_game(rules: str) -> tuple[int, tuple[engine.Move, ...], engine.Status]:
-    """The first deal whose greedy play ends in a win (lucie) or a loss (other rules)."""
-    parsed = engine.Rules.parse(rules)
-    for number in range(1, 400):
-        played = engine.Game(number, parsed)
-        while (found := engine.greedy_hint(played.position)) is not None:
-            played.play(found.move)
-        status = played.status
-        ended = status is not engine.Status.PLAYING and len(played.moves) > 1
-        if ended and (status is engine.Status.WON) == (rules == "lucie"):
-            return number, played.moves, status
-    raise AssertionError(f"no deal found for {rules}")
 
 
 # ---------------------------------------------------------------- each kind of change

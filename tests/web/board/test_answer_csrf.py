@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from game.models import Game
-from tests.web.play.test_play import a_card_move, start
+from tests.helpers.play import a_card_move, start
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from game import engine
 from game.board import display, table, words
 from game.models import Game
 from game.play.site import game_urls
-from tests.web.play.test_play import start
+from tests.helpers.play import start
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.test import Client
 from game import engine
 from game.board import clock
 from game.models import Game
-from tests.web.play.test_play import a_card_move, greedy_record, post, start
+from tests.helpers.play import a_card_move, greedy_record, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -175,7 +175,7 @@ def test_a_pause_or_resume_before_the_first_move_or_after_the_end_changes_nothin
 
 
 def test_a_win_keeps_the_visible_time_as_its_time(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     with time_machine.travel(T0, tick=False) as traveller:
         game = start(client, number)
         for count, text in enumerate(moves, start=1):
@@ -196,7 +196,7 @@ def test_a_win_keeps_the_visible_time_as_its_time(client: Client) -> None:
 
 
 def test_a_lost_game_revived_by_undo_goes_on_from_its_time(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     with time_machine.travel(T0, tick=False) as traveller:
         game = start(client, number)
         Game.objects.filter(pk=game.pk).update(

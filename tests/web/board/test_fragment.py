@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from game import engine
 from game.models import Game
-from tests.web.play.test_play import post, start
+from tests.helpers.play import post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache import cache
 from django.test import Client
 
 from game import engine, limits
 from game.board import hints
 from game.engine.fair import FairMove
-from tests.web.play.test_play import start
+from tests.helpers.board import kept_for
+from tests.helpers.play import start
 
 pytestmark = pytest.mark.django_db
 
@@ -62,16 +60,6 @@ def test_a_kept_answer_is_what_every_server_shows(client: Client) -> None:
     cache.set(hints.cache_key(game.record), other.text)
 
     assert hinted_card(client, game.pk) == other.card.code
-
-
-def kept_for(key: str) -> float:
-    """Seconds until `key` leaves the cache, on the memory cache or on Redis (CACHE_URL)."""
-    backend = caches["default"]
-    made = backend.make_and_validate_key(key)
-    if isinstance(backend, RedisCache):
-        return float(backend._cache.get_client(made).ttl(made))
-    assert isinstance(backend, LocMemCache)
-    return backend._expire_info[made] - time.time()
 
 
 @pytest.mark.parametrize(("cut", "seconds"), [(False, 86_400), (True, 5)])

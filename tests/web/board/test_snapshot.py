@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from game import engine
 from game.engine import snapshot_position, snapshot_text
 from game.models import Game, parse_moves
-from tests.web.play.test_play import post, start
+from tests.helpers.play import post, start
 
 pytestmark = pytest.mark.django_db
 

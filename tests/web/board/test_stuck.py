@@ -3,38 +3,16 @@ blocked each suit (game/board/words.py: stuck, blocked)."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 from django.test import Client
 
 from game import engine
 from game.board import words
 from game.models import Game
-from tests.web.board.test_announce import set_moves
-from tests.web.play.test_play import start
+from tests.helpers.board import set_moves, stuck_game
+from tests.helpers.play import start
 
 pytestmark = pytest.mark.django_db
-
-
-@cache
-def stuck_game(rules: str, *, lost: bool = False) -> tuple[int, tuple[engine.Move, ...]]:
-    """A deal and moves that leave no card move with a redeal left (or, with `lost`, nothing at
-    all): card moves played greedily (never a redeal or the merci) until none is left."""
-    parsed = engine.Rules.parse(rules)
-    for number in range(1, 300):
-        played = engine.Game(number, parsed)
-        while True:
-            moves = [m for m in engine.card_moves(played.position) if not m.merci]
-            if not moves:
-                break
-            played.play(next((m for m in moves if m.to_foundation), moves[0]))
-        legal = engine.legal_moves(played.position)
-        if lost and played.status is engine.Status.LOST and len(played.moves) >= 8:
-            return number, tuple(played.moves)
-        if not lost and engine.REDEAL in legal and not any(m.merci for m in legal):
-            return number, tuple(played.moves)
-    raise AssertionError("no such deal")
 
 
 def test_a_stuck_board_says_redeal_and_marks_the_button(client: Client) -> None:

@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from game.models import Game
-from tests.web.board.test_announce import greedy_game, set_moves
-from tests.web.play.test_play import post, start
+from tests.helpers.board import greedy_game, set_moves
+from tests.helpers.play import post, start
 
 pytestmark = pytest.mark.django_db
 

@@ -19,11 +19,10 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from game.models import Game
-from tests.web.play.test_play import a_card_move, post, start
+from tests.helpers.daily import NOON, cell, finished_daily, game_on_page, open_daily
+from tests.helpers.play import a_card_move, post, start
 
 pytestmark = pytest.mark.django_db
-
-NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture(autouse=True)
@@ -41,67 +40,16 @@ def clock() -> Iterator[time_machine.Traveller]:
 # ---------------------------------------------------------------- helpers
 
 
-def game_on_page(html: bytes) -> Game:
-    found = re.search(rb'data-game="(\d+)"', html)
-    assert found is not None, html[:500]
-    return Game.objects.get(pk=int(found[1]))
-
-
-def open_daily(client: Client, url: str = "/daily/") -> Game:
-    """This client's game of the day: resumed, or dealt for real with the page's own POST (a
-    browser with no session is shown the first board, and nothing is stored until it plays)."""
-    response = client.get(url)
-    assert response.status_code == 200
-    if re.search(rb'data-game="\d+"', response.content) is None:
-        assert client.post(url).status_code == 303
-        response = client.get(url)
-    return game_on_page(response.content)
-
-
 def make_a_move(client: Client, game: Game) -> None:
     response = post(client, game, "move", htmx=True, move=a_card_move(game).text)
     assert response.status_code == 200
     game.refresh_from_db()
 
 
-def cell(html: str, day: str) -> str:
-    """The calendar cell of `day` (YYYY-MM-DD), tag and contents."""
-    found = re.search(rf'<td class="day[^"]*"\s+data-day="{day}".*?</td>', html, re.S)
-    assert found is not None, f"no cell for {day}"
-    return found[0]
-
-
 def text_of(fragment: str) -> str:
     """What a screen reader reads of a cell: its words without those hidden from it."""
     heard = re.sub(r'<span[^>]*aria-hidden="true"[^>]*>[^<]*</span>', " ", fragment)
     return " ".join(re.sub(r"<[^>]+>", " ", heard).split()).replace(" ,", ",")
-
-
-def finished_daily(
-    client: Client, number: int, status: str, started: dt.datetime, **fields: object
-) -> Game:
-    """A finished game of this client's session, stored as the pipeline would leave it."""
-    defaults: dict[str, object] = {
-        "elapsed_ms": 252_000,
-        "move_count": 93,
-        "redeals_used": 2,
-        "mercis_used": 1,
-        "cards_home": 52 if status == Game.Status.WON else 31,
-        "daily": True,
-        "wall_ms": 300_000,
-    }
-    defaults.update(fields)
-    key = client.session.session_key
-    assert key is not None
-    return Game.objects.create(
-        session_key=key,
-        deal_number=number,
-        rules="lucie",
-        status=status,
-        started_at=started,
-        finished_at=started + dt.timedelta(minutes=5),
-        **defaults,
-    )
 
 
 # ---------------------------------------------------------------- today's deal

@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings
 from game.daily import difficulty, jobs
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
-from tests.web.daily.test_daily import finished_daily
+from tests.helpers.daily import finished_daily
 
 pytestmark = pytest.mark.django_db
 

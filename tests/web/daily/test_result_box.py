@@ -19,8 +19,8 @@ from game import engine
 from game.board import store
 from game.engine.solver import solve
 from game.models import Game
-from tests.web.daily.test_daily import NOON, open_daily
-from tests.web.play.test_play import a_card_move
+from tests.helpers.daily import NOON, open_daily
+from tests.helpers.play import a_card_move
 
 pytestmark = pytest.mark.django_db
 

@@ -19,14 +19,15 @@ from django.test import Client
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.web.play.test_play import start as site_start
+from tests.helpers.embed import DEAL, a_card_move, assert_cookie_free, first_move, post, start
+from tests.helpers.play import start as site_start
+from tests.helpers.play import status_of
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as Response
 
 pytestmark = pytest.mark.django_db
 
-DEAL = 5
 STRICT = {
     "default-src": "'self'",
     "script-src": "'self'",
@@ -53,13 +54,6 @@ def directives(response: Response) -> dict[str, str]:
     return {name: value for name, value in pairs}
 
 
-def assert_cookie_free(response: Response) -> None:
-    assert "Set-Cookie" not in response.headers, response.headers
-    assert not response.cookies
-    # The session was not even looked at (SessionMiddleware adds Vary: Cookie when it is).
-    assert "Cookie" not in response.headers.get("Vary", "")
-
-
 def assert_frameable(response: Response) -> None:
     assert "X-Frame-Options" not in response.headers
     found = directives(response)
@@ -67,39 +61,9 @@ def assert_frameable(response: Response) -> None:
     assert found == STRICT
 
 
-def first_move(number: int = DEAL, rules: engine.Rules = engine.DEFAULT_RULES) -> engine.Move:
-    position = engine.Game(number, rules).position
-    return next(m for m in engine.legal_moves(position) if not m.is_redeal and not m.merci)
-
-
-def start(client: Client, number: int = DEAL, query: str = "") -> Game:
-    """Make the first move from the deal's start board, as its form does; return the new game."""
-    rules = engine.Rules.parse(query.split("=", 1)[1]) if query else engine.DEFAULT_RULES
-    move = first_move(number, rules).text
-    response = client.post(f"/embed/deal/{number}/move/{query}", {"n": 0, "move": move})
-    assert response.status_code == 303, response.content
-    game = Game.objects.latest("pk")
-    assert response["Location"] == f"/embed/g/{game.token}/?did=move&from=0"
-    return game
-
-
-def post(
-    client: Client, game: Game, action: str, *, htmx: bool = False, **data: object
-) -> Response:
-    data.setdefault("n", game.move_count)
-    headers = {"HX-Request": "true"} if htmx else {}
-    return client.post(f"/embed/g/{game.token}/{action}/", data, headers=headers)
-
-
 def snapshot(game: Game) -> tuple[str, str, int, str]:
     game.refresh_from_db()
     return game.moves, game.redo, game.move_count, game.status
-
-
-def a_card_move(game: Game) -> engine.Move:
-    game.refresh_from_db()
-    position = game.replay().position
-    return next(m for m in engine.legal_moves(position) if not m.is_redeal and not m.merci)
 
 
 def an_illegal_move(game: Game) -> str:
@@ -118,7 +82,7 @@ def greedy_win() -> tuple[int, tuple[str, ...]]:
         played = engine.Game(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
-        if played.status is engine.Status.WON:
+        if status_of(played) == "won":
             return number, tuple(move.text for move in played.moves)
     raise AssertionError("no deal in the first 500 is won by the greedy hint")
 

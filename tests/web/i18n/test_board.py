@@ -21,9 +21,8 @@ from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.web.board.test_announce import a_move, set_moves
-from tests.web.board.test_stuck import stuck_game
-from tests.web.play.test_play import greedy_record, legal, start
+from tests.helpers.board import a_move, heard, set_moves, stuck_game
+from tests.helpers.play import greedy_record, legal, start
 
 pytestmark = pytest.mark.django_db
 
@@ -81,26 +80,6 @@ def english_pieces() -> frozenset[str]:
                 if len(piece.split()) >= 3 and piece not in SAME:
                     pieces.add(piece)
     return frozenset(pieces)
-
-
-def heard(html: str) -> str:
-    """What a player reads or hears: the text, the spoken attributes and board.js's words."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    said = re.findall(r'(?:aria-label|title|placeholder)="([^"]*)"', html)
-    for words in re.findall(r'data-words="([^"]*)"', html):
-        said += [str(value) for value in _strings(json.loads(unescape(words)))]
-    text = re.sub(r"<[^>]+>", " ", html)
-    return re.sub(r"\s+", " ", unescape(" ".join([text, *said])))
-
-
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for item in value.values() for s in _strings(item)]
-    if isinstance(value, list):
-        return [s for item in value for s in _strings(item)]
-    return []
 
 
 def english_left(html: str) -> list[str]:
@@ -191,7 +170,7 @@ def test_a_stuck_board_a_loss_and_a_win_are_translated(client: Client, code: str
             game = start(who, number, rules=rules)
             set_moves(game, moves)
             pages[lang] += get(who, f"/game/{game.pk}/", lang)
-        number, won = greedy_record(engine.Status.WON)
+        number, won = greedy_record("won")
         game = start(who, number)
         set_moves(game, tuple(engine.Move.parse(text) for text in won))
         game.refresh_from_db()

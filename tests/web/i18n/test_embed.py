@@ -24,9 +24,8 @@ from game import limits
 from game.board import pipeline
 from game.embed import views as embed_views
 from game.models import Game
-from tests.web.embed.test_embed import a_card_move, assert_cookie_free, first_move
-from tests.web.test_limits import rate_limits, slots_taken  # noqa: F401 (fixtures)
-from tests.web.test_unsaved import full_disk
+from tests.helpers.disk import full_disk
+from tests.helpers.embed import a_card_move, assert_cookie_free, first_move
 
 pytestmark = pytest.mark.django_db
 

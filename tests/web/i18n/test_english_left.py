@@ -17,9 +17,9 @@ from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.web.embed.test_embed import DEAL, first_move
-from tests.web.i18n.test_board import heard
-from tests.web.play.test_play import legal, start
+from tests.helpers.board import heard
+from tests.helpers.embed import DEAL, first_move
+from tests.helpers.play import legal, start
 
 pytestmark = pytest.mark.django_db
 
@@ -170,12 +170,7 @@ def test_refusals_say_no_english(client: Client, code: str) -> None:
 
 
 def finished(client: Client) -> tuple[Game, Game]:
-    from tests.web.review.test_review import (
-        LOST_BEFORE_A_REDEAL,
-        lost_game,
-        review_until_done,
-        won_game,
-    )
+    from tests.helpers.review import LOST_BEFORE_A_REDEAL, lost_game, review_until_done, won_game
 
     won = won_game(client)
     lost = lost_game(client, LOST_BEFORE_A_REDEAL)

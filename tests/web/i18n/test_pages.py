@@ -219,7 +219,7 @@ def test_the_share_text_is_in_the_pages_language(played: Client) -> None:
 @pytest.fixture
 def finished(client: Client) -> dict[str, Game]:
     """A browser with a clean win and two losses (one in the last deal, one before a redeal)."""
-    from tests.web.review.test_review import (
+    from tests.helpers.review import (
         LOST_BEFORE_A_REDEAL,
         LOST_IN_THE_LAST_DEAL,
         lost_game,

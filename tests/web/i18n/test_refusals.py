@@ -61,7 +61,7 @@ def positions() -> Iterator[engine.Position]:
         yield from greedy(engine.Game(number, engine.Rules.parse(rules)))
     for number in range(1, 500):
         *_, end = greedy(engine.Game(number))
-        if end.outcome().status is engine.Status.WON:
+        if end.outcome().won:
             yield end
             return
     raise AssertionError("no deal in the first 500 is won by the greedy hint")

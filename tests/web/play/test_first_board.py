@@ -12,7 +12,6 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from html import unescape
-from typing import TYPE_CHECKING
 
 import pytest
 import time_machine
@@ -21,14 +20,10 @@ from django.test import Client
 
 from game import deals, engine, limits
 from game.models import Game
-from tests.web.test_limits import rate_limits, slots_taken
-
-if TYPE_CHECKING:
-    from django.test.client import _MonkeyPatchedWSGIResponse as Response
+from tests.helpers.play import a_first_move, board_of
 
 pytestmark = pytest.mark.django_db
 
-__all__ = ["rate_limits", "slots_taken"]  # fixtures, used by name
 
 TODAY = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
 HTMX = {"HX-Request": "true"}
@@ -43,23 +38,6 @@ def _today() -> Iterator[None]:
 def stored() -> tuple[int, int]:
     """Game rows and session rows."""
     return Game.objects.count(), Session.objects.count()
-
-
-def board_of(response: Response) -> dict[str, str]:
-    """What the page's board says about itself, and where its move form posts."""
-    html = response.content.decode()
-    head = re.search(r'<div id="board"[^>]*>', html, re.S)
-    form = re.search(r'<form id="js-move-form"[^>]*action="([^"]+)"', html)
-    assert head is not None, html[:300]
-    assert form is not None
-    fields = dict(re.findall(r'data-([\w-]+)="([^"]*)"', head[0]))
-    fields["move-url"] = unescape(form[1])
-    return fields
-
-
-def a_first_move(board: dict[str, str]) -> engine.Move:
-    position = engine.Game(int(board["deal"]), engine.Rules.parse(board["rules"])).position
-    return engine.card_moves(position)[0]
 
 
 # ---------------------------------------------------------------- views store nothing

@@ -6,89 +6,25 @@ Each bad request must answer with a clear 4xx and leave the stored game exactly 
 from __future__ import annotations
 
 import re
-from functools import cache
 from html import unescape
-from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 
 from game import engine
-from game.board import store
-
-if TYPE_CHECKING:
-    from django.test.client import _MonkeyPatchedWSGIResponse
 from game.models import Game
+from tests.helpers.play import (
+    DEAL,
+    a_card_move,
+    greedy_record,
+    legal,
+    play_through,
+    post,
+    snapshot,
+    start,
+)
 
 pytestmark = pytest.mark.django_db
-
-DEAL = 5
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def start(client: Client, number: int = DEAL, rules: str = "") -> Game:
-    """This client's game of deal `number`: resumed, or dealt for real with the deal page's own
-    POST (a browser with no session is shown a first board, and nothing is stored until it
-    plays)."""
-    url = f"/deal/{number}/" + (f"?rules={rules}" if rules else "")
-    response = client.get(url)
-    assert response.status_code == 200
-    found = re.search(rb'data-game="(\d+)"', response.content)
-    if found is None:
-        token = client.cookies["csrftoken"].value if "csrftoken" in client.cookies else ""
-        dealt = client.post(url, headers={"X-CSRFToken": token})
-        assert dealt.status_code == 303, dealt.content
-        found = re.fullmatch(rb"/game/(\d+)/", dealt["Location"].encode())
-    assert found is not None
-    return Game.objects.get(pk=int(found[1]))
-
-
-def legal(game: Game) -> list[engine.Move]:
-    game.refresh_from_db()
-    return engine.legal_moves(game.replay().position)
-
-
-def a_card_move(game: Game) -> engine.Move:
-    return next(m for m in legal(game) if not m.is_redeal and not m.merci)
-
-
-def post(
-    client: Client, game: Game, action: str, htmx: bool = False, **data: object
-) -> _MonkeyPatchedWSGIResponse:
-    data.setdefault("n", game.move_count)
-    headers = {"HX-Request": "true"} if htmx else {}
-    return client.post(f"/game/{game.pk}/{action}/", data, headers=headers)
-
-
-def snapshot(game: Game) -> tuple[str, str, int, str]:
-    game.refresh_from_db()
-    return game.moves, game.redo, game.move_count, game.status
-
-
-@cache
-def greedy_record(wanted: engine.Status) -> tuple[int, tuple[str, ...]]:
-    """The first deal that following the greedy hint wins (or loses), and its moves."""
-    for number in range(1, 500):
-        played = engine.Game(number)
-        while (found := engine.greedy_hint(played.position)) is not None:
-            played.play(found.move)
-        if played.status is wanted:
-            return number, tuple(move.text for move in played.moves)
-    raise AssertionError("no such deal in the first 500")
-
-
-def play_through(client: Client, game: Game, moves: tuple[str, ...]) -> None:
-    """Store all but the last few moves as play would, then make the last ones as requests."""
-    head, tail = moves[:-3], moves[-3:]
-    store.save(
-        game, engine.Game(game.deal_number, game.engine_rules, [engine.Move.parse(m) for m in head])
-    )
-    for text in tail:
-        game.refresh_from_db()
-        response = post(client, game, "move", htmx=True, move=text)
-        assert response.status_code == 200, response.content
 
 
 # ---------------------------------------------------------------- pages
@@ -528,7 +464,7 @@ def test_selecting_a_card_with_no_move_says_so(client: Client) -> None:
 
 
 def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     game = start(client, number)
 
     play_through(client, game, moves)
@@ -549,7 +485,7 @@ def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None
 
 
 def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = start(client, number)
 
     play_through(client, game, moves)
@@ -567,7 +503,7 @@ def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:
 
 
 def test_a_lost_game_cannot_be_revived_once_a_newer_game_is_dealt(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = start(client, number)
     play_through(client, game, moves)
     newer = start(client)

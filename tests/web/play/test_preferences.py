@@ -4,14 +4,13 @@ session, rendered as classes on <html>) and the auto-move field on move requests
 from __future__ import annotations
 
 import re
-from functools import cache
 
 import pytest
 from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.web.play.test_play import post, start
+from tests.helpers.play import auto_case, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -29,21 +28,6 @@ def html_classes(client: Client, url: str = "/") -> set[str]:
     found = re.search(r'<html lang="en"(?: class="([^"]*)")?>', page)
     assert found is not None
     return set((found[1] or "").split())
-
-
-@cache
-def auto_case() -> tuple[int, engine.Move, tuple[engine.Move, ...]]:
-    """A deal, a first move that is not to a foundation, and the foundation moves it frees."""
-    for number in range(1, 200):
-        start_position = engine.Game(number).position
-        for move in engine.card_moves(start_position):
-            if move.to_foundation:
-                continue
-            after = engine.apply(start_position, move)
-            home = engine.auto_finish(after)
-            if home and not engine.auto_finish(start_position):
-                return number, move, tuple(home)
-    raise AssertionError("no deal with a move that frees a card to go home")
 
 
 # ---------------------------------------------------------------- the settings form

@@ -26,8 +26,8 @@ from game.daily import player
 from game.engine import solver
 from game.models import Game
 from game.stats import figures as stats
-from tests.web.board.test_hints import kept_for
-from tests.web.play.test_play import start
+from tests.helpers.board import kept_for
+from tests.helpers.play import start, status_of
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -275,7 +275,7 @@ def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
     played = engine.Game(1, game.engine_rules)
     while (found := engine.greedy_hint(played.position)) is not None:
         played.play(found.move)
-    assert played.status is engine.Status.LOST
+    assert status_of(played) == "lost"
     store(game, played.moves)
 
     response = post(client, game, "solve")

@@ -10,7 +10,7 @@ from django.test import Client, RequestFactory, override_settings
 
 from game import limits
 from game.models import Game
-from tests.web.test_limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
+from tests.helpers.limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from game import engine
 from game.models import Game
 from game.stats import figures as stats
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +74,7 @@ def test_without_a_visit_a_session_expires_and_prune_forgets_it(client: Client) 
 def test_a_player_who_plays_every_other_week_for_400_days_keeps_everything(
     client: Client,
 ) -> None:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     visits = range(0, 401, 14)
     kept: list[int] = []
     for day in visits:

@@ -14,7 +14,7 @@ from game import engine, limits
 from game.models import Game, Transfer
 from game.stats import figures as stats
 from game.stats import transfer
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def code_of(client: Client) -> str:
 
 
 def won_games(client: Client, count: int) -> list[Game]:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     games = []
     for _ in range(count):
         game = start(client, number)

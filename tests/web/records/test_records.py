@@ -12,7 +12,7 @@ from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -30,7 +30,7 @@ def played_game(client: Client, moves: int = 3) -> Game:
 
 
 def lost_game(client: Client) -> Game:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     game = start(client, number)
     play_through(client, game, moves)
     game.refresh_from_db()
@@ -171,7 +171,7 @@ def test_a_bad_record_is_refused_saying_where_it_goes_wrong(
 
 
 def test_an_illegal_move_is_named_by_its_number(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.LOST)
+    number, moves = greedy_record("lost")
     bad = [*moves[:11], "KS>QS", *moves[12:]]
 
     response = import_record(client, f"lucie {number} " + " ".join(bad))

@@ -7,11 +7,10 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from game import engine
 from game.board import store
 from game.models import Game
 from game.stats import figures as stats
-from tests.web.play.test_play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +98,7 @@ def test_starting_a_new_game_over_one_in_progress_counts_a_loss(client: Client) 
 
 
 def test_a_win_through_play_starts_a_streak_and_sets_a_time(client: Client) -> None:
-    number, moves = greedy_record(engine.Status.WON)
+    number, moves = greedy_record("won")
     game = start(client, number)
 
     play_through(client, game, moves)

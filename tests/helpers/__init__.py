@@ -1,0 +1,1 @@
+"""Helpers that several test files share (a test file never imports another)."""

@@ -1,0 +1,37 @@
+"""Fixtures shared by the web tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import time_machine
+from django.core.cache import cache
+from django.test import override_settings
+from django.utils import timezone
+
+from game import limits
+
+
+@pytest.fixture
+def rate_limits() -> Iterator[None]:
+    """Rate limits on (the suite runs with them off), counting from zero, with the clock stopped
+    so that no counting window closes during a slow test."""
+    cache.clear()
+    with override_settings(RATELIMIT_ENABLE=True), time_machine.travel(timezone.now(), tick=False):
+        yield
+    cache.clear()
+
+
+@pytest.fixture
+def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every compute slot of this process held, the hints' too, as by searches running in other
+    threads (a hint waits for its slot only briefly here)."""
+    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
+    taken = []
+    for slots in (limits._slots, limits._hint_slots):
+        while slots.acquire(blocking=False):
+            taken.append(slots)
+    yield
+    for slots in taken:
+        slots.release()
