@@ -92,7 +92,8 @@ def _losing_deals(count: int) -> list[tuple[int, list[str]]]:
         game = engine.Game(number)
         while (hint := engine.greedy_hint(game.position)) is not None:
             game.play(hint.move)
-        if game.status is engine.Status.LOST:
+        outcome = game.outcome()
+        if outcome is not None and outcome.name == "lost":
             found.append((number, [move.text for move in game.moves]))
         number += 1
     return found
@@ -128,7 +129,7 @@ def _crowd_player(
             tally.error(f"daily page {page.status}")
             return
         for count in range(args.moves):
-            if played.status is not engine.Status.PLAYING:
+            if played.outcome() is not None:
                 break
             if count in hint_at and game is not None:
                 hinted = player.get(f"/game/{game}/hint/", htmx=True)
@@ -241,15 +242,14 @@ def main() -> None:
     queue = "Redis" if os.environ.get("QUEUE_URL") else "SQLite"
     print(f"crowd bench: {kind}, queue on {queue}, load average {_load()}")
     tally = Tally()
-    with tempfile.TemporaryDirectory(prefix="lucie-crowd-") as folder, _site(
-        Path(folder), args.workers
-    ) as server:
+    with (
+        tempfile.TemporaryDirectory(prefix="lucie-crowd-") as folder,
+        _site(Path(folder), args.workers) as server,
+    ):
         losers = [_player(server.port, index) for index in range(args.reviews)]
         games = [
             _play_loss(player, number, moves)
-            for player, (number, moves) in zip(
-                losers, _losing_deals(args.reviews), strict=True
-            )
+            for player, (number, moves) in zip(losers, _losing_deals(args.reviews), strict=True)
         ]
         print(f"  {len(games)} lost games ready; the crowd starts, load average {_load()}")
         threads = [

@@ -120,8 +120,8 @@ def answer(
     record: engine.Record,
     position: engine.Position,
     *,
-    time_limit: float = TIME_LIMIT,
-    max_nodes: int = NODE_CAP,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
 ) -> Answer:
     """The verdict for `position` (reached by `record`): from the cache, or searched and kept.
     A job (a review) passes a budget of its own, far larger than a request's."""
@@ -133,7 +133,12 @@ def answer(
         return Answer(kept["status"], tuple(kept.get("line", ())))
     with metrics.timed(metrics.SOLVER_SECONDS):
         # In a compute process (the caller holds a compute slot: limits.computing).
-        found = limits.search(solver.solve, position, max_nodes=max_nodes, time_limit=time_limit)
+        found = limits.search(
+            solver.solve,
+            position,
+            max_nodes=NODE_CAP if max_nodes is None else max_nodes,
+            time_limit=TIME_LIMIT if time_limit is None else time_limit,
+        )
     result = Answer(found.status, tuple(move.text for move in found.moves))
     kept = {"status": result.status, "line": list(result.line)}
     if result.status == "undecided":

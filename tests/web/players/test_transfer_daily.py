@@ -17,25 +17,26 @@ from django.test import Client
 
 from game import deals, engine
 from game.models import DailyTally, Game
+from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db
 
 RULES = engine.Rules.parse(deals.DAILY_RULES)
 
 
-def _line(number: int, wanted: engine.Status) -> list[str]:
+def _line(number: int, wanted: str) -> list[str]:
     """Moves that end deal `number` in `wanted`: the greedy hint's, else a seeded random walk."""
     greedy = engine.Game(number, RULES)
     while (found := engine.greedy_hint(greedy.position)) is not None:
         greedy.play(found.move)
-    if greedy.status is wanted:
+    if status_of(greedy) == wanted:
         return [move.text for move in greedy.moves]
     for seed in range(50):
         rng = random.Random(seed)
         walk = engine.Game(number, RULES)
-        while walk.status is engine.Status.PLAYING and len(walk.moves) < 500:
+        while status_of(walk) == "playing" and len(walk.moves) < 500:
             walk.play(rng.choice(sorted(engine.legal_moves(walk.position), key=str)))
-        if walk.status is wanted:
+        if status_of(walk) == wanted:
             return [move.text for move in walk.moves]
     raise AssertionError(f"no line to {wanted} found for deal {number}")
 
@@ -74,8 +75,8 @@ def _code_of(client: Client) -> str:
 @pytest.mark.parametrize("day", [dt.date(2026, 12, 31), dt.date(2028, 2, 29)])
 def test_a_transfer_never_takes_a_counted_daily_loss_out_of_the_figures(day: dt.date) -> None:
     number = deals.deal_number_for(day)
-    loss = _line(number, engine.Status.LOST)
-    win = _line(number, engine.Status.WON)
+    loss = _line(number, "lost")
+    win = _line(number, "won")
     first_network, second_network = "192.0.2.1", "198.51.100.7"
     with time_machine.travel(dt.datetime.combine(day, dt.time(10), dt.UTC), tick=False):
         # Someone else plays today's deal too.
@@ -123,15 +124,13 @@ def test_a_transfer_never_takes_a_counted_daily_loss_out_of_the_figures(day: dt.
 def test_a_day_only_the_other_browser_played_moves_with_its_entry() -> None:
     day = dt.date(2026, 12, 1)
     number = deals.deal_number_for(day)
-    loss = _line(number, engine.Status.LOST)
+    loss = _line(number, "lost")
     with time_machine.travel(dt.datetime.combine(day, dt.time(10), dt.UTC), tick=False):
         old, new = Client(REMOTE_ADDR="192.0.2.1"), Client(REMOTE_ADDR="198.51.100.7")
         lost = _enter(old, number, loss[0])
         _play(old, lost, loss[1:])
         new.get("/")
-        new.post(
-            f"/deal/5/move/?rules={RULES.name}", {"n": "0", "move": _line(5, engine.Status.LOST)[0]}
-        )
+        new.post(f"/deal/5/move/?rules={RULES.name}", {"n": "0", "move": _line(5, "lost")[0]})
         moved = new.post("/stats/transfer/use/", {"code": _code_of(old)})
         assert moved.status_code == 200
     lost.refresh_from_db()
