@@ -46,7 +46,7 @@ def main() -> None:
         assert found is not None, dealt["Location"]
         url = f"/game/{found[1]}/"
         htmx = {"HX-Request": "true"}
-        mirror = engine.Game(5)
+        mirror = engine.Play(5)
         keyed: list[tuple[int, int]] = []
         whole: list[tuple[int, int]] = []
         for _ in range(args.moves):

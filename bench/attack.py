@@ -311,7 +311,7 @@ def forged_daily_line(port: int) -> str:
 
     day = time.strftime("%Y%m%d", time.gmtime())
     number = int(day)
-    found = solver.solve(engine.Game(number).position, time_limit=60)
+    found = solver.solve(engine.Play(number).position, time_limit=60)
     if found.status != "won":
         return f"forged daily: today's deal #{number} has no winning line the solver found"
     line = [move.text for move in found.moves]
@@ -362,7 +362,7 @@ def redis_down_client(port: int, until: float, seed: int, answers: Counts, kinds
             elif kind == "first move":
                 stranger = Player(port, timeout=30)  # a fresh browser, no session yet
                 stranger.get(f"/deal/{number}/")  # its CSRF cookie
-                move = engine.card_moves(engine.Game(number).position)[0].text
+                move = engine.card_moves(engine.Play(number).position)[0].text
                 answer = stranger.post(f"/deal/{number}/move/", {"n": 0, "move": move})
                 stranger.close()
             elif kind == "hint":

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.engine import (
-    Game,
     Hint,
     Move,
+    Play,
     Position,
     Record,
     Rules,
@@ -34,15 +34,15 @@ from game.engine import (
 )
 
 
-def play_out(number: int, advise: Callable[[Position], Hint | None] = greedy_hint) -> Game:
+def play_out(number: int, advise: Callable[[Position], Hint | None] = greedy_hint) -> Play:
     """Follow a hint to the end of the game."""
-    game = Game(number)
+    game = Play(number)
     while (advice := advise(game.position)) is not None:
         game.play(advice.move)
     return game
 
 
-def moves_per_second(games: list[Game]) -> float:
+def moves_per_second(games: list[Play]) -> float:
     """Replay the recorded moves position by position, counting apply() calls."""
     pairs: list[tuple[Position, Move]] = []
     for game in games:
@@ -59,7 +59,7 @@ def long_record(length: int = 150) -> Record:
     this one uses unlimited redeals (`lucie-ru`) and plays the first legal move each time."""
     number = 1
     while True:
-        game = Game(number, Rules.parse("lucie-ru"))
+        game = Play(number, Rules.parse("lucie-ru"))
         while len(game.moves) < length and (moves := legal_moves(game.position)):
             game.play(min(moves, key=lambda m: (m.is_redeal, m.merci, m.text)))
         if len(game.moves) >= length:
@@ -86,13 +86,24 @@ def main() -> None:
     rebuilds = []
     for _ in range(21):
         started = time.perf_counter()
-        Game.from_record(text)
+        Play.from_record(text)
         rebuilds.append(time.perf_counter() - started)
+    # What a stored game's snapshot buys a request: the same game started from its position.
+    played = Play.from_record(text)
+    resumes = []
+    for _ in range(21):
+        started = time.perf_counter()
+        resumed = Play.resume(
+            record.deal_number, record.rules, record.moves, snapshot=played.snapshot
+        )
+        assert resumed.position == played.position
+        resumes.append(time.perf_counter() - started)
 
     print(f"moves applied per second: {statistics.median(rates):,.0f} (median of 5 runs)")
     print(
         f"rebuild a {len(record.moves)}-move game from its record: "
-        f"{statistics.median(rebuilds) * 1000:.2f} ms (median of 21)"
+        f"{statistics.median(rebuilds) * 1000:.2f} ms (median of 21); from its snapshot "
+        f"{statistics.median(resumes) * 1000:.2f} ms"
     )
     print(f"{count} games played out: hint {fair_seconds:.1f} s, greedy {greedy_seconds:.1f} s")
     print(f"hint wins: {fair_wins}/{count}")

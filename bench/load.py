@@ -102,9 +102,9 @@ PHASES: dict[str, tuple[str, ...]] = {
         "game.models:Game.resume",
     ),
     "apply": (
-        "game.engine:Game.play",
-        "game.engine:Game.undo",
-        "game.engine:Game.redo",
+        "game.engine:Play.play",
+        "game.engine:Play.undo",
+        "game.engine:Play.redo",
         "game.engine:auto_finish",
     ),
     "save": ("game.board.store:save",),
@@ -312,7 +312,8 @@ def start_site(workdir: Path, database_url: str | None, root: Path = ROOT) -> Si
     )
     server = Server(port, process, database_url, workdir / "gunicorn.log")
     try:
-        wait_until_healthy(server)
+        # A loaded machine boots a preloaded gunicorn slowly: allow it two minutes.
+        wait_until_healthy(server, seconds=120)
     except RuntimeError:
         stop(process)
         raise
@@ -731,7 +732,7 @@ def script_of(length: int) -> list[str]:
     """`length` legal moves of deal DEAL under RULES: card moves while many cards are out,
     redeals otherwise, so the game is long but never won."""
     rng = random.Random(1)
-    game = engine.Game(DEAL, engine.Rules.parse(RULES))
+    game = engine.Play(DEAL, engine.Rules.parse(RULES))
     while len(game.moves) < length:
         cards = [m for m in engine.legal_moves(game.position) if not m.is_redeal]
         game.play(rng.choice(cards) if cards and game.position.cards_home < 40 else engine.REDEAL)
@@ -814,7 +815,7 @@ def start_in_process(client: object, moves: list[str]) -> int:
     response = client.post(f"/deal/{DEAL}/?rules={RULES}")
     game_id = int(response["Location"].split("/")[2])
     game = Game.objects.get(pk=game_id)
-    played = engine.Game(DEAL, engine.Rules.parse(RULES), [engine.Move.parse(m) for m in moves])
+    played = engine.Play(DEAL, engine.Rules.parse(RULES), [engine.Move.parse(m) for m in moves])
     store.save(game, played)
     return game_id
 

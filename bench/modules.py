@@ -7,7 +7,9 @@ client, plays one move, then traces a second move (an htmx post on the stored ga
 `sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
 (the board's compiled Jinja2 templates are not modules), and the queries it made. Prints
 `an htmx move runs code in N modules of game/ and lucie/ (Q queries)`, then the modules and
-the queries, one a line. The goal: at most 25.
+the queries, one a line. The goal: at most 25. With CACHE_URL (a shared Redis) the session is
+read from the cache, as production's servers read it; without it from the database (each
+process's own memory would go stale beside the others: lucie/settings.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="lucie-modules-"))
     os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'db.sqlite3'}"
-    os.environ.pop("CACHE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lucie.settings")
     import django
 

@@ -109,7 +109,7 @@ def cases(captured: Captured) -> dict[str, tuple[Captured, str]]:
     client = Client()
     response = client.post(f"/deal/{DEAL}/?rules={RULES}")
     game_id = int(response["Location"].split("/")[2])
-    game = engine.Game(DEAL, engine.Rules.parse(RULES))
+    game = engine.Play(DEAL, engine.Rules.parse(RULES))
     for _ in range(OPENING):
         game.play(sorted(engine.legal_moves(game.position), key=lambda m: m.text)[0])
     store.save(Game.objects.get(pk=game_id), game)

@@ -12,7 +12,7 @@ A game played by a hint stops when the hint has nothing to offer, or after MAX_R
 
 The solver is given the real seed, as "Show a win" is, and the site's budget
 (game/board/winning_line.py:
-2 s and 3,000,000 nodes); every win it reports is replayed move by move through `Game.play` and
+2 s and 3,000,000 nodes); every win it reports is replayed move by move through `Play.play` and
 must end with 52 cards home, and every loss it reports must be a proof (`Solution.proven`).
 
 Parts (`--parts`, comma-separated; all by default):
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Game, Position, Rules, every_rule_set, search
+from game.engine import Play, Position, Rules, every_rule_set, search
 from game.engine.hint import HINT_SECONDS, Hint, greedy_hint, hint
 from game.engine.legal import apply
 from game.engine.review import Slip
@@ -76,7 +76,7 @@ def play(args: Task) -> Played:
     def advise(position: Position) -> Hint | None:
         return hint(position, time_limit=seconds) if which == "fair" else greedy_hint(position)
 
-    game = Game(number, Rules.parse(rules_name), shuffle_seed=hidden_seed(number))
+    game = Play(number, Rules.parse(rules_name), shuffle_seed=hidden_seed(number))
     times: list[float] = []
     cpu: list[float] = []
     redeals = 0
@@ -106,7 +106,7 @@ def solve_one(args: tuple[str, int, str]) -> tuple[str, float, bool, bool, float
     cpu = time.process_time() - began_cpu
     verified = False
     if solution.won:
-        game = Game(number, rules)
+        game = Play(number, rules)
         for move in solution.moves:
             game.play(move)
         verified = game.position.cards_home == 52
@@ -122,7 +122,7 @@ def review_one(args: tuple[int, str, float | None]) -> Reviewed:
     """Follow the fair hint through deal `number` with its hidden seed; if it loses, review it."""
     number, clock, seconds = args
     search.clock = time.thread_time if clock == "cpu" else time.perf_counter
-    game = Game(number, Rules.parse("lucie"), shuffle_seed=hidden_seed(number))
+    game = Play(number, Rules.parse("lucie"), shuffle_seed=hidden_seed(number))
     redeals = 0
     while (advice := hint(game.position, time_limit=seconds)) is not None:
         redeals += advice.move.is_redeal

@@ -2,7 +2,7 @@
 
 The log (`moves`) is the truth: the position is the deal replayed through it, so a game can be
 resumed, audited and replayed. Beside it the row keeps a snapshot of the current position
-(`snapshot`, bound to the log by a checksum: engine.Game.snapshot) so that a move need not replay
+(`snapshot`, bound to the log by a checksum: engine.Play.snapshot) so that a move need not replay
 the log, and counters (`cards_home`, `redeals_used`, ...) kept for statistics and the admin;
 game.board.store writes them all in the same save as the log, and only the columns that changed.
 """
@@ -86,7 +86,7 @@ class Game(models.Model):
     # can only come from a visible page, so a move on a paused clock counts the time since the
     # pause (game/board/clock.py): pausing between moves cannot shrink a game's time.
     paused_at = models.DateTimeField(null=True, blank=True)
-    # The current position, so that a move need not replay the log (engine.Game.snapshot): written
+    # The current position, so that a move need not replay the log (engine.Play.snapshot): written
     # with the log it belongs to, and ignored (the log replayed instead) if it does not match it.
     snapshot = models.TextField(blank=True, default="")
     # One flag per logged move, "1" where the move was played by the auto-move setting rather than
@@ -177,9 +177,9 @@ class Game(models.Model):
         """Won with no undo, no hint and no "Show a win" (the one definition: CLEAN_WIN)."""
         return is_clean_win(self.status, self.assisted, self.undos, self.hints)
 
-    def replay(self) -> engine.Game:
-        """The engine game: the deal replayed through the whole log, with the redo list."""
-        return engine.Game(
+    def replay(self) -> engine.Play:
+        """The play (engine.Play): the deal replayed through the whole log, with the redo list."""
+        return engine.Play(
             self.deal_number,
             self.engine_rules,
             parse_moves(self.moves),
@@ -187,10 +187,10 @@ class Game(models.Model):
             auto_flags=self.auto_flags,
         )
 
-    def resume(self) -> engine.Game:
-        """The engine game from the row's snapshot of its position when that matches the log,
-        else replayed (engine.Game.resume)."""
-        return engine.Game.resume(
+    def resume(self) -> engine.Play:
+        """The play (engine.Play) from the row's snapshot of its position when that matches the log,
+        else replayed (engine.Play.resume)."""
+        return engine.Play.resume(
             self.deal_number,
             self.engine_rules,
             parse_moves(self.moves),

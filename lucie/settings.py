@@ -184,7 +184,21 @@ def cache_config(url: str | None) -> dict[str, Any]:
     }
 
 
-CACHES: dict[str, dict[str, Any]] = {"default": cache_config(env_redis_url("CACHE_URL"))}
+def session_cache_config(url: str | None) -> dict[str, Any]:
+    """Where sessions are cached (Django's cached_db sessions: lucie/sessions.py): the shared
+    Redis, or nowhere. A session cached in one process's memory would go stale in the others
+    (gunicorn runs several workers), so without CACHE_URL sessions are read from the database."""
+    if url is None:
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    return cache_config(url)
+
+
+_CACHE_URL = env_redis_url("CACHE_URL")
+CACHES: dict[str, dict[str, Any]] = {
+    "default": cache_config(_CACHE_URL),
+    "sessions": session_cache_config(_CACHE_URL),
+}
+SESSION_CACHE_ALIAS = "sessions"
 
 # ---------------------------------------------------------------- i18n
 

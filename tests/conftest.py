@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import time_machine
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connection
 from django.test import override_settings
 from django.utils import translation
@@ -80,14 +80,19 @@ def pytest_configure(config: pytest.Config) -> None:
         options = {**cache_config.get("OPTIONS", {})}
         options.update(socket_timeout=1.0, socket_connect_timeout=1.0)
         cache_config = {**cache_config, "OPTIONS": options}
-        override_settings(CACHES={"default": cache_config}).enable()
     if worker.startswith("gw") and redis and cache_config["LOCATION"].startswith("redis"):
         parts = urlsplit(cache_config["LOCATION"])
         number = int(worker.removeprefix("gw")) % 15 + 1
-        caches = {
-            "default": {**cache_config, "LOCATION": urlunsplit(parts._replace(path=f"/{number}"))}
+        cache_config = {
+            **cache_config,
+            "LOCATION": urlunsplit(parts._replace(path=f"/{number}")),
         }
-        override_settings(CACHES=caches).enable()
+    # Sessions are cached where production caches them when it has a shared cache (the Redis
+    # above), and in this process's memory otherwise: the test client and the live server are
+    # one process, so that cache cannot go stale (a gunicorn started by a test reads its own
+    # settings, and without CACHE_URL reads sessions from the database).
+    sessions = cache_config if redis else {**cache_config, "LOCATION": "sessions"}
+    override_settings(CACHES={"default": cache_config, "sessions": sessions}).enable()
     # Jobs run in the request that asks for them, in memory (game/queue.py); the tests that
     # watch real workers start `manage.py work` against a live server's queue.
     from game.queue import huey
@@ -129,7 +134,8 @@ def _empty_cache() -> None:
 
     With CACHE_URL set the cache is a Redis that outlives the test process, so figures or
     counters left by an earlier test (or an earlier run) would otherwise leak into this one."""
-    cache.clear()
+    for alias in settings.CACHES:
+        caches[alias].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -34,12 +34,12 @@ class Before:
 
 @dataclass(slots=True)
 class Change:
-    """`played` (the engine game of `row`) changed by the action named `action`, made on the
+    """`played` (the play of `row`) changed by the action named `action`, made on the
     board of move `seen`. `before`: how it stood before; the board's answer leaves out the
     parts the browser already holds as they were, and the live region says what was done."""
 
     row: Game
-    played: engine.Game
+    played: engine.Play
     action: str = ""
     seen: int = 0
     before: Before | None = None

@@ -43,7 +43,7 @@ def fragment(request: HttpRequest, context: dict[str, Any], *, status: int = 200
 
 def board_context(
     game: Game,
-    played: engine.Game,
+    played: engine.Play,
     *,
     change: Change | None = None,
     selected: str = "",
@@ -156,6 +156,10 @@ def board_context(
         "stuck_redeal": bool(stuck) and engine.REDEAL in legal,
         "stuck_merci": bool(stuck) and any(m.merci for m in legal),
         "blocked": words.blocked(position) if game.status == Game.Status.LOST else [],
+        "blocked_cards": " ".join(words.blocked_cards(position))
+        if game.status == Game.Status.LOST
+        else "",
+        **last_move_marks(played),
         **board_links(game, line is not None and game.status != Game.Status.WON),
     }
 
@@ -282,7 +286,7 @@ def _kept_fans(
 
 def _unchanged(
     game: Game,
-    played: engine.Game,
+    played: engine.Play,
     held: _Held,
     foundations: list[FoundationView],
     legal_now: list[engine.Move],
@@ -314,7 +318,7 @@ def _unchanged(
 
 def announcement(
     game: Game,
-    played: engine.Game,
+    played: engine.Play,
     change: Change | None,
     *,
     hint: engine.Hint | None,
@@ -331,3 +335,27 @@ def announcement(
     if hint is not None:
         return words.hint(played.position, hint)
     return message
+
+
+def last_move_marks(played: engine.Play) -> dict[str, Any]:
+    """The last card move, as the board marks it until the next: the card (wherever it lies
+    now) and the fan it left (`data-last-card`, `data-last-from` on the board, read by
+    main.js, which marks them). Nothing after a redeal, or before the first move.
+
+    >>> game = engine.Play(1)
+    >>> last_move_marks(game)
+    {}
+    >>> move = next(m for m in game.legal_moves() if m.card is not None)
+    >>> _ = game.play(move)
+    >>> marks = last_move_marks(game)
+    >>> marks["last_card"] == move.card.code and marks["last_from"] >= 0
+    True
+    """
+    if not played.moves or played.moves[-1].card is None:
+        return {}
+    card = played.moves[-1].card
+    before = played.positions_since(len(played.moves) - 1)[0]
+    where = before.find(card)
+    if where is None:
+        return {}
+    return {"last_card": card.code, "last_from": where[0]}

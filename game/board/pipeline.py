@@ -196,7 +196,7 @@ def first_hint_name(game: Game) -> str:
 
 
 def computed_hint(
-    request: HttpRequest, game: Game, played: engine.Game, *, session: bool = True
+    request: HttpRequest, game: Game, played: engine.Play, *, session: bool = True
 ) -> engine.Hint | None:
     """The engine's hint for a game in progress (None when it is over): from the cache, or
     counted against the hint rate limit (per session too, unless `session` is false: the embed

@@ -137,7 +137,7 @@ def start_from_record(session_key: str, record: engine.Record) -> Game:
 
     Its opening was not played here, so it is marked assisted: it counts as played, never won.
     """
-    played = engine.Game(record.deal_number, record.rules, record.moves)
+    played = engine.Play(record.deal_number, record.rules, record.moves)
     with transaction.atomic():
         game = start(session_key, record.deal_number, record.rules)
         if record.moves:
@@ -149,7 +149,7 @@ def start_from_record(session_key: str, record: engine.Record) -> Game:
 def store_import(record: engine.Record) -> Game:
     """An imported record kept to be watched: no session, never begun, so it counts nowhere and
     only its replay link (not the embed's token URLs) opens it."""
-    played = engine.Game.from_record(record)
+    played = engine.Play.from_record(record)
     position = played.position
     outcome = position.outcome()
     status = Game.Status.PLAYING if outcome is None else Game.Status(outcome.name)
@@ -238,8 +238,8 @@ FINISHED = ("status", "finished_at", "wall_ms", "elapsed_ms", "clock_since", "pa
             "updated_at")  # fmt: skip
 
 
-def save(game: Game, played: engine.Game) -> None:
-    """Copy the engine game's log, snapshot, counters and outcome onto the row and save it.
+def save(game: Game, played: engine.Play) -> None:
+    """Copy the play's log, snapshot, counters and outcome onto the row and save it.
     Every change is a sign of life from the player, so it also runs the clock (which the first
     move starts); the end of the game stops it. The daily tally and the metrics hear the save
     (game/apps.py)."""

@@ -97,6 +97,25 @@ THE_CARD_WORDS = (
     pgettext_lazy("a card's name in a sentence", "the King of %(suit)s"),
 )
 
+# Translators: a card's name after "under" ("lies under the Jack of Diamonds"), in the case
+# that word takes: German wants the dative ("unter dem Karo-Buben"). Keep the article if
+# "a card's name in a sentence" has one.
+UNDER_CARD_WORDS = (
+    pgettext_lazy("a card's name after under", "the Ace of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Two of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Three of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Four of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Five of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Six of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Seven of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Eight of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Nine of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Ten of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Jack of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the Queen of %(suit)s"),
+    pgettext_lazy("a card's name after under", "the King of %(suit)s"),
+)
+
 # Translators: how far a suit's foundation got after several cards went home at once:
 # "Clubs up to the Five". %(suit)s is the suit.
 UP_TO_WORDS = (
@@ -144,6 +163,11 @@ def card_name(card: engine.Card) -> str:
 def the_card(card: engine.Card) -> str:
     """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
     return str(THE_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+
+
+def under_card(card: engine.Card) -> str:
+    """A card's name after "under": « sous le valet de carreau », "unter dem Karo-Buben"."""
+    return str(UNDER_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
 
 
 def capfirst(text: str) -> str:
@@ -386,14 +410,35 @@ def blocked(position: engine.Position) -> list[str]:
             continue
         fan, depth = where
         above = position.fans[fan][depth + 1 :]
-        values = {"suit": suit_name(suit), "card": the_card(card), "fan": fan + 1}
+        values = {"suit": suit_name(suit), "card": the_card(card)}
+        # No fan number: the board numbers no fan. The card is marked on the felt instead
+        # (blocked_cards), so the sentence points at what the player sees.
         if above:
-            values["cards"] = listing([the_card(c) for c in above], "and")
-            line = _("%(suit)s: %(card)s lies under %(cards)s in fan %(fan)s.") % values
+            values["cards"] = listing([under_card(c) for c in above], "and")
+            line = _("%(suit)s: %(card)s (marked) lies under %(cards)s.") % values
         else:
-            line = _("%(suit)s: %(card)s is on top of fan %(fan)s.") % values
+            line = _("%(suit)s: %(card)s (marked) is on top of its fan.") % values
         lines.append(capfirst(line))
     return lines
+
+
+def blocked_cards(position: engine.Position) -> list[str]:
+    """At a loss, the codes of the cards `blocked` names: each unfinished suit's next card,
+    where it lies in a fan. The board marks them.
+
+    >>> from game.engine import Position
+    >>> blocked_cards(Position.start(1))
+    ['AC', 'AD', 'AH', 'AS']
+    """
+    codes = []
+    for index, suit in enumerate(SUITS):
+        rank = position.foundations[index] + 1
+        if rank > 13:
+            continue
+        card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
+        if position.find(card) is not None:
+            codes.append(card.code)
+    return codes
 
 
 def hint_message(position: engine.Position, found: engine.Hint) -> str:
@@ -436,7 +481,7 @@ NAMED_AT_MOST = 3
 
 
 def change(
-    game: engine.Game,
+    game: engine.Play,
     seen: int,
     action: str,
     *,
@@ -445,7 +490,7 @@ def change(
 ) -> str:
     """The sentence for a request that took `game` from move count `seen` to where it is now.
 
-    `auto` flags the logged moves that the auto-move setting played (engine.Game.auto);
+    `auto` flags the logged moves that the auto-move setting played (engine.Play.auto);
     `assisted` says that "Show a win" was used, so a win is not called the player's.
     """
     count = len(game.moves)
@@ -727,7 +772,7 @@ WORDS = {
     ),
 }
 
-# The refusals raised with their English text alone (game/board/actions.py, engine.Game,
+# The refusals raised with their English text alone (game/board/actions.py, engine.Play,
 # store.py), by that text. A raise site that passes the code instead needs no entry here.
 UNCODED = {
     "there is no move to undo": "no_undo",

@@ -12,10 +12,10 @@ from .deal import (
     check_deal_number,
     parse_deal_number,
 )
-from .game import Game, snapshot_position, snapshot_text
 from .hint import Hint, auto_finish, greedy_hint, hint
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
+from .play import Play, snapshot_position, snapshot_text
 from .position import (
     InvalidPositionError,
     Outcome,
@@ -28,11 +28,39 @@ from .position import (
 from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
 
 __all__ = [
-    "DECK", "DEFAULT_RULES", "MAX_DEAL", "MIN_DEAL", "PRESETS", "REDEAL", "SHUFFLE_VERSION",
-    "Card", "Game", "Hint", "IllegalMoveError", "InvalidCardError", "InvalidDealError",
-    "InvalidMoveError", "InvalidPositionError", "InvalidRecordError", "InvalidRulesError",
-    "Layout", "Move", "Outcome",
-    "Position", "Record", "Rules", "Termination", "apply", "auto_finish", "card_moves",
-    "check_deal_number", "every_rule_set", "greedy_hint", "hint", "legal_moves",
-    "parse_deal_number", "snapshot_position", "snapshot_text",
+    "DECK",
+    "DEFAULT_RULES",
+    "MAX_DEAL",
+    "MIN_DEAL",
+    "PRESETS",
+    "REDEAL",
+    "SHUFFLE_VERSION",
+    "Card",
+    "Hint",
+    "IllegalMoveError",
+    "InvalidCardError",
+    "InvalidDealError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidRulesError",
+    "Layout",
+    "Move",
+    "Outcome",
+    "Play",
+    "Position",
+    "Record",
+    "Rules",
+    "Termination",
+    "apply",
+    "auto_finish",
+    "card_moves",
+    "check_deal_number",
+    "every_rule_set",
+    "greedy_hint",
+    "hint",
+    "legal_moves",
+    "parse_deal_number",
+    "snapshot_position",
+    "snapshot_text",
 ]  # fmt: skip

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import hashlib
 
-from .game import Game
 from .hint import hint
+from .play import Play
 from .rules import DEFAULT_RULES, Rules
 
 SAMPLES = 100
@@ -39,7 +39,7 @@ def sample_seed(deal_number: int, index: int, rules: Rules = DEFAULT_RULES) -> i
 
 def fair_win(deal_number: int, index: int, rules: Rules = DEFAULT_RULES) -> bool:
     """Whether the fair hint, following its own advice, wins sample `index` of the deal."""
-    game = Game(deal_number, rules, shuffle_seed=sample_seed(deal_number, index, rules))
+    game = Play(deal_number, rules, shuffle_seed=sample_seed(deal_number, index, rules))
     redeals = 0
     while (found := hint(game.position, time_limit=None)) is not None:
         redeals += found.move.is_redeal

@@ -79,7 +79,7 @@ class SiteBoard:
         self,
         request: HttpRequest,
         game: Game,
-        played: engine.Game,
+        played: engine.Play,
         *,
         change: Change | None = None,
         message: str = "",

@@ -88,7 +88,7 @@ def read_import(request: HttpRequest) -> engine.Record:
         )
     try:
         record = engine.Record.parse(text)
-        engine.Game.from_record(record)
+        engine.Play.from_record(record)
     except (engine.InvalidRecordError, engine.IllegalMoveError) as error:
         raise BadRecord(
             gettext("That record cannot be used: %(why)s") % {"why": words.refusal_message(error)}

@@ -86,6 +86,9 @@ def _context(
                 "position": position,
                 "slip_move": words.describe(moves[at]),
                 "slip_number": at + 1,
+                # A card sent home before a redeal: safe within its deal, yet it changes the
+                # cards the next shuffle deals; the page says so (a player expects home to be safe).
+                "slip_home": moves[at].to_foundation and not moves[at].merci,
                 "last_deal": position.is_last_deal,
                 "deal_in_play": position.redeals_used + 1,
                 "hint_move": words.describe(engine.Move.parse(progress.hint))
@@ -119,8 +122,9 @@ def _work_estimate(game: Game, progress: Progress) -> str:
     slip = progress.slip
     if slip.state == "working":
         return ngettext(
-            "%(count)s position looked at so far",
-            "%(count)s positions looked at so far",
+            # Each solve asks of one position along the moves whether a win still existed.
+            "%(count)s position of this game checked for a win so far",
+            "%(count)s positions of this game checked for a win so far",
             slip.solves,
         ) % {"count": slip.solves}
     return ngettext(

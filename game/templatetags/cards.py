@@ -140,6 +140,7 @@ def board_words() -> dict[str, object]:
         # A card's name: its rank's pattern (Ace to King) with the suit put in.
         "names": [str(words) for words in words.CARD_WORDS],
         "the": [str(words) for words in words.THE_CARD_WORDS],
+        "under": [str(words) for words in words.UNDER_CARD_WORDS],
         "suits": {suit: str(words) for suit, words in words.SUIT_WORDS.items()},
         "zero_is_one": ngettext("%(count)s move", "%(count)s moves", 0)
         == ngettext("%(count)s move", "%(count)s moves", 1),

@@ -103,7 +103,7 @@ def test_play_today_see_the_month_win_and_copy_the_result(
     # Most of the win through the pipeline and the test client, in the browser's own session.
     session = next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
     game = Game.objects.get(session_key=session, deal_number=number)
-    store.save(game, engine.Game(number, engine.DEFAULT_RULES, list(line[:-2])))
+    store.save(game, engine.Play(number, engine.DEFAULT_RULES, list(line[:-2])))
     client = Client()
     client.cookies["sessionid"] = session
     game.refresh_from_db()

@@ -57,7 +57,7 @@ def hint_line(number: int) -> tuple[int, int]:
     too (where it ends, won or lost, may differ: the game is played to its end either way)."""
     found = set()
     for limit in (0.01, HINT_SECONDS):
-        game = engine.Game(number)
+        game = engine.Play(number)
         while (hint := engine.hint(game.position, limit)) is not None:
             game.play(hint.move)
         found.add((sum(m.is_redeal for m in game.moves), sum(m.merci for m in game.moves)))

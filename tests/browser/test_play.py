@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_tap_undo_redo_redeal_and_reload(
     page: Page, live_server: LiveServer, artifact_dir: Path, errors: list[str]
 ) -> None:
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     page.goto(f"{live_server.url}/deal/1/")
     expect(board(page)).to_have_attribute("data-deal", "1")
     expect(board(page)).to_have_attribute("data-status", "playing")
@@ -101,7 +101,7 @@ def test_tap_undo_redo_redeal_and_reload(
 def test_the_merci_draws_a_buried_card(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
-    mirror = engine.Game(5, engine.Rules.parse("lucie-r0"))
+    mirror = engine.Play(5, engine.Rules.parse("lucie-r0"))
     page.goto(f"{live_server.url}/deal/5/?rules=lucie-r0")
     expect(board(page)).to_have_attribute("data-mercis-left", "1")
     expect(page.locator(".merci.open")).to_be_visible()
@@ -134,7 +134,7 @@ def test_win_a_whole_game_by_tapping(
 def test_play_with_the_keyboard_alone(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     page.goto(f"{live_server.url}/deal/1/")
     move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
     assert move.card is not None
@@ -182,7 +182,7 @@ def test_everything_works_without_javascript(
 ) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     page = context.new_page()
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     page.goto(f"{live_server.url}/deal/1/")
     move = next(m for m in engine.card_moves(mirror.position) if m.to_foundation)
     assert move.card is not None

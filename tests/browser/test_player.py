@@ -41,7 +41,7 @@ def style(page: Page, selector: str, prop: str) -> str:
 def lost_game(session_key: str = "someone") -> Game:
     number, moves = greedy_record("lost")
     game = Game.objects.create(session_key=session_key, deal_number=number)
-    store.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
+    store.save(game, engine.Play(number, moves=[engine.Move.parse(m) for m in moves]))
     game.refresh_from_db()
     assert game.status == Game.Status.LOST
     return game
@@ -97,7 +97,7 @@ def test_each_setting_changes_the_board_at_once_and_is_remembered(
     assert menu["x"] < new_game["x"]  # mirrored: the menu is on the left now
 
     tap(page, move, 1 + len(home))  # the move, then every card it freed goes home
-    after = engine.Game(number, moves=[move, *home]).position
+    after = engine.Play(number, moves=[move, *home]).position
     for index, suit in enumerate("CDHS"):
         expect(page.locator(f'[data-foundation="{suit}"]')).to_have_attribute(
             "data-count", str(after.foundations[index])
@@ -165,7 +165,7 @@ def test_the_timer_stops_while_the_page_is_hidden_and_goes_on_when_shown(
     live_server: LiveServer,
     errors: list[str],
 ) -> None:
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     page.goto(f"{live_server.url}/deal/1/")
     timer = page.locator("#board .timer")
     page.wait_for_timeout(1300)
@@ -238,7 +238,7 @@ def test_the_replay_link_on_the_lost_screen_opens_for_another_browser(
     page = owner.new_page()
     open_dealt(page, f"{live_server.url}/deal/{number}/")
     game = Game.objects.get(deal_number=number)
-    store.save(game, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
+    store.save(game, engine.Play(number, moves=[engine.Move.parse(m) for m in moves]))
     page.goto(f"{live_server.url}/game/{game.pk}/")
     href = page.get_by_role("link", name="Watch the replay").get_attribute("href")
     assert href is not None
@@ -260,9 +260,9 @@ def seed_stats(page: Page, live_server: LiveServer) -> str:
     lost_game(key)
     number, moves = greedy_record("won")
     won = Game.objects.create(session_key=key, deal_number=number)
-    store.save(won, engine.Game(number, moves=[engine.Move.parse(m) for m in moves]))
+    store.save(won, engine.Play(number, moves=[engine.Move.parse(m) for m in moves]))
     abandoned = Game.objects.create(session_key=key, deal_number=3)
-    store.save(abandoned, engine.Game(3, moves=[engine.card_moves(engine.Game(3).position)[0]]))
+    store.save(abandoned, engine.Play(3, moves=[engine.card_moves(engine.Play(3).position)[0]]))
     store.finish(abandoned, Game.Status.ABANDONED, abandoned.updated_at)
     abandoned.save()
     return key

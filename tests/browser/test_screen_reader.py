@@ -104,7 +104,7 @@ def test_win_a_whole_game_by_keyboard_and_ear(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
     number, line = solved_deal()
-    mirror = engine.Game(number)
+    mirror = engine.Play(number)
     page.goto(f"{live_server.url}/deal/{number}/")
     player = Player(page)
 
@@ -191,7 +191,7 @@ def test_win_a_whole_game_by_keyboard_and_ear(
 def greedy_loss() -> tuple[int, tuple[engine.Move, ...]]:
     rules = engine.Rules.parse("nomerci-r0")
     for number in range(1, 300):
-        played = engine.Game(number, rules)
+        played = engine.Play(number, rules)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
         if status_of(played) == "lost" and len(played.moves) > 1:
@@ -240,7 +240,7 @@ def test_the_loss_is_announced_and_focus_goes_to_the_end_panel(
     number, moves = greedy_loss()
     open_dealt(page, f"{live_server.url}/deal/{number}/?rules=nomerci-r0")
     game = Game.objects.latest("pk")
-    store.save(game, engine.Game(number, game.engine_rules, moves[:-1]))
+    store.save(game, engine.Play(number, game.engine_rules, moves[:-1]))
     page.reload()
     player = Player(page)
     last = moves[-1]
@@ -289,7 +289,7 @@ def test_the_daily_calendar_is_a_table_with_headers(page: Page, live_server: Liv
 def test_keyboard_details_and_dialogs(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
-    mirror = engine.Game(1)
+    mirror = engine.Play(1)
     page.goto(f"{live_server.url}/deal/1/")
     player = Player(page)
 
@@ -356,7 +356,7 @@ def test_keyboard_details_and_dialogs(
 
 
 def test_the_embed_is_announced_and_clean(page: Page, live_server: LiveServer) -> None:
-    mirror = engine.Game(3)
+    mirror = engine.Play(3)
     page.goto(f"{live_server.url}/embed/deal/3/")
     player = Player(page)
     assert no_violations(page) == []

@@ -6,11 +6,11 @@ import pytest
 
 from game.engine import (
     REDEAL,
-    Game,
     IllegalMoveError,
     InvalidDealError,
     Move,
     Outcome,
+    Play,
     Position,
     Record,
     Rules,
@@ -21,7 +21,7 @@ from game.engine import (
 )
 
 
-def play_out(game: Game, limit: int = 400) -> None:
+def play_out(game: Play, limit: int = 400) -> None:
     """Always play the first legal move, to the end: cards first, then mercis, then redeals."""
     for _ in range(limit):
         moves = legal_moves(game.position)
@@ -34,15 +34,15 @@ def play_out(game: Game, limit: int = 400) -> None:
 
 
 @pytest.fixture
-def finished() -> Game:
+def finished() -> Play:
     """Deal 1 under the default rules, played to the end by always taking the first legal move."""
-    game = Game(1)
+    game = Play(1)
     play_out(game)
     return game
 
 
 def test_a_new_game_starts_at_its_deal() -> None:
-    game = Game(20260726, Rules.parse("trefoil"))
+    game = Play(20260726, Rules.parse("trefoil"))
     assert game.position == game.start == Position.start(20260726, Rules.parse("trefoil"))
     assert game.moves == ()
     assert not game.can_undo
@@ -51,13 +51,13 @@ def test_a_new_game_starts_at_its_deal() -> None:
     assert game.positions() == (game.start,)
 
 
-def test_the_played_game_uses_its_redeals_and_its_merci(finished: Game) -> None:
+def test_the_played_game_uses_its_redeals_and_its_merci(finished: Play) -> None:
     assert finished.moves.count(REDEAL) == 2
     assert sum(move.merci for move in finished.moves) == 1
     assert finished.outcome() is not None
 
 
-def test_undo_steps_back_through_every_move_to_the_start(finished: Game) -> None:
+def test_undo_steps_back_through_every_move_to_the_start(finished: Play) -> None:
     positions = finished.positions()
     assert len(positions) == len(finished.moves) + 1
     for expected in reversed(positions[:-1]):
@@ -69,7 +69,7 @@ def test_undo_steps_back_through_every_move_to_the_start(finished: Game) -> None
         finished.undo()
 
 
-def test_redo_plays_the_undone_moves_again_across_redeals_and_the_merci(finished: Game) -> None:
+def test_redo_plays_the_undone_moves_again_across_redeals_and_the_merci(finished: Play) -> None:
     moves, end = finished.moves, finished.position
     while finished.can_undo:
         finished.undo()
@@ -83,7 +83,7 @@ def test_redo_plays_the_undone_moves_again_across_redeals_and_the_merci(finished
 
 
 def test_undoing_a_redeal_and_taking_it_again_deals_the_same_fans() -> None:
-    game = Game(42)
+    game = Play(42)
     game.play(card_moves(game.position)[0])
     dealt = game.play(REDEAL)
     before = game.undo()
@@ -98,7 +98,7 @@ def test_undoing_a_redeal_and_taking_it_again_deals_the_same_fans() -> None:
 
 
 def test_undoing_the_merci_gives_it_back() -> None:
-    game = Game(3, Rules.parse("lucie-r0"))
+    game = Play(3, Rules.parse("lucie-r0"))
     merci = next(move for move in legal_moves(game.position) if move.merci)
     game.play(merci)
     assert game.position.mercis_used == 1
@@ -109,7 +109,7 @@ def test_undoing_the_merci_gives_it_back() -> None:
 
 
 def test_a_new_move_after_undo_clears_the_redo_list() -> None:
-    game = Game(1)
+    game = Play(1)
     first, second = card_moves(game.position)[:2]
     game.play(first)
     game.undo()
@@ -119,7 +119,7 @@ def test_a_new_move_after_undo_clears_the_redo_list() -> None:
     assert not game.redo_moves
 
 
-def test_playing_the_move_redo_would_play_keeps_the_rest_of_the_redo_list(finished: Game) -> None:
+def test_playing_the_move_redo_would_play_keeps_the_rest_of_the_redo_list(finished: Play) -> None:
     moves = finished.moves
     for _ in range(3):
         finished.undo()
@@ -129,7 +129,7 @@ def test_playing_the_move_redo_would_play_keeps_the_rest_of_the_redo_list(finish
 
 
 def test_an_illegal_move_changes_nothing_in_the_game() -> None:
-    game = Game(1)
+    game = Play(1)
     game.play(card_moves(game.position)[0])
     game.undo()
     moves, redo, position = game.moves, game.redo_moves, game.position
@@ -139,45 +139,45 @@ def test_an_illegal_move_changes_nothing_in_the_game() -> None:
     assert len(game.positions()) == 1
 
 
-def test_a_game_is_its_moves_replayed(finished: Game) -> None:
-    replayed = Game(finished.deal_number, finished.rules, finished.moves)
+def test_a_game_is_its_moves_replayed(finished: Play) -> None:
+    replayed = Play(finished.deal_number, finished.rules, finished.moves)
     assert replayed.position == finished.position
     assert replayed.positions() == finished.positions()
-    assert Game.from_record(finished.record).position == finished.position
-    assert Game.from_record(finished.record.text).position == finished.position
+    assert Play.from_record(finished.record).position == finished.position
+    assert Play.from_record(finished.record.text).position == finished.position
 
 
-def test_a_game_can_be_rebuilt_with_its_redo_list(finished: Game) -> None:
+def test_a_game_can_be_rebuilt_with_its_redo_list(finished: Play) -> None:
     moves = finished.moves
-    game = Game(1, moves=moves[:5], redo=moves[5:9])
+    game = Play(1, moves=moves[:5], redo=moves[5:9])
     assert game.redo_moves == moves[5:9]
-    assert game.redo() == Game(1, moves=moves[:6]).position
+    assert game.redo() == Play(1, moves=moves[:6]).position
 
 
 def test_replaying_an_illegal_move_names_the_move() -> None:
     with pytest.raises(
         IllegalMoveError, match=r"^move 2 \(KS>F\): the King of Spades cannot go home yet"
     ):
-        Game(1, moves=[REDEAL, Move.parse("KS>F")])
+        Play(1, moves=[REDEAL, Move.parse("KS>F")])
     with pytest.raises(IllegalMoveError, match=r"^move 2 \(R\): no redeals are left"):
-        Game.from_record("lucie-r1 1 R R")
+        Play.from_record("lucie-r1 1 R R")
 
 
 @pytest.mark.parametrize("number", [0, -1, 2**63, True, "12", 1.0])
 def test_a_game_needs_a_deal_number(number: object) -> None:
     with pytest.raises(InvalidDealError):
-        Game(number)  # type: ignore[arg-type]
+        Play(number)  # type: ignore[arg-type]
 
 
 def test_a_shuffle_seed_changes_the_redeals_but_not_the_first_deal() -> None:
-    game = Game(8, shuffle_seed=99)
+    game = Play(8, shuffle_seed=99)
     assert game.start == Position.start(8, shuffle_seed=99)
     assert game.play(REDEAL) == apply(Position.start(8, shuffle_seed=99), REDEAL)
     assert game.position.fans != apply(Position.start(8), REDEAL).fans
 
 
 def test_a_won_game_says_so_and_undo_takes_it_back_into_play() -> None:
-    game = Game(16)  # first-legal-move play happens to win this deal
+    game = Play(16)  # first-legal-move play happens to win this deal
     play_out(game)
     assert game.outcome() == Outcome(Termination.ALL_HOME)
     assert game.position.cards_home == 52
@@ -189,7 +189,7 @@ def test_a_won_game_says_so_and_undo_takes_it_back_into_play() -> None:
 
 def test_a_redo_the_rules_refuse_changes_nothing() -> None:
     king_home = Move.parse("KS>F")
-    game = Game(1, redo=[king_home])
+    game = Play(1, redo=[king_home])
     with pytest.raises(IllegalMoveError, match="cannot go home yet"):
         game.redo()
     assert game.redo_moves == (king_home,)

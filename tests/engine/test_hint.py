@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.engine import Game, Position, Rules, apply, fair, legal_moves, search
+from game.engine import Play, Position, Rules, apply, fair, legal_moves, search
 from game.engine import deal as deals
 from game.engine.hint import Hint, fair_hint, greedy_hint, hint, reason
 
@@ -36,7 +36,7 @@ def follow(
 def positions(draw: st.DrawFn, rules_name: str) -> Position:
     """A position reached from a random deal by random legal play, redeals and mercis included."""
     number = draw(st.integers(1, 10_000))
-    game = Game(number, Rules.parse(rules_name))
+    game = Play(number, Rules.parse(rules_name))
     for choice in draw(st.lists(st.integers(0, 10_000), max_size=60)):
         moves = legal_moves(game.position)
         if not moves:
@@ -86,7 +86,7 @@ def test_a_hint_cut_short_reads_like_any_other() -> None:
 
 @pytest.mark.parametrize("rules_name", ["lucie-r0-m2", "lucie-r0-m2-free", "lucie-m2-free"])
 def test_a_hint_given_no_time_at_all_still_offers_a_legal_move(rules_name: str) -> None:
-    game = Game(10, Rules.parse(rules_name))
+    game = Play(10, Rules.parse(rules_name))
     for _ in range(40):
         found = fair_hint(game.position, time_limit=0.0)
         if found is None:
@@ -152,7 +152,7 @@ def test_the_hint_redeals_when_nothing_better_is_in_reach(drawn: Position) -> No
 def test_the_hint_cannot_see_the_redeal_shuffle() -> None:
     """Before the last deal the hint is the same whatever the hidden shuffle seed."""
     for number in range(1, 7):
-        game = Game(number, shuffle_seed=number)
+        game = Play(number, shuffle_seed=number)
         for _ in range(4):
             position = game.position
             if position.is_last_deal or (advice := hint(position, time_limit=None)) is None:
@@ -168,7 +168,7 @@ def test_the_hint_never_computes_a_redeal(monkeypatch: pytest.MonkeyPatch) -> No
     """Any look at the real redeal would go through the deal module's shuffle: forbid it."""
     seen = []
     for number in (3, 4):
-        game = Game(number)
+        game = Play(number)
         while not game.position.is_last_deal and game.position.cards_home < 52:
             advice = hint(game.position)
             assert advice is not None

@@ -10,11 +10,11 @@ from game.engine import (
     MAX_DEAL,
     REDEAL,
     Card,
-    Game,
     InvalidDealError,
     InvalidMoveError,
     InvalidRecordError,
     Move,
+    Play,
     Record,
     Rules,
     check_deal_number,
@@ -129,13 +129,13 @@ def test_a_move_that_cannot_exist_cannot_be_built(fields: dict[str, object], mes
         Move(**fields)  # type: ignore[arg-type]
 
 
-def random_games() -> list[Game]:
+def random_games() -> list[Play]:
     """Seeded random play under several rule sets, to the end of each game."""
     games = []
     for number, name in enumerate(
         ["lucie", "lucie-free-kings", "trefoil-m2", "sixteen-r3-kings", "lucie-r0-m2-free"]
     ):
-        game = Game(100 + number, Rules.parse(name))
+        game = Play(100 + number, Rules.parse(name))
         rng = random.Random(number)
         for _ in range(150):
             moves = legal_moves(game.position)
@@ -150,7 +150,7 @@ GAMES = random_games()
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.rules.name)
-def test_every_move_met_in_play_round_trips(game: Game) -> None:
+def test_every_move_met_in_play_round_trips(game: Play) -> None:
     for move in game.moves:
         assert Move.parse(move.text) == move
         assert Move.parse(move.text.lower()) == move
@@ -165,13 +165,13 @@ def test_the_games_played_meet_every_kind_of_move() -> None:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.rules.name)
-def test_a_record_round_trips_and_replays_to_the_same_position(game: Game) -> None:
+def test_a_record_round_trips_and_replays_to_the_same_position(game: Play) -> None:
     record = game.record
     assert Record.parse(record.text) == record
     assert Record.parse(record.text.lower()) == record
     assert Record.parse("\n   ".join(record.text.split())) == record
     assert eval(repr(record), {"Record": Record}) == record
-    assert Game.from_record(record.text).position == game.position
+    assert Play.from_record(record.text).position == game.position
 
 
 def test_a_record_reads_rule_set_deal_number_and_moves() -> None:

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from game.engine import (
     DECK,
     MAX_DEAL,
-    Game,
     IllegalMoveError,
     Move,
+    Play,
     Position,
     Record,
     apply,
@@ -28,9 +28,9 @@ deal_numbers = st.one_of(st.integers(1, 1000), st.integers(1, MAX_DEAL), st.just
 
 
 @st.composite
-def games(draw: st.DrawFn) -> Game:
+def games(draw: st.DrawFn) -> Play:
     """A game of random legal play: each move drawn from `legal_moves`, to the end of the game."""
-    game = Game(draw(deal_numbers), draw(rule_sets))
+    game = Play(draw(deal_numbers), draw(rule_sets))
     for _ in range(MAX_MOVES):
         moves = legal_moves(game.position)
         if not moves:
@@ -39,7 +39,7 @@ def games(draw: st.DrawFn) -> Game:
     return game
 
 
-def steps(game: Game) -> list[tuple[Position, Move, Position]]:
+def steps(game: Play) -> list[tuple[Position, Move, Position]]:
     positions = game.positions()
     return list(zip(positions[:-1], game.moves, positions[1:], strict=True))
 
@@ -55,7 +55,7 @@ def assert_every_card_in_one_place(position: Position) -> None:
 
 @PROPERTY
 @given(games())
-def test_all_52_cards_are_accounted_for_at_every_step(game: Game) -> None:
+def test_all_52_cards_are_accounted_for_at_every_step(game: Play) -> None:
     for position in game.positions():
         assert_every_card_in_one_place(position)
         assert all(0 <= rank <= 13 for rank in position.foundations)
@@ -63,7 +63,7 @@ def test_all_52_cards_are_accounted_for_at_every_step(game: Game) -> None:
 
 @PROPERTY
 @given(games())
-def test_foundations_only_ever_grow_by_the_next_card_of_their_suit(game: Game) -> None:
+def test_foundations_only_ever_grow_by_the_next_card_of_their_suit(game: Play) -> None:
     for before, move, after in steps(game):
         if move.to_foundation:
             assert move.card is not None
@@ -77,7 +77,7 @@ def test_foundations_only_ever_grow_by_the_next_card_of_their_suit(game: Game) -
 
 @PROPERTY
 @given(games())
-def test_counters_stay_within_the_rules(game: Game) -> None:
+def test_counters_stay_within_the_rules(game: Play) -> None:
     rules = game.rules
     for before, move, after in steps(game):
         assert after.redeals_used == before.redeals_used + move.is_redeal
@@ -94,7 +94,7 @@ def test_counters_stay_within_the_rules(game: Game) -> None:
 
 @PROPERTY
 @given(games())
-def test_undo_after_apply_gives_back_the_same_position(game: Game) -> None:
+def test_undo_after_apply_gives_back_the_same_position(game: Play) -> None:
     ends = game.positions()
     moves = game.moves
     for expected in reversed(ends[:-1]):
@@ -108,17 +108,17 @@ def test_undo_after_apply_gives_back_the_same_position(game: Game) -> None:
 
 @PROPERTY
 @given(games())
-def test_replaying_the_record_gives_the_same_positions(game: Game) -> None:
+def test_replaying_the_record_gives_the_same_positions(game: Play) -> None:
     record = Record.parse(game.record.text)
     assert record == game.record
-    replayed = Game.from_record(record)
+    replayed = Play.from_record(record)
     assert replayed.positions() == game.positions()
     assert replayed.outcome() == game.outcome()
 
 
 @PROPERTY
 @given(games())
-def test_every_legal_move_met_round_trips_through_its_text(game: Game) -> None:
+def test_every_legal_move_met_round_trips_through_its_text(game: Play) -> None:
     for position in game.positions():
         moves = legal_moves(position)
         assert len(set(moves)) == len(moves)
@@ -128,7 +128,7 @@ def test_every_legal_move_met_round_trips_through_its_text(game: Game) -> None:
 
 @PROPERTY
 @given(games())
-def test_the_outcome_follows_from_what_is_left_to_play(game: Game) -> None:
+def test_the_outcome_follows_from_what_is_left_to_play(game: Play) -> None:
     for position in game.positions():
         outcome = position.outcome()
         if position.cards_home == 52:
@@ -158,11 +158,11 @@ def candidate_moves(position: Position) -> st.SearchStrategy[Move]:
 @PROPERTY
 @given(games(), st.data())
 def test_an_illegal_move_is_refused_and_leaves_the_state_untouched(
-    played: Game, data: st.DataObject
+    played: Play, data: st.DataObject
 ) -> None:
     cut = data.draw(st.integers(0, len(played.moves)), label="moves kept")
     moves, redo = played.moves[:cut], played.moves[cut:]
-    game = Game(played.deal_number, played.rules, moves, redo=redo)
+    game = Play(played.deal_number, played.rules, moves, redo=redo)
     position = game.position
     legal = legal_moves(position)
     move = data.draw(candidate_moves(position).filter(lambda m: m not in legal), label="move")

@@ -9,12 +9,12 @@ import math
 
 import pytest
 
-from game.engine import Game, Move, Rules, difficulty, greedy_hint, review, solver
+from game.engine import Move, Play, Rules, difficulty, greedy_hint, review, solver
 from game.engine.review import Slip
 
 
-def greedy_game(number: int, rules: str = "lucie") -> Game:
-    game = Game(number, Rules.parse(rules))
+def greedy_game(number: int, rules: str = "lucie") -> Play:
+    game = Play(number, Rules.parse(rules))
     while (found := greedy_hint(game.position)) is not None:
         game.play(found.move)
     return game

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from game.engine import DECK, Game, Position, Rules, apply, legal_moves
+from game.engine import DECK, Play, Position, Rules, apply, legal_moves
 from game.engine.solver import solve
 
 
@@ -15,7 +15,7 @@ def test_a_win_replays_through_the_engine_to_52_cards_home(rules_name: str, numb
     rules = Rules.parse(rules_name)
     solution = solve(Position.start(number, rules))
     assert solution.status == "won"
-    game = Game(number, rules)
+    game = Play(number, rules)
     for move in solution.moves:
         game.play(move)
     assert game.position.cards_home == 52

@@ -15,9 +15,9 @@ from game.engine import (
     DECK,
     MAX_DEAL,
     REDEAL,
-    Game,
     IllegalMoveError,
     Move,
+    Play,
     Record,
     Rules,
     every_rule_set,
@@ -26,7 +26,7 @@ from game.engine import (
 
 
 class GameMachine(RuleBasedStateMachine):
-    game: Game
+    game: Play
     played: list[Move]  # the model: the moves that lead here
     undone: list[Move]  # the model: what redo would play, next one last
 
@@ -35,7 +35,7 @@ class GameMachine(RuleBasedStateMachine):
         rules=st.sampled_from(every_rule_set()),
     )
     def start(self, deal: int, rules: Rules) -> None:
-        self.game = Game(deal, rules)
+        self.game = Play(deal, rules)
         self.played = []
         self.undone = []
 
@@ -105,7 +105,7 @@ class GameMachine(RuleBasedStateMachine):
     def the_game_is_its_moves_replayed(self) -> None:
         game = self.game
         assert game.moves == tuple(self.played)
-        replayed = Game(game.deal_number, game.rules, game.moves)
+        replayed = Play(game.deal_number, game.rules, game.moves)
         assert game.position == replayed.position
         assert game.positions() == replayed.positions()
         assert Record.parse(game.record.text) == game.record

@@ -30,7 +30,7 @@ def a_move(game: Game, kind: str) -> engine.Move:
 
 def set_moves(game: Game, moves: tuple[engine.Move, ...] | list[engine.Move]) -> None:
     """Bring a stored game to the position after `moves` (as if they had been played here)."""
-    store.save(game, engine.Game(game.deal_number, game.engine_rules, moves))
+    store.save(game, engine.Play(game.deal_number, game.engine_rules, moves))
 
 
 @cache
@@ -38,7 +38,7 @@ def greedy_game(rules: str) -> tuple[int, tuple[engine.Move, ...], str]:
     """The first deal whose greedy play ends in a win (lucie) or a loss (other rules)."""
     parsed = engine.Rules.parse(rules)
     for number in range(1, 400):
-        played = engine.Game(number, parsed)
+        played = engine.Play(number, parsed)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
         status = status_of(played)
@@ -54,7 +54,7 @@ def stuck_game(rules: str, *, lost: bool = False) -> tuple[int, tuple[engine.Mov
     all): card moves played greedily (never a redeal or the merci) until none is left."""
     parsed = engine.Rules.parse(rules)
     for number in range(1, 300):
-        played = engine.Game(number, parsed)
+        played = engine.Play(number, parsed)
         while True:
             moves = [m for m in engine.card_moves(played.position) if not m.merci]
             if not moves:

@@ -76,7 +76,7 @@ def fans(page: Page) -> list[list[str]]:
 def greedy_win() -> tuple[int, tuple[engine.Move, ...]]:
     """The first deal that following the greedy hint wins, found at test time."""
     for number in range(1, 500):
-        played = engine.Game(number)
+        played = engine.Play(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
         if status_of(played) == "won":

@@ -25,7 +25,7 @@ def assert_cookie_free(response: Response) -> None:
 
 
 def first_move(number: int = DEAL, rules: engine.Rules = engine.DEFAULT_RULES) -> engine.Move:
-    position = engine.Game(number, rules).position
+    position = engine.Play(number, rules).position
     return next(m for m in engine.legal_moves(position) if not m.is_redeal and not m.merci)
 
 

@@ -95,17 +95,17 @@ def tap(page: Page, move: engine.Move, count_after: int) -> None:
     moves_shown(page, count_after)
 
 
-def a_card_move(played: engine.Game) -> engine.Move:
+def a_card_move(played: engine.Play) -> engine.Move:
     moves = [m for m in engine.legal_moves(played.position) if not m.is_redeal and not m.merci]
     return sorted(moves, key=lambda m: m.onto is None)[0]
 
 
-def open_frame(page: Page, outer: OuterSite) -> engine.Game:
+def open_frame(page: Page, outer: OuterSite) -> engine.Play:
     """Load the outer page; return an engine mirror of the deal its frame shows."""
     page.goto(outer.url)
     expect(board(page)).to_have_attribute("data-status", "playing")
     expect(frame(page).locator("[data-fan]")).to_have_count(18)
-    return engine.Game(int(board(page).get_attribute("data-deal") or 0))
+    return engine.Play(int(board(page).get_attribute("data-deal") or 0))
 
 
 def game_cookies(context: BrowserContext) -> list[Any]:

@@ -21,7 +21,7 @@ CHEAT_DEAL = 20261115
 @functools.cache
 def winning_line() -> tuple[str, ...]:
     """A winning line of the cheat day's deal, as Show a win gives it (the real solver)."""
-    found = solver.solve(engine.Game(CHEAT_DEAL).position, time_limit=30)
+    found = solver.solve(engine.Play(CHEAT_DEAL).position, time_limit=30)
     assert found.status == "won"
     return tuple(move.text for move in found.moves)
 

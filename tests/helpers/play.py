@@ -60,7 +60,7 @@ def snapshot(game: Game) -> tuple[str, str, int, str]:
     return game.moves, game.redo, game.move_count, game.status
 
 
-def status_of(played: engine.Game | engine.Position) -> str:
+def status_of(played: engine.Play | engine.Position) -> str:
     """ "playing", "won" or "lost": the engine's outcome in the stored status's words."""
     outcome = played.outcome()
     return "playing" if outcome is None else outcome.name
@@ -70,7 +70,7 @@ def status_of(played: engine.Game | engine.Position) -> str:
 def greedy_record(wanted: str) -> tuple[int, tuple[str, ...]]:
     """The first deal that following the greedy hint wins (or loses), and its moves."""
     for number in range(1, 500):
-        played = engine.Game(number)
+        played = engine.Play(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
         if status_of(played) == wanted:
@@ -82,7 +82,7 @@ def play_through(client: Client, game: Game, moves: tuple[str, ...]) -> None:
     """Store all but the last few moves as play would, then make the last ones as requests."""
     head, tail = moves[:-3], moves[-3:]
     store.save(
-        game, engine.Game(game.deal_number, game.engine_rules, [engine.Move.parse(m) for m in head])
+        game, engine.Play(game.deal_number, game.engine_rules, [engine.Move.parse(m) for m in head])
     )
     for text in tail:
         game.refresh_from_db()
@@ -103,7 +103,7 @@ def board_of(response: Response) -> dict[str, str]:
 
 
 def a_first_move(board: dict[str, str]) -> engine.Move:
-    position = engine.Game(int(board["deal"]), engine.Rules.parse(board["rules"])).position
+    position = engine.Play(int(board["deal"]), engine.Rules.parse(board["rules"])).position
     return engine.card_moves(position)[0]
 
 
@@ -111,7 +111,7 @@ def a_first_move(board: dict[str, str]) -> engine.Move:
 def auto_case() -> tuple[int, engine.Move, tuple[engine.Move, ...]]:
     """A deal, a first move that is not to a foundation, and the foundation moves it frees."""
     for number in range(1, 200):
-        start_position = engine.Game(number).position
+        start_position = engine.Play(number).position
         for move in engine.card_moves(start_position):
             if move.to_foundation:
                 continue

@@ -81,7 +81,7 @@ def check(outcome: Outcome, deal_number: int, rules: str, moves: list[str], coun
     assert set(statuses) <= {200, 409}, statuses
     applied = [a for a in outcome.answers if a[2] == 200]
     # The stored log replays, and it holds exactly the applied requests.
-    played = engine.Game(
+    played = engine.Play(
         deal_number, engine.Rules.parse(rules), [engine.Move.parse(t) for t in moves]
     )
     assert len(applied) == count == len(moves) == len(played.moves)
@@ -91,7 +91,7 @@ def check(outcome: Outcome, deal_number: int, rules: str, moves: list[str], coun
     # Every answer shows a board the log gives: the loser's is newer than the one it saw.
     for _, seen, status, board in outcome.answers:
         assert board.move_count > seen if status == 409 else board.move_count == seen + 1
-        expected = engine.Game(
+        expected = engine.Play(
             deal_number,
             engine.Rules.parse(rules),
             [engine.Move.parse(t) for t in moves[: board.move_count]],

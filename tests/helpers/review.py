@@ -26,7 +26,7 @@ WON_BY_GREEDY = (3, "lucie")
 @memo
 def greedy_record(number: int, rules: str) -> tuple[str, ...]:
     """The greedy hint's game of deal `number` with its real shuffles, to its end."""
-    game = engine.Game(number, engine.Rules.parse(rules))
+    game = engine.Play(number, engine.Rules.parse(rules))
     while (found := engine.greedy_hint(game.position)) is not None:
         game.play(found.move)
     return tuple(move.text for move in game.moves)

@@ -102,7 +102,7 @@ def test_a_killed_worker_loses_no_acknowledged_move(tmp_path: Path) -> None:
         assert stored.moves[index] == entry, f"acknowledged move {index} ({entry}) is lost"
     for index, entry in enumerate(stored.moves):
         assert entry == acknowledged.get(index) or entry in cut_off.get(index, set())
-    played = engine.Game(
+    played = engine.Play(
         stored.deal_number,
         engine.Rules.parse(stored.rules),
         [engine.Move.parse(text) for text in stored.moves],

@@ -53,7 +53,7 @@ def cache_errors(client: Client) -> float:
 
 
 def first_move_of(number: int) -> engine.Move:
-    position = engine.Game(number, engine.DEFAULT_RULES).position
+    position = engine.Play(number, engine.DEFAULT_RULES).position
     return engine.card_moves(position)[0]
 
 

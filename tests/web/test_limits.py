@@ -225,7 +225,7 @@ def test_a_chosen_cookie_never_owns_a_game(cookie: str) -> None:
     response = client.get("/")
     assert response.status_code == 200
     number = int(re.search(r'data-deal="(\d+)"', response.content.decode())[1])  # type: ignore[index]
-    move = engine.card_moves(engine.Game(number).position)[0]
+    move = engine.card_moves(engine.Play(number).position)[0]
     started = client.post(f"/deal/{number}/move/?rules=lucie", {"n": "0", "move": move.text})
 
     assert started.status_code == 303
@@ -347,7 +347,7 @@ def test_a_search_runs_in_a_lower_priority_process_of_its_own() -> None:
     """What production does (the suite runs searches in the test's thread): an engine search in
     a separate, niced process gives the very answer the engine gives here (the greedy hint: it
     has no deadline, so its answer does not depend on the machine's load)."""
-    position = engine.Game(5).position
+    position = engine.Play(5).position
     with override_settings(COMPUTE_PROCESSES=True), limits.computing():
         found = limits.search(engine.greedy_hint, position)
         pid = limits.search(os.getpid)
@@ -482,7 +482,7 @@ def test_a_strangers_first_board_hint_is_limited_per_address_and_stores_nothing(
     # /deal/<n>/hint/ needs no cookie: a script sending it at will (here for a position no one
     # asked about each time) meets the address limit, and no answer stores a game or a session.
     allowed = limit_of(limits.HINT.per_address)
-    key = hints.cache_key(engine.Game(5, engine.Rules.parse("lucie")).record)
+    key = hints.cache_key(engine.Play(5, engine.Rules.parse("lucie")).record)
 
     def searched_hint() -> int:
         cache.delete(key)

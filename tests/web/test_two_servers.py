@@ -236,7 +236,7 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
     assert left > 10
 
     # A hint found in the cache counts against no limit: each one here is searched afresh.
-    key = hints.cache_key(engine.Game(DEAL + 2).record)
+    key = hints.cache_key(engine.Play(DEAL + 2).record)
 
     def searched_hint(n: int) -> int:
         cache.delete(key)

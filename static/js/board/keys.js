@@ -2,7 +2,7 @@
 // the controls (docs/frontend.md lists them).
 import { closeMenu, openNewGame } from "./dialogs.js";
 import {
-  $, $$, RANKS, SUITS, board, capitalised, clickAction, fanNumber, fanStop, fill, listing, plural, say, setting, theCard,
+  $, $$, RANKS, SUITS, board, capitalised, clickAction, fanNumber, fanStop, fill, listing, plural, say, setting, theCard, underCard,
   words,
 } from "./page.js";
 import { clearSelection, selectedCard } from "./selection.js";
@@ -158,7 +158,7 @@ function jumpTo(code) {
   if (card) {
     const fan = card.closest("[data-fan]");
     const cards = $$("[data-card]", fan);
-    const over = cards.slice(cards.indexOf(card) + 1).map((el) => theCard(el.dataset.card));
+    const over = cards.slice(cards.indexOf(card) + 1).map((el) => underCard(el.dataset.card));
     const stop = fanStop(fan);
     if (stop) stop.focus();
     say("", fill("in_fan", { card: name, fan: fanNumber(fan), cards: listing(over, "and") }));

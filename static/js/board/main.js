@@ -91,12 +91,29 @@ function afterSwap() {
   if (preselected) selection.select(preselected);
   const menu = $("details.menu", root);
   if (menu) menu.open = false;
+  mark(root);
   if (focusKey) {
     const ended = statusBefore === "playing" && root.dataset.status !== "playing";
     const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
     if (stop) stop.focus();
     focusKey = null;
   }
+}
+
+// The server's marks (docs/table.md): the last move's card and the fan it left, and at a loss
+// the cards that blocked. Set from the board's attributes on every board, not written in the
+// cards' markup, so a fan an answer kept as it was (hx-preserve) is marked or unmarked too.
+function mark(root) {
+  const marks = { "last-move": root.dataset.lastCard, blocking: root.dataset.blocked };
+  for (const [name, codes] of Object.entries(marks)) {
+    for (const element of $$(`.${name}`, root)) element.classList.remove(name);
+    for (const code of (codes || "").split(" ").filter(Boolean)) {
+      for (const element of $$(`[data-card="${code}"]`, root)) element.classList.add(name);
+    }
+  }
+  for (const element of $$(".last-from", root)) element.classList.remove("last-from");
+  const from = root.dataset.lastFrom ? $(`.fan[data-fan="${root.dataset.lastFrom}"]`, root) : null;
+  if (from) from.classList.add("last-from");
 }
 
 // Listeners on one target run in the order they were added: the input watch before anything

@@ -78,6 +78,12 @@ export function theCard(code) {
   return pattern ? pattern.replace("%(suit)s", (words().suits || {})[code.slice(-1)] || "") : code;
 }
 
+// The same after "under", in the case that word takes (German: the dative).
+export function underCard(code) {
+  const pattern = (words().under || [])[RANKS.indexOf(code.slice(0, -1))];
+  return pattern ? pattern.replace("%(suit)s", (words().suits || {})[code.slice(-1)] || "") : theCard(code);
+}
+
 export function cardLabel(card) {
   return card.getAttribute("aria-label") || "";
 }

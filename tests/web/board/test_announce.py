@@ -193,7 +193,7 @@ def test_the_last_possible_move_says_the_game_is_lost(client: Client) -> None:
 
     text = act(client, game, "move", move=moves[-1].text)
 
-    home = engine.Game(number, engine.Rules.parse("nomerci-r0"), moves).position.cards_home
+    home = engine.Play(number, engine.Rules.parse("nomerci-r0"), moves).position.cards_home
     assert text.endswith(
         f"No move, redeal or merci is left: the game is over with {home} of 52 cards home. "
         "Undo to try another way."
@@ -313,7 +313,7 @@ def test_a_plain_page_view_announces_nothing(client: Client) -> None:
 def test_the_embed_announces_through_the_same_region(client: Client) -> None:
     page = client.get(f"/embed/deal/{DEAL}/")
     assert said(page.content, oob=False) == ""
-    position = engine.Game(DEAL).position
+    position = engine.Play(DEAL).position
     move = next(m for m in engine.card_moves(position) if m.onto is not None)
     assert move.card is not None
 

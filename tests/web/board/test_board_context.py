@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_a_kept_fan_is_one_equal_to_the_plain_view_of_the_board_before(seed: int) -> None:
     rng = random.Random(seed)
-    game = engine.Game(rng.randrange(1, 10_000), engine.DEFAULT_RULES)
+    game = engine.Play(rng.randrange(1, 10_000), engine.DEFAULT_RULES)
     for _ in range(40):
         legal = engine.legal_moves(game.position)
         if not legal:

@@ -251,7 +251,7 @@ def test_the_clock_needs_the_csrf_token_as_a_form_field() -> None:
 def test_an_embed_game_has_its_clock_by_token() -> None:
     client = Client()
     with time_machine.travel(T0, tick=False) as traveller:
-        first = engine.card_moves(engine.Game(5).position)[0]
+        first = engine.card_moves(engine.Play(5).position)[0]
         response = client.post("/embed/deal/5/move/", {"n": 0, "move": first.text})
         assert response.status_code == 303
         game = Game.objects.get(session_key="")

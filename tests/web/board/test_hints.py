@@ -119,7 +119,7 @@ def test_a_finished_hint_replaces_a_cut_short_one(
 
 
 def test_a_finished_game_has_no_hint_and_keeps_nothing() -> None:
-    played = engine.Game(1)
+    played = engine.Play(1)
     while (found := engine.greedy_hint(played.position)) is not None:
         played.play(found.move)
 

@@ -101,21 +101,21 @@ def test_a_move_loads_the_snapshot_and_does_not_replay(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = start(client, rules="lucie-ru")
-    played = engine.Game(5, engine.Rules.parse("lucie-ru"))
+    played = engine.Play(5, engine.Rules.parse("lucie-ru"))
     for _ in range(40):
         played.play(next(m for m in engine.legal_moves(played.position) if not m.is_redeal))
     from game.board import store
 
     store.save(game, played)
     replays = []
-    original = engine.Game.__init__
+    original = engine.Play.__init__
 
-    def counting(self: engine.Game, *args: object, **kwargs: object) -> None:
+    def counting(self: engine.Play, *args: object, **kwargs: object) -> None:
         if kwargs.get("position") is None:  # a replay, not a start from the snapshot
             replays.append(args)
         original(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine.Game, "__init__", counting)
+    monkeypatch.setattr(engine.Play, "__init__", counting)
     move = next(m for m in engine.legal_moves(played.position) if not m.is_redeal)
     response = post(client, game, "move", htmx=True, move=move.text, auto="0")
     assert response.status_code == 200
@@ -147,10 +147,10 @@ def test_a_move_writes_only_the_columns_that_changed(client: Client) -> None:
 
 def test_undo_after_a_snapshot_load_matches_the_engine() -> None:
     rules = engine.Rules.parse("lucie-ru")
-    game = engine.Game(7, rules)
+    game = engine.Play(7, rules)
     for _ in range(30):
         game.play(engine.legal_moves(game.position)[0])
-    played = engine.Game.resume(7, rules, game.moves, snapshot=game.snapshot)
+    played = engine.Play.resume(7, rules, game.moves, snapshot=game.snapshot)
     assert len(played.positions_since(len(game.moves))) == 1  # from the snapshot, not replayed
     extra = engine.legal_moves(played.position)[0]
     played.play(extra)

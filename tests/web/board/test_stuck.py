@@ -38,7 +38,7 @@ def test_a_board_with_a_card_to_move_says_nothing_of_the_kind(client: Client) ->
 def test_a_stuck_last_deal_points_at_the_merci() -> None:
     rules = engine.Rules.parse("lucie-r0")
     for number in range(1, 300):
-        played = engine.Game(number, rules)
+        played = engine.Play(number, rules)
         while moves := [m for m in engine.card_moves(played.position) if not m.merci]:
             played.play(moves[0])
         legal = engine.legal_moves(played.position)
@@ -58,7 +58,7 @@ def test_a_loss_names_what_blocked_each_suit(client: Client) -> None:
 
     page = client.get(f"/game/{game.pk}/").content.decode()
 
-    position = engine.Game(number, engine.Rules.parse("nomerci-r0"), list(moves)).position
+    position = engine.Play(number, engine.Rules.parse("nomerci-r0"), list(moves)).position
     lines = words.blocked(position)
     assert lines
     assert "What blocked:" in page

@@ -57,7 +57,7 @@ def test_the_move_that_wins_the_days_game_carries_the_result_box_out_of_band(
     found = solve(engine.Position.start(NUMBER), time_limit=10)
     assert found.won
     game = open_daily(client)
-    store.save(game, engine.Game(NUMBER, engine.DEFAULT_RULES, list(found.moves[:-2])))
+    store.save(game, engine.Play(NUMBER, engine.DEFAULT_RULES, list(found.moves[:-2])))
     assert not BOX.search(change(client, game, found.moves[-2], held("playing")))
 
     answer = change(client, game, found.moves[-1], held("playing"))

@@ -79,7 +79,7 @@ def an_illegal_move(game: Game) -> str:
 @cache
 def greedy_win() -> tuple[int, tuple[str, ...]]:
     for number in range(1, 500):
-        played = engine.Game(number)
+        played = engine.Play(number)
         while (found := engine.greedy_hint(played.position)) is not None:
             played.play(found.move)
         if status_of(played) == "won":
@@ -409,7 +409,7 @@ def test_a_won_embed_game_shows_the_win_and_another_deal(client: Client) -> None
     number, moves = greedy_win()
     game = start(client, number)
     head = [engine.Move.parse(m) for m in moves[:-2]]
-    store.save(game, engine.Game(number, engine.DEFAULT_RULES, head))
+    store.save(game, engine.Play(number, engine.DEFAULT_RULES, head))
     for text in moves[-2:]:
         game.refresh_from_db()
         assert post(client, game, "move", move=text).status_code == 303

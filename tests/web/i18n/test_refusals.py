@@ -37,7 +37,7 @@ def tries(position: engine.Position) -> Iterator[engine.Move]:
                 yield engine.Move.to_empty(card, fan, merci)
 
 
-def greedy(game: engine.Game) -> Iterator[engine.Position]:
+def greedy(game: engine.Play) -> Iterator[engine.Position]:
     """The positions of `game` played by the greedy hint to its end: some along the way, each
     redeal and merci, and the end."""
     yield game.position
@@ -58,9 +58,9 @@ def positions() -> Iterator[engine.Position]:
         ("lucie-free", 4),
         ("trefoil", 5),
     ):
-        yield from greedy(engine.Game(number, engine.Rules.parse(rules)))
+        yield from greedy(engine.Play(number, engine.Rules.parse(rules)))
     for number in range(1, 500):
-        *_, end = greedy(engine.Game(number))
+        *_, end = greedy(engine.Play(number))
         if end.outcome().won:
             yield end
             return
@@ -171,7 +171,7 @@ def test_cards_are_named_in_the_language(code: str, expected: str) -> None:
 
 def uncoded() -> list[Exception]:
     """The web layer's refusals, raised with their English text alone."""
-    played = engine.Game(1)
+    played = engine.Play(1)
     errors: list[Exception] = []
     for action in (played.undo, played.redo):
         try:

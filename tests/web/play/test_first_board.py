@@ -246,7 +246,7 @@ def test_a_first_move_on_another_deal_never_leaves_a_begun_game(htmx: bool) -> N
 def test_a_daily_flag_counts_only_on_a_daily_deal(client: Client, path: str) -> None:
     number = int(path.split("/")[2])
     rules = engine.Rules.parse(re.search(r"rules=([\w-]+)", path)[1])  # type: ignore[index]
-    move = engine.card_moves(engine.Game(number, rules).position)[0]
+    move = engine.card_moves(engine.Play(number, rules).position)[0]
 
     assert client.post(path, {"n": "0", "move": move.text}).status_code == 303
 

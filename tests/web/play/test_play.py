@@ -36,7 +36,7 @@ def test_home_deals_a_game_for_this_browser_and_resumes_it(client: Client) -> No
     assert Game.objects.count() == 0  # nothing is stored until the first move
     number = int(re.search(rb'data-deal="(\d+)"', first.content)[1])  # type: ignore[index]
     assert 1 <= number <= 10**9
-    move = engine.card_moves(engine.Game(number).position)[0]
+    move = engine.card_moves(engine.Play(number).position)[0]
     client.post(f"/deal/{number}/move/?rules=lucie", {"n": 0, "move": move.text})
 
     again = client.get("/")

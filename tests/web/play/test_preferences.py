@@ -191,7 +191,7 @@ def test_undo_steps_back_one_move_when_none_was_automatic(client: Client) -> Non
 
 def test_a_redeal_with_auto_sends_home_what_the_new_fans_offer(client: Client) -> None:
     game = start(client, 5)
-    mirror = engine.Game(5)
+    mirror = engine.Play(5)
     mirror.play(engine.REDEAL)
     expected = engine.auto_finish(mirror.position)
 

@@ -101,12 +101,12 @@ def hinted_card(html: str) -> str | None:
 
 def store(game: Game, moves: list[engine.Move] | tuple[engine.Move, ...]) -> None:
     """Give `game` these moves as the pipeline would have saved them."""
-    game_store.save(game, engine.Game(game.deal_number, game.engine_rules, list(moves)))
+    game_store.save(game, engine.Play(game.deal_number, game.engine_rules, list(moves)))
 
 
 def follow(number: int, rules: engine.Rules, until: Callable[[engine.Hint], bool]) -> list[str]:
     """The moves of the hint's own game up to the first hint that `until` accepts ([] if none)."""
-    played = engine.Game(number, rules)
+    played = engine.Play(number, rules)
     while (found := engine.hint(played.position)) is not None:
         if until(found):
             return [move.text for move in played.moves]
@@ -132,7 +132,7 @@ def hinted_before(kind: str) -> tuple[int, tuple[str, ...]]:
 def unwinnable_deal(rules: str) -> int:
     """A deal that cannot be won from its start under `rules` (one deal, no merci: exact)."""
     for number in range(1, 200):
-        position = engine.Game(number, engine.Rules.parse(rules)).position
+        position = engine.Play(number, engine.Rules.parse(rules)).position
         if solver.solve(position, time_limit=5.0).status == "lost":
             return number
     raise AssertionError(f"every deal in 1-199 can be won under {rules}")
@@ -239,7 +239,7 @@ def test_a_winnable_game_shows_a_line_that_wins_and_is_marked_assisted(client: C
     assert first.card is not None
     assert hinted_card(html) == first.card.code
     assert f"Move 1 of {len(line)}: {first.describe()}" in words(html)
-    replayed = engine.Game(DEAL, engine.DEFAULT_RULES, [engine.Move.parse(m) for m in line])
+    replayed = engine.Play(DEAL, engine.DEFAULT_RULES, [engine.Move.parse(m) for m in line])
     assert replayed.position.cards_home == 52
 
 
@@ -272,7 +272,7 @@ def test_a_deal_that_cannot_be_won_says_so(client: Client) -> None:
 
 def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
     game = start(client, 1, rules="nomerci-r0")
-    played = engine.Game(1, game.engine_rules)
+    played = engine.Play(1, game.engine_rules)
     while (found := engine.greedy_hint(played.position)) is not None:
         played.play(found.move)
     assert status_of(played) == "lost"

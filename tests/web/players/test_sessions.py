@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 import time_machine
 from django.contrib.sessions.models import Session
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -31,7 +31,7 @@ def stored_session() -> str:
 
 def test_a_session_is_read_once_and_then_from_the_cache() -> None:
     key = stored_session()
-    cache.clear()
+    caches["sessions"].clear()
     with CaptureQueriesContext(connection) as cold:
         first = SessionStore(key)
         assert first.get("player") is True

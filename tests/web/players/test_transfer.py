@@ -140,7 +140,7 @@ def test_a_daily_entry_both_devices_made_stays_counted_where_it_was_made() -> No
     with time_machine.travel(T0, tick=False):
         for client in (old, new):
             assert client.get("/daily/").status_code == 200
-            move = next(m for m in engine.legal_moves(engine.Game(20261120).position))
+            move = next(m for m in engine.legal_moves(engine.Play(20261120).position))
             answer = client.post(
                 "/deal/20261120/move/?rules=lucie&daily=1", {"n": "0", "move": move.text}
             )

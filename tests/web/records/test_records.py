@@ -235,7 +235,7 @@ def test_a_finished_games_replay_opens_for_anyone_with_the_link(client: Client) 
 
 def test_the_replay_steps_through_the_positions(client: Client) -> None:
     game = lost_game(client)
-    played = engine.Game.from_record(game.record)
+    played = engine.Play.from_record(game.record)
     moves = played.moves
     redeal_at = next(i + 1 for i, m in enumerate(moves) if m.is_redeal)
 

@@ -71,7 +71,7 @@ def last_winnable(html: str) -> int | None:
 
 def position_after(number: int, rules: str, moves: tuple[str, ...], count: int) -> engine.Position:
     parsed = [engine.Move.parse(text) for text in moves[:count]]
-    return engine.Game(number, engine.Rules.parse(rules), parsed).position
+    return engine.Play(number, engine.Rules.parse(rules), parsed).position
 
 
 def verdict(position: engine.Position) -> str:
@@ -477,7 +477,7 @@ def test_show_a_win_makes_a_game_assisted_never_clean(client: Client) -> None:
     game.refresh_from_db()
     game_store.save(
         game,
-        engine.Game(
+        engine.Play(
             3, engine.DEFAULT_RULES, [engine.Move.parse(t) for t in greedy_record(*WON_BY_GREEDY)]
         ),
     )
@@ -552,7 +552,7 @@ def test_an_embed_game_has_no_review(client: Client) -> None:
     client.get("/")
     embed = game_store.start_unattached(*LOST_BEFORE_A_REDEAL[:1], engine.DEFAULT_RULES)
     moves = [engine.Move.parse(text) for text in greedy_record(*LOST_BEFORE_A_REDEAL)]
-    game_store.save(embed, engine.Game(LOST_BEFORE_A_REDEAL[0], engine.DEFAULT_RULES, moves))
+    game_store.save(embed, engine.Play(LOST_BEFORE_A_REDEAL[0], engine.DEFAULT_RULES, moves))
     embed.refresh_from_db()
     assert embed.status == Game.Status.LOST
 
@@ -566,7 +566,7 @@ def test_a_daily_game_is_reviewed_like_any_other(client: Client, settings: Any) 
     settings.SITE_START_MONTH = "2026-01"
     day = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
     number = 20261201
-    game = engine.Game(number, engine.DEFAULT_RULES)
+    game = engine.Play(number, engine.DEFAULT_RULES)
     while (found := engine.greedy_hint(game.position)) is not None:
         game.play(found.move)
     assert game.position.cards_home < 52

@@ -2,7 +2,7 @@
 
 The position is the deal replayed through the log. The positions along the way are kept once
 known, so that undo is immediate and a move costs the same at move 150 as at move 5. A game may
-also start from a position the caller already holds (a snapshot, see `Game.resume`): the
+also start from a position the caller already holds (a snapshot, see `Play.resume`): the
 positions before it are then replayed only when something needs them (undo, a replay).
 
 Each logged move carries one more bit: whether the player chose it or the auto-move setting
@@ -24,11 +24,12 @@ from .position import InvalidPositionError, Outcome, Position, apply, legal_move
 from .rules import DEFAULT_RULES, Rules
 
 
-class Game:
-    """A deal number, a rule set and a move log; the position is the log replayed, and undo is
-    the log less its last move.
+class Play:
+    """One play of a deal: a deal number, a rule set and a move log; the position is the log
+    replayed, and undo is the log less its last move. (The database's row of a game is
+    game.models.Game; this is the game the rules act on.)
 
-    >>> game = Game(5)
+    >>> game = Play(5)
     >>> first = game.position
     >>> after = game.play(Move.parse("R"))
     >>> game.undo() == first, game.can_redo
@@ -78,7 +79,7 @@ class Game:
         self._redo = list(reversed(redo))
 
     @classmethod
-    def from_record(cls, record: Record | str, shuffle_seed: int | None = None) -> Game:
+    def from_record(cls, record: Record | str, shuffle_seed: int | None = None) -> Play:
         """Replay a record; an illegal move raises IllegalMoveError naming the move's number."""
         if isinstance(record, str):
             record = Record.parse(record)
@@ -94,15 +95,15 @@ class Game:
         snapshot: str = "",
         redo: Sequence[Move] = (),
         auto_flags: str = "",
-    ) -> Game:
-        """A stored game: from its `snapshot` (see `Game.snapshot`) when that was written for
+    ) -> Play:
+        """A stored game: from its `snapshot` (see `Play.snapshot`) when that was written for
         this very log and deal, else by replaying `moves`.
 
-        >>> played = Game(5, moves=[Move.parse("R")])
-        >>> again = Game.resume(5, DEFAULT_RULES, played.moves, snapshot=played.snapshot)
+        >>> played = Play(5, moves=[Move.parse("R")])
+        >>> again = Play.resume(5, DEFAULT_RULES, played.moves, snapshot=played.snapshot)
         >>> again.position == played.position
         True
-        >>> Game.resume(5, DEFAULT_RULES, played.moves, snapshot="junk").position == again.position
+        >>> Play.resume(5, DEFAULT_RULES, played.moves, snapshot="junk").position == again.position
         True
         """
         position = snapshot_position(snapshot, moves, rules, deal_number)
@@ -234,7 +235,7 @@ class Game:
         # Moves played since the snapshot was loaded are applied again on top of the replay.
         known = len(self._positions) - 1
         loaded = len(self._moves) - known
-        replayed = Game(self.deal_number, self.rules, self._moves[:loaded], self.shuffle_seed)
+        replayed = Play(self.deal_number, self.rules, self._moves[:loaded], self.shuffle_seed)
         self._positions = [*replayed.positions()[:-1], *self._positions]
 
 
