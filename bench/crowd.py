@@ -89,7 +89,7 @@ def _losing_deals(count: int) -> list[tuple[int, list[str]]]:
     found = []
     number = 1
     while len(found) < count:
-        game = engine.Game(number)
+        game = engine.Play(number)
         while (hint := engine.greedy_hint(game.position)) is not None:
             game.play(hint.move)
         outcome = game.outcome()
@@ -120,7 +120,7 @@ def _crowd_player(
     rng = random.Random(index)
     player = _player(port, 100_000 + index)
     number = deals.todays_deal_number()
-    played = engine.Game(number, engine.Rules.parse(deals.DAILY_RULES))
+    played = engine.Play(number, engine.Rules.parse(deals.DAILY_RULES))
     game = None
     hint_at = set(rng.sample(range(args.moves), min(args.hints, args.moves)))
     try:

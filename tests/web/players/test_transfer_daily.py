@@ -26,14 +26,14 @@ RULES = engine.Rules.parse(deals.DAILY_RULES)
 
 def _line(number: int, wanted: str) -> list[str]:
     """Moves that end deal `number` in `wanted`: the greedy hint's, else a seeded random walk."""
-    greedy = engine.Game(number, RULES)
+    greedy = engine.Play(number, RULES)
     while (found := engine.greedy_hint(greedy.position)) is not None:
         greedy.play(found.move)
     if status_of(greedy) == wanted:
         return [move.text for move in greedy.moves]
     for seed in range(50):
         rng = random.Random(seed)
-        walk = engine.Game(number, RULES)
+        walk = engine.Play(number, RULES)
         while status_of(walk) == "playing" and len(walk.moves) < 500:
             walk.play(rng.choice(sorted(engine.legal_moves(walk.position), key=str)))
         if status_of(walk) == wanted:

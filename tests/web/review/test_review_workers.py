@@ -33,7 +33,7 @@ REVIEW_WAIT = 600
 
 
 def _greedy(number: int) -> list[str]:
-    game = engine.Game(number)
+    game = engine.Play(number)
     while (found := engine.greedy_hint(game.position)) is not None:
         game.play(found.move)
     assert status_of(game) == "lost"
