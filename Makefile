@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: help install run test lint format bench-load bench-scale
 
 help:
-	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/"
+	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/ with the queue's workers"
 	@echo "make test     the whole test suite (SQLite; PostgreSQL when DATABASE_URL is set)"
 	@echo "make lint     ruff, and mypy (strict for game/engine)"
 	@echo "make format   ruff format"
@@ -23,8 +23,12 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
+# The queue's workers (reviews, daily difficulty, the nightly prune) run beside the server, on a
+# SQLite queue next to the database, and stop with it.
 run: $(STAMP)
 	$(PY) manage.py migrate
+	$(PY) manage.py work & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)

@@ -6,12 +6,15 @@
   counted per client address and per session in Django's cache, with django-ratelimit; past a
   limit the answer is a 429 with `Retry-After`. The limits are far above what a person playing
   does (see docs/operating.md, "Limits"), so only a script meets them.
-- Concurrency: at most `COMPUTE_SLOTS` hint or solver searches run at once in a process. A
-  request that finds them all taken is told at once that the site is busy (a 503 with
-  `Retry-After`), instead of waiting in a queue that could grow without end while the threads
-  that serve pages sit in it. The searches themselves run in compute processes of the worker's
-  own, at a lower priority (`search`): a search in one of the worker's threads would hold the
-  interpreter lock against the thread serving a page beside it.
+- Concurrency: at most `COMPUTE_SLOTS` solver searches, and as many hints in slots of their own,
+  run at once in a process. A request that finds the solver's slots taken is told at once that
+  the site is busy (a 503 with `Retry-After`), instead of waiting in a queue that could grow
+  without end while the threads that serve pages sit in it; a hint waits up to
+  HINT_WAIT_SECONDS, which the worker's few threads bound. Reviews and each day's difficulty
+  take no slot: they run on the task queue's workers (game/jobs.py). The searches themselves
+  run in compute processes of the worker's own, at a lower priority (`search`): a search in one
+  of the worker's threads would hold the interpreter lock against the thread serving a page
+  beside it.
 
 The views turn `Limited` and `Busy` into a board with a message where they can (so the player
 sees it where they pressed); anything else gets game.refusal_pages.LimitsMiddleware's short page.
@@ -234,17 +237,29 @@ def rate_limited(rate: Rate, *methods: str) -> Callable[[View], View]:
 # ---------------------------------------------------------------- compute slots
 
 _slots = threading.BoundedSemaphore(settings.COMPUTE_SLOTS)
+# Hints have slots of their own: a hint (under 100 ms of CPU) never waits behind a Show a win or
+# a review's try, which may search for seconds. (Reviews and each day's difficulty run on the
+# queue's workers and take no slot here at all: game/jobs.py.)
+_hint_slots = threading.BoundedSemaphore(settings.COMPUTE_SLOTS)
+
+HINT_WAIT_SECONDS = 2.0
+"""How long a hint may wait for a hint slot before the site says it is busy. The wait is bounded
+by the threads of a worker (gunicorn's `threads`), so no queue grows: at most that many hints
+wait, each for a search far shorter than this."""
 
 
 @contextmanager
-def computing() -> Iterator[None]:
-    """Hold a compute slot while searching; raise Busy at once when none is free."""
-    if not _slots.acquire(blocking=False):
+def computing(*, hint: bool = False) -> Iterator[None]:
+    """Hold a compute slot while searching; raise Busy at once when none is free. `hint`: a
+    hint's slot, waited for up to HINT_WAIT_SECONDS."""
+    slots = _hint_slots if hint else _slots
+    taken = slots.acquire(timeout=HINT_WAIT_SECONDS) if hint else slots.acquire(blocking=False)
+    if not taken:
         raise Busy()
     try:
         yield
     finally:
-        _slots.release()
+        slots.release()
 
 
 # ---------------------------------------------------------------- compute processes
@@ -268,7 +283,8 @@ class _Computer:
         with self._lock:
             if self._pool is None:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=settings.COMPUTE_SLOTS,
+                    # One process per slot: the hints' and the other searches'.
+                    max_workers=2 * settings.COMPUTE_SLOTS,
                     mp_context=multiprocessing.get_context("spawn"),
                     # Niced, and ending as soon as this worker ends, however it ends (a
                     # SIGKILLed worker left them running for good).

@@ -136,6 +136,14 @@ class Game(models.Model):
                 condition=models.Q(daily_entry=True),
                 name="game_one_daily_entry",
             ),
+            # One daily game in play per session and deal: simultaneous first moves on a day's
+            # deal (several tabs, a script) meet here, and all but one take the stored game
+            # (game.board.store.start) instead of leaving it abandoned for a game of their own.
+            models.UniqueConstraint(
+                fields=["session_key", "deal_number"],
+                condition=models.Q(daily=True, status="playing"),
+                name="game_one_daily_in_play",
+            ),
             # One entry in the daily figures per client network and deal.
             models.UniqueConstraint(
                 fields=["network", "deal_number"],

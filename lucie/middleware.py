@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 from collections.abc import Callable
 from time import perf_counter
 
@@ -40,11 +41,10 @@ class RequestLogMiddleware:
         method = request.method if request.method in KNOWN_METHODS else "other"
         metrics.REQUESTS.labels(view=view, method=method, status=response.status_code).inc()
         metrics.REQUEST_SECONDS.labels(view=view).observe(seconds)
-        # get_full_path() percent-encodes what is not plain: no line breaks forged from a URL.
         request_log.info(
             "%s %s %s %.1fms view=%s",
             method,
-            request.get_full_path()[:300],
+            logged_path(request)[:300],
             response.status_code,
             seconds * 1000,
             view,
@@ -53,6 +53,20 @@ class RequestLogMiddleware:
 
 
 KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})
+
+# Query fields whose value is a secret: a statistics transfer code, which the site only ever
+# takes posted, but which an old link or a hand-typed URL may still carry.
+SECRET_QUERY = re.compile(r"(^|&)(code)=[^&]*")
+
+
+def logged_path(request: HttpRequest) -> str:
+    """The path and query as the log writes them: percent-encoded (get_full_path(): no line
+    breaks forged from a URL), with a secret field's value left out."""
+    path = request.get_full_path()
+    if "?" not in path:
+        return path
+    base, query = path.split("?", 1)
+    return base + "?" + SECRET_QUERY.sub(r"\1\2=-", query)
 
 
 def view_label(request: HttpRequest) -> str:

@@ -45,6 +45,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must name this site's host when DJANGO_DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS")
+# No script reads the csrftoken cookie: htmx and the timer's beacon take the token from the
+# hx-headers on <body>, so a script injected into a page could not read it from the cookie.
+CSRF_COOKIE_HTTPONLY = True
 
 # First month that the daily page's calendar offers.
 SITE_START_MONTH = env_month("LUCIE_SITE_START", "2026-11")
@@ -286,6 +289,30 @@ COMPUTE_SLOTS = env_int("LUCIE_COMPUTE_SLOTS", default=1, minimum=1)
 # above 0 they leave the CPU to the processes serving pages first).
 COMPUTE_PROCESSES = env_bool("LUCIE_COMPUTE_PROCESSES", default=True)
 COMPUTE_NICENESS = env_int("LUCIE_COMPUTE_NICENESS", default=10, minimum=0)
+
+# ---------------------------------------------------------------- the task queue (game/queue.py)
+
+# Searches no request waits on (a review, a day's difficulty, the nightly prune) are jobs that
+# workers take (`manage.py work`). On one machine the queue is a SQLite file beside the database
+# (or LUCIE_QUEUE_PATH); with QUEUE_URL it is that Redis, which workers on other machines share.
+QUEUE_URL = env_redis_url("QUEUE_URL")
+# The queue's name in that Redis (or file): sites sharing one Redis need names of their own.
+QUEUE_NAME = env_str("LUCIE_QUEUE_NAME", "lucie")
+_database_file = str(DATABASES["default"]["NAME"])
+QUEUE_PATH = env_str(
+    "LUCIE_QUEUE_PATH",
+    str(Path(_database_file).with_suffix(".queue.sqlite3"))
+    if DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    else str(BASE_DIR / "queue.sqlite3"),
+)
+# Worker processes `manage.py work` runs, each at this niceness (0 to 19), so that the processes
+# serving pages go first on a shared machine.
+QUEUE_WORKERS = env_int("LUCIE_QUEUE_WORKERS", default=1, minimum=1)
+QUEUE_NICENESS = env_int("LUCIE_QUEUE_NICENESS", default=10, minimum=0)
+# A job's budget, in seconds of CPU (not of the wall clock: a loaded machine slows a job down but
+# never makes it give up sooner). A review's solves each get REVIEW_SOLVE_CPU_SECONDS.
+REVIEW_CPU_SECONDS = env_int("LUCIE_REVIEW_CPU_SECONDS", default=120, minimum=1)
+REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30, minimum=1)
 
 # ---------------------------------------------------------------- metrics (lucie/metrics.py)
 

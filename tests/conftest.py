@@ -93,6 +93,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # settings, and without CACHE_URL reads sessions from the database).
     sessions = cache_config if redis else {**cache_config, "LOCATION": "sessions"}
     override_settings(CACHES={"default": cache_config, "sessions": sessions}).enable()
+    # Jobs run in the request that asks for them, in memory (game/queue.py); the tests that
+    # watch real workers start `manage.py work` against a live server's queue.
+    from game.queue import huey
+
+    huey.immediate = True
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         folder = Path(tempfile.mkdtemp(prefix="lucie-tests-"))

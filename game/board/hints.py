@@ -56,7 +56,10 @@ def hint_for(
     before_search()
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
-    with nullcontext() if slot_held else limits.computing(), metrics.timed(metrics.HINT_SECONDS):
+    with (
+        nullcontext() if slot_held else limits.computing(hint=True),
+        metrics.timed(metrics.HINT_SECONDS),
+    ):
         found = limits.search(fair_hint, position)
     if found is None:
         return None

@@ -69,8 +69,11 @@ def start(
 
     `daily`: begun from a daily page. The session's first such game of the deal is its entry
     in everyone's daily figures (Game.daily_entry), unless its client network (`network`, a
-    game.limits.network_tag) has made one for the deal already; a later try is not. `hints`:
-    the hints already shown on the deal's first board, before it was stored.
+    game.limits.network_tag) has made one for the deal already; a later try is not. A daily
+    game of the deal already in play is the answer itself: the database holds one per session
+    and deal (game_one_daily_in_play), so first moves sent at once all meet the one game, and
+    none leaves the counted entry abandoned. `hints`: the hints already shown on the deal's
+    first board, before it was stored.
     """
     engine.check_deal_number(deal_number)
     now = timezone.now()
@@ -84,27 +87,49 @@ def start(
             daily=daily and bool(session_key),
             hints=hints,
         )
+        if game.daily:
+            return _start_daily(game, network)
         for left in find.same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
             finish(left, Game.Status.ABANDONED, now)
             left.save(update_fields=FINISHED)
-        if game.daily:
-            entries = Game.objects.daily_entries().filter(deal_number=deal_number)
-            mine = entries.filter(session_key=session_key)
-            theirs = entries.filter(network=network) if network else Game.objects.none()
-            game.daily_entry = not mine.exists() and not theirs.exists()
-            game.network = network if game.daily_entry else ""
-        try:
-            with transaction.atomic():
-                game.save()
-        except IntegrityError:
-            # Another request of this session or network made its entry meanwhile (the unique
-            # constraints game_one_daily_entry and game_one_daily_entry_per_network): this game
-            # is a later try.
-            game.pk = None
-            game.daily_entry = False
-            game.network = ""
+        game.save()
+        return game
+
+
+def _start_daily(game: Game, network: str) -> Game:
+    """Store `game`, a session's daily game, unless the session has one of its deal in play:
+    then that one. In the caller's transaction."""
+    in_play = find.same_kind(game).filter(status=Game.Status.PLAYING)
+    existing = in_play.first()
+    if existing is not None:
+        return existing
+    entries = Game.objects.daily_entries().filter(deal_number=game.deal_number)
+    mine = entries.filter(session_key=game.session_key)
+    theirs = entries.filter(network=network) if network else Game.objects.none()
+    game.daily_entry = not mine.exists() and not theirs.exists()
+    game.network = network if game.daily_entry else ""
+    try:
+        with transaction.atomic():
             game.save()
         return game
+    except IntegrityError:
+        # Another request of this session stored its game in play meanwhile
+        # (game_one_daily_in_play), or one of this session or network its entry
+        # (game_one_daily_entry, game_one_daily_entry_per_network).
+        game.pk = None
+    existing = in_play.first()
+    if existing is not None:
+        return existing
+    # Only the entry was taken: this game is a later try.
+    game.daily_entry = False
+    game.network = ""
+    try:
+        with transaction.atomic():
+            game.save()
+    except IntegrityError:
+        game.pk = None
+        return in_play.get()
+    return game
 
 
 def start_from_record(session_key: str, record: engine.Record) -> Game:

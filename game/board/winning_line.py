@@ -116,8 +116,15 @@ def cache_key(record: engine.Record) -> str:
     return "peek:" + hashlib.sha256(record.text.encode()).hexdigest()
 
 
-def answer(record: engine.Record, position: engine.Position) -> Answer:
-    """The verdict for `position` (reached by `record`): from the cache, or searched and kept."""
+def answer(
+    record: engine.Record,
+    position: engine.Position,
+    *,
+    time_limit: float | None = None,
+    max_nodes: int | None = None,
+) -> Answer:
+    """The verdict for `position` (reached by `record`): from the cache, or searched and kept.
+    A job (a review) passes a budget of its own, far larger than a request's."""
     key = cache_key(record)
     kept = cache.get(key)
     hit = isinstance(kept, dict) and kept.get("status") in CACHE_SECONDS
@@ -126,7 +133,12 @@ def answer(record: engine.Record, position: engine.Position) -> Answer:
         return Answer(kept["status"], tuple(kept.get("line", ())))
     with metrics.timed(metrics.SOLVER_SECONDS):
         # In a compute process (the caller holds a compute slot: limits.computing).
-        found = limits.search(solver.solve, position, max_nodes=NODE_CAP, time_limit=TIME_LIMIT)
+        found = limits.search(
+            solver.solve,
+            position,
+            max_nodes=NODE_CAP if max_nodes is None else max_nodes,
+            time_limit=TIME_LIMIT if time_limit is None else time_limit,
+        )
     result = Answer(found.status, tuple(move.text for move in found.moves))
     kept = {"status": result.status, "line": list(result.line)}
     if result.status == "undecided":

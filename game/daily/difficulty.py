@@ -1,11 +1,11 @@
 """How hard each daily deal is, kept in the database (models.DealDifficulty).
 
 The figure is game.engine.difficulty's: the fair hint played out over SAMPLES hidden shuffles of
-the deal's layout. `manage.py deal_difficulty` computes the coming days ahead of time (a few
-seconds a deal); when a day was missed, its daily page fills the figure in lazily, a few samples
-per request within one compute slot (LAZY_SECONDS, never waiting for a slot: a busy site skips
-it), and shows it once every sample is played. Two servers filling the same deal at once keep
-only the first batch to reach the row (the rest is done again, never counted twice).
+the deal's layout. The queue's workers compute today's and tomorrow's (game/jobs.py:
+`coming_days`, every five minutes and when a worker starts), and `manage.py deal_difficulty`
+any days ahead; a daily page whose figure is missing asks the workers for it and polls. Two
+workers filling the same deal at once keep only the first batch to reach the row (the rest is
+done again, never counted twice).
 """
 
 from __future__ import annotations
@@ -18,12 +18,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from game import deals, engine, limits
+from game import deals, engine
 from game.engine import difficulty
 from game.models import DealDifficulty
-
-LAZY_SECONDS = 0.5
-"""How long a daily page may play samples for a deal whose figure is missing."""
 
 
 @dataclass(frozen=True)
@@ -118,19 +115,11 @@ def compute(
     return _complete(row)
 
 
-def of_deal(number: int, *, fill: bool = False) -> Difficulty | None:
-    """The daily deal's figure, or None while it is not known. `fill`: play a few missing
-    samples now, in a compute slot if one is free."""
-    found = _complete(
+def of_deal(number: int) -> Difficulty | None:
+    """The daily deal's figure, or None while it is not known."""
+    return _complete(
         DealDifficulty.objects.filter(deal_number=number, rules=deals.DAILY_RULES).first()
     )
-    if found is not None or not fill:
-        return found
-    try:
-        with limits.computing():
-            return compute(number, seconds=LAZY_SECONDS, search=limits.search)
-    except limits.Busy:
-        return None
 
 
 def of_deals(numbers: list[int]) -> dict[int, Difficulty]:

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from game import deals, engine, limits, rank
 from game.board import find
 from game.challenge import panel as challenge_panel
-from game.daily import difficulty, player, share
+from game.daily import difficulty, jobs, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -272,8 +272,9 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 
 @require_safe
 def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
-    """How hard a day's deal is, as the daily page's line: known, or a few more samples played
-    now (within a compute slot, counted against the hint's rate limit) and asked again."""
+    """How hard a day's deal is, as the daily page's line: known, or asked of the queue's
+    workers (game/jobs.py: `difficulty`, once per deal a few minutes, counted against the
+    hint's rate limit) and polled again."""
     try:
         date = deals.parse_day(year, month, day)
     except deals.DailyDateError as error:
@@ -283,7 +284,8 @@ def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> Htt
     if found is None:
         try:
             limits.check(request, limits.HINT)
-            found = difficulty.of_deal(number, fill=True)
+            jobs.ask_difficulty(number)
+            found = difficulty.of_deal(number)  # worked out already where the queue is immediate
         except limits.Limited:
             pass
     context = {"difficulty": found, "difficulty_url": request.path, "polled": True}

@@ -10,21 +10,22 @@ A lost game's review has three parts, done in order:
 3. the moments where the player and the fair hint disagreed (up to three, in the order they
    happened), one hint per position along the record.
 
-A request does at most MAX_SOLVES solves and starts no new piece of work past REQUEST_SECONDS
-(each solve itself stops at winning_line.TIME_LIMIT), all within one compute slot; what it found
-is saved at once, so the next request, on any server, goes on from there. A won game's review
-needs no search.
+The search runs as a job (game/jobs.py: `review`), on a worker and not in a request: the page
+asks for it and polls. A job's budget is CPU seconds (settings.REVIEW_CPU_SECONDS, each solve
+REVIEW_SOLVE_CPU_SECONDS), read on the worker's own CPU clock, so a loaded machine slows a review
+down but does not make it give up. What it finds is saved after each step, so the page shows the
+review filling in, and a review whose budget runs out says where it stands (`gave_up`): the
+stretch of moves in which the win was lost. A won game's review needs no search.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from game import engine, limits
@@ -32,18 +33,17 @@ from game.board import hints, winning_line
 from game.engine.review import Slip, State, disagrees
 from game.models import Game, GameReview
 
-REQUEST_SECONDS = 1.0
-"""No new piece of work starts after this long in one request (a solve may then run up to
-winning_line.TIME_LIMIT more): a request costs at most about three seconds of one slot."""
-
-MAX_SOLVES = 4
-"""Solves one request may make: a review needing more fills in over a few requests."""
-
 MAX_MOMENTS = 3
 
-RETRY_UNDECIDED = dt.timedelta(seconds=winning_line.CACHE_SECONDS["undecided"])
-"""An undecided review searches again once this long has passed (the solver's cache keeps an
-undecided answer as long)."""
+# The search's state, or "failed": its job failed on every try.
+ReviewState = State | Literal["failed"]
+
+ASK_AGAIN = dt.timedelta(minutes=10)
+"""A review still working this long after its job was asked for (a worker that died, a queue
+that was lost) is asked for again by the next visit; the job's lock keeps it from running twice."""
+
+SOLVE_NODES = 50_000_000
+"""A job's solve is bounded by its CPU seconds; this cap only keeps its memory in bounds."""
 
 
 class ReviewError(ValueError):
@@ -67,6 +67,10 @@ class Progress:
     hint_checked: bool = False
     scanned: int = 0  # positions compared with the fair hint so far
     moments: tuple[Moment, ...] = ()
+    # The job failed on every try (game/jobs.py): the page says so, and a later visit asks again.
+    failed: bool = False
+    # When the job was last asked for (ISO 8601), so that a visit does not ask again meanwhile.
+    asked: str = ""
 
     @classmethod
     def begin(cls, game: Game) -> Progress:
@@ -86,6 +90,8 @@ class Progress:
                 bool(found.get("hint_checked")),
                 int(found.get("scanned", 0)),
                 moments[:MAX_MOMENTS],
+                bool(found.get("failed", False)),
+                str(found.get("asked", "")),
             )
         except (KeyError, TypeError, ValueError):
             return cls.begin(game)
@@ -98,11 +104,33 @@ class Progress:
             "hint_checked": self.hint_checked,
             "scanned": self.scanned,
             "moments": [asdict(moment) for moment in self.moments],
+            "failed": self.failed,
+            "asked": self.asked,
         }
 
-    def state(self, game: Game) -> State:
+    def gave_up(self) -> Progress:
+        """The review as it stands when its budget ran out: a search along the record that is
+        not over says where it stands (the stretch of moves in which the win was lost); the fair
+        hint's verdict is undecided, and the moments found so far are all there are."""
+        slip = self.slip
+        index = slip.next_index()
+        if index is not None:
+            slip = replace(slip, stuck=index)
+        hint_keeps = self.hint_keeps or ("undecided" if self.hint else "")
+        return replace(self, slip=slip, hint_checked=True, hint_keeps=hint_keeps, scanned=10**6)
+
+    def asked_lately(self, now: dt.datetime) -> bool:
+        try:
+            asked = dt.datetime.fromisoformat(self.asked)
+        except ValueError:
+            return False
+        return now - asked < ASK_AGAIN
+
+    def state(self, game: Game) -> ReviewState:
         if game.status == Game.Status.WON:
             return "done"
+        if self.failed:
+            return "failed"
         if self.slip.state != "done":
             return self.slip.state
         return "done" if self._hint_done and self._scan_done(game) else "working"
@@ -145,11 +173,7 @@ def kept(game: Game) -> tuple[GameReview, Progress]:
     if row.moves != game.moves:  # undone out of its loss and played on: another game now
         row.moves, row.found, row.state = game.moves, Progress.begin(game).dump(), "working"
         row.save()
-    progress = Progress.load(row.found, game)
-    if progress.slip.stuck is not None and timezone.now() - row.updated_at > RETRY_UNDECIDED:
-        # As "Show a win" keeps "undecided" only a while: a quieter moment may settle it.
-        progress.slip = progress.slip.retry()
-    return row, progress
+    return row, Progress.load(row.found, game)
 
 
 def _record(game: Game, moves: list[engine.Move], count: int, *extra: engine.Move) -> engine.Record:
@@ -157,31 +181,25 @@ def _record(game: Game, moves: list[engine.Move], count: int, *extra: engine.Mov
 
 
 class Work:
-    """One request's bounded share of a review: solves and hints in one compute slot."""
+    """A review's search, one step at a time (a solve, or a hint), as a job runs it."""
 
-    def __init__(self, game: Game, progress: Progress) -> None:
+    def __init__(self, game: Game, progress: Progress, solve_seconds: float) -> None:
         self.game = game
         self.progress = progress
+        self.solve_seconds = solve_seconds
         self.played = game.replay()
         self.moves = list(self.played.moves)
         self.texts = [move.text for move in self.moves]
         self.positions = self.played.positions()
         self.solves = 0
 
-    def run(self) -> Progress:
-        began = time.monotonic()
-        with limits.computing():
-            while self.progress.state(self.game) == "working":
-                if time.monotonic() - began > REQUEST_SECONDS or self.solves >= MAX_SOLVES:
-                    break
-                self._step()
-        return self.progress
-
     def _solve(self, record: engine.Record, position: engine.Position) -> winning_line.Answer:
         self.solves += 1
-        return winning_line.answer(record, position)
+        return winning_line.answer(
+            record, position, time_limit=self.solve_seconds, max_nodes=SOLVE_NODES
+        )
 
-    def _step(self) -> None:
+    def step(self) -> None:
         progress = self.progress
         slip = progress.slip
         index = slip.next_index()
@@ -225,15 +243,47 @@ class Work:
         progress.moments = (*progress.moments, Moment(at, self.texts[at], found.move.text))
 
 
-def advance(game: Game, row: GameReview, progress: Progress) -> Progress:
-    """Do this request's share of the review and keep what it found (raises limits.Busy)."""
-    progress = Work(game, progress).run()
+def work_through(game_id: int, cpu_seconds: float, solve_seconds: float) -> None:
+    """Review game `game_id` to its end, or until `cpu_seconds` of this process's CPU are
+    spent, saving after each step (a job: game/jobs.py). Nothing for a game that is gone, not
+    reviewable, or played on since."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return
+    try:
+        check_reviewable(game)
+    except ReviewError:
+        return
+    row, progress = kept(game)
+    ends = time.process_time() + cpu_seconds
+    work = Work(game, replace(progress, failed=False), solve_seconds)
+    while work.progress.state(game) == "working":
+        if time.process_time() >= ends:
+            work.progress = work.progress.gave_up()
+            break
+        work.step()
+        if not _keep(row, game, work.progress):
+            return  # undone and played on: another game now
+    _keep(row, game, work.progress)
+
+
+def _keep(row: GameReview, game: Game, progress: Progress) -> bool:
+    """Save what the review has found, only for the log it was found for."""
     state = progress.state(game)
-    # Kept only for the log it was found for: a game revived by undo meanwhile starts afresh.
-    GameReview.objects.filter(pk=row.pk, moves=game.moves).update(
-        state=state, found=progress.dump()
+    return bool(
+        GameReview.objects.filter(pk=row.pk, moves=game.moves).update(
+            state=state, found=progress.dump()
+        )
     )
-    return progress
+
+
+def mark(game_id: int, **changes: Any) -> None:
+    """Change the kept review's progress (`failed`, `asked`), whatever it holds."""
+    row = GameReview.objects.filter(game_id=game_id).select_related("game").first()
+    if row is None:
+        return
+    progress = replace(Progress.load(row.found, row.game), **changes)
+    _keep(row, row.game, progress)
 
 
 def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, str]:

@@ -1,11 +1,12 @@
 """The review of a finished game: `/game/<id>/review/` (this session's games only, site and
 daily; the embed has none).
 
-GET shows what is known and, while the review is working, does one bounded share of its search
-(game/review/found.py), counted against the solver's rate limit; the page polls with htmx until it
-is done, and offers a Continue button that does the same without JavaScript. `?show=1` shows a
-move that kept the win and `&step=N` steps along the winning line from there. POST `try/` checks
-the player's try at the position where the win slipped away; it changes nothing in the game.
+GET shows what is known and, while the review is working, asks for its job (game/jobs.py:
+`review`, counted against the solver's rate limit, once until ASK_AGAIN has passed); the page
+polls by itself with htmx (a refresh without JavaScript) until the job is done, so a player who
+leaves and comes back finds it finished. `?show=1` shows a move that kept the win and `&step=N`
+steps along the winning line from there. POST `try/` checks the player's try at the position
+where the win slipped away; it changes nothing in the game.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
@@ -23,6 +25,7 @@ from game import engine, limits
 from game.board import clock, find, table, words
 from game.models import Game
 from game.review import found as reviews
+from game.review import jobs
 from game.review.found import Progress
 
 
@@ -62,6 +65,20 @@ def _context(
             for moment in progress.moments
         ],
     }
+    if game.status == Game.Status.LOST and context["state"] == "undecided":
+        # Where the review stands: a win existed after `start` moves, and was gone by `high`.
+        start = max(slip.low, 0)
+        context.update(
+            {
+                "stretch_from": start,
+                "stretch_to": slip.high,
+                "stretch": [
+                    (number, words.describe(moves[number - 1]))
+                    for number in range(start + 1, slip.high + 1)
+                ],
+                **table.still_table(positions[start]),
+            }
+        )
     if game.status == Game.Status.LOST and at is not None and at >= 0:
         position = positions[at]
         context.update(
@@ -141,12 +158,19 @@ def review(request: HttpRequest, game_id: int) -> HttpResponse:
         reviews.check_reviewable(game)
     except reviews.ReviewError as error:
         return _error(request, str(error))
-    row, progress = reviews.kept(game)
+    _row, progress = reviews.kept(game)
     refused: limits.Refused | None = None
-    if progress.state(game) == "working":
+    state = progress.state(game)
+    polled = getattr(request, "htmx", False)
+    # A failed review is asked for again by a visit, not by the page's own polls.
+    wanted = state == "working" or (state == "failed" and not polled)
+    now = timezone.now()
+    if wanted and (state == "failed" or not progress.asked_lately(now)):
         try:
             limits.check(request, limits.SOLVE)
-            progress = reviews.advance(game, row, progress)
+            jobs.ask_review(game.pk, now)
+            # Run already where the queue is immediate (the tests): show what it found.
+            _row, progress = reviews.kept(game)
         except limits.REFUSED as error:
             refused = error
     if refused is None:

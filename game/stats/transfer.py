@@ -1,9 +1,10 @@
 """Statistics moved to another device with a short one-time code, and no account.
 
-The device that has the history shows a code (`issue`); the other device enters it, or opens the
-link that carries it, and confirms (`redeem`): every game of the first browser's session moves
-into this browser's session, once. Statistics, streaks and the daily calendar are all computed
-from the games, so moving the games moves them all.
+The device that has the history shows a code (`issue`); the other device enters it and confirms
+(`redeem`): the first browser's games move into this browser's session, once. The code is only
+ever posted, never put in a URL, so no link, history or request log holds it. Statistics,
+streaks and the daily calendar are all computed from the games, so moving the games moves them
+all.
 
 - The code is ten letters and digits from an alphabet without look-alikes (31^10, about 8 * 10^14
   values), made by `secrets`. Only its SHA-256 is stored (game.models.Transfer), so the table
@@ -11,11 +12,15 @@ from the games, so moving the games moves them all.
 - It lives TRANSFER_MINUTES, is spent by its first use, and a session has one at a time (asking
   again replaces it). Showing and trying codes are rate-limited (game.limits.TRANSFER_CODE,
   TRANSFER_REDEEM). A wrong, spent or expired code changes nothing.
-- Where the two browsers overlap, this browser's side wins: a day's deal that both count in
-  everyone's daily figures stays counted once (this browser's entry), and a game in progress on
-  the other device is closed as left unfinished if this one has a game of the same kind under
-  way (a random game, or that day's daily game). Games the other browser dealt and never moved in
-  are dropped.
+- A daily result counted in everyone's figures stays counted where it was made. Where both
+  browsers have an entry for the same day's deal, the other browser's stays with that browser,
+  on its client network, and only its other games move: so a loss on one network cannot be
+  taken out of the figures by moving it onto another network's entry (which would free the
+  first network to enter again and try until it won). A day only the other browser played
+  moves with its entry, which still counts once.
+- A game in progress on the other device is closed as left unfinished if this one has a game
+  of the same kind under way (a random game, or that day's daily game). Games the other
+  browser dealt and never moved in are dropped.
 - Nothing leaves the site: the code travels only by the player's own hand between their devices.
 """
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -31,7 +37,6 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from game import tally
 from game.board import store
 from game.models import Game, Transfer
 from game.status import WIN
@@ -57,10 +62,14 @@ class Merged:
     wins: int
     daily_days: int
     closed: int
+    # Days both browsers counted in everyone's figures: the other browser's entry stayed there.
+    kept: int = 0
 
     @property
     def summary(self) -> str:
         if not self.games:
+            if self.kept:
+                return self._kept_sentence()
             return gettext("The other browser had no games to move: nothing changed here.")
         games = ngettext("%(count)s game", "%(count)s games", self.games) % {"count": self.games}
         if self.wins:
@@ -75,6 +84,8 @@ class Merged:
             "wins": wins,
             "days": days,
         }
+        if self.kept:
+            text += " " + self._kept_sentence()
         if self.closed:
             text += " " + ngettext(
                 "%(count)s game in progress on the other device met one under way here and now "
@@ -84,6 +95,15 @@ class Merged:
                 self.closed,
             ) % {"count": self.closed}
         return text
+
+    def _kept_sentence(self) -> str:
+        return ngettext(
+            "The other device's result for %(count)s daily deal played here too stays "
+            "there: it counts once in how everyone did, where it was played.",
+            "The other device's results for %(count)s daily deals played here too stay "
+            "there: each counts once in how everyone did, where it was played.",
+            self.kept,
+        ) % {"count": self.kept}
 
 
 def normalize(text: str) -> str:
@@ -130,15 +150,18 @@ def invalid() -> str:
     ) % {"minutes": TRANSFER_MINUTES}
 
 
-def redeem(text: str, target: str, now: dt.datetime | None = None) -> Merged:
-    """Move the games of the session that issued code `text` into session `target`, once."""
+def redeem(text: str, target: Callable[[], str], now: dt.datetime | None = None) -> Merged:
+    """Move the games of the session that issued code `text` into the session `target` gives,
+    once. `target` is called only for a code that opens something, inside the transaction, so a
+    refused code stores nothing (not even a new session's row)."""
     bare = normalize(text)
     now = now or timezone.now()
     with transaction.atomic():
         transfer = Transfer.objects.select_for_update().filter(code_hash=_digest(bare)).first()
         if transfer is None or transfer.used_at is not None or transfer.expires_at <= now:
             raise TransferError(invalid())
-        if transfer.session_key == target:
+        key = target()
+        if transfer.session_key == key:
             raise TransferError(
                 gettext(
                     "That is this browser's own code: enter it on the other device, the one "
@@ -147,25 +170,19 @@ def redeem(text: str, target: str, now: dt.datetime | None = None) -> Merged:
             )
         transfer.used_at = now
         transfer.save(update_fields=["used_at"])
-        return _merge(transfer.session_key, target, now)
+        return _merge(transfer.session_key, key, now)
 
 
 def _merge(source: str, target: str, now: dt.datetime) -> Merged:
     theirs = Game.objects.filter(session_key=source, imported=False)
     theirs.filter(started_at__isnull=True).delete()
     mine = Game.objects.filter(session_key=target)
-    # A day both browsers count in everyone's figures stays counted once: this browser's entry.
+    # A day both browsers count in everyone's figures: the other browser's entry stays where
+    # it is counted, with its network; it is neither moved nor demoted.
     both = mine.daily_entries().values_list("deal_number", flat=True)
-    demoted = sorted(
-        set(
-            theirs.daily_entries()
-            .filter(deal_number__in=both)
-            .values_list("deal_number", flat=True)
-        )
-    )
-    theirs.daily_entries().filter(deal_number__in=demoted).update(daily_entry=False, network="")
-    for number in demoted:  # an update goes around the tally's signal (game/tally.py)
-        tally.rebuild(number, number)
+    staying = theirs.daily_entries().filter(deal_number__in=both)
+    kept = staying.count()
+    theirs = theirs.exclude(pk__in=staying.values("pk"))
     closed = 0
     playing = Q(status=Game.Status.PLAYING)
     if mine.filter(playing, daily=False).exists():
@@ -178,7 +195,7 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
         daily_days=Count("pk", filter=Q(daily=True)),
     )
     theirs.update(session_key=target)
-    return Merged(**moved, closed=closed)
+    return Merged(**moved, closed=closed, kept=kept)
 
 
 def _close(games: QuerySet[Game], now: dt.datetime) -> int:

@@ -25,16 +25,20 @@ CODE_FIELD = "code"
 
 
 def _page(request: HttpRequest, status: int = 200, **context: Any) -> HttpResponse:
-    typed = request.GET.get(CODE_FIELD, "") or request.POST.get(CODE_FIELD, "")
-    context.setdefault("typed", typed[:24])
+    # A code is only ever posted: one in the query string (an old link) is not filled in.
+    context.setdefault("typed", request.POST.get(CODE_FIELD, "")[:24])
     context.setdefault("minutes", transfer.TRANSFER_MINUTES)
     return render(request, "game/transfer.html", context, status=status)
 
 
 @require_safe
 def transfer_page(request: HttpRequest) -> HttpResponse:
-    """Both sides of a transfer; `?code=` (the link a code comes with) fills in the code, which
-    still takes a press to use: opening a link never moves anything by itself."""
+    """Both sides of a transfer. A code is typed into this page and posted: it never travels in
+    a URL, where the request log, the browser's history and a shared link would keep it. An
+    old link's `?code=` is dropped by a redirect, so the page never repeats it (its language
+    links carry the page's own URL)."""
+    if request.GET:
+        return HttpResponseRedirect(reverse("transfer"))
     return _page(request)
 
 
@@ -47,8 +51,7 @@ def transfer_code(request: HttpRequest) -> HttpResponse:
         return _page(request, message=message)
     limits.check(request, limits.TRANSFER_CODE)
     issued = transfer.issue(key)
-    link = request.build_absolute_uri(reverse("transfer") + "?" + f"{CODE_FIELD}={issued.code}")
-    return _page(request, issued=issued, link=link, typed="")
+    return _page(request, issued=issued, typed="")
 
 
 @require_POST
@@ -59,10 +62,17 @@ def transfer_redeem(request: HttpRequest) -> HttpResponse:
         bare = transfer.normalize(request.POST.get(CODE_FIELD, ""))
     except transfer.TransferError as error:
         return _page(request, status=400, error=str(error))
-    key = session_key(request)
+    new_session = request.session.session_key is None
     try:
-        merged = transfer.redeem(bare, key)
-    except transfer.TransferError as error:
+        # The session is made (for a browser with none) only once the code opens something, in
+        # the redeem's transaction: a refused code stores nothing.
+        merged = transfer.redeem(bare, lambda: session_key(request))
+    except Exception as error:
+        if new_session:
+            # The session's row went with the transaction: forget it, so no cookie names it.
+            request.session.flush()
+        if not isinstance(error, transfer.TransferError):
+            raise
         return _page(request, status=400, error=str(error))
     return _page(request, merged=merged, typed="")
 

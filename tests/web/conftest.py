@@ -24,11 +24,14 @@ def rate_limits() -> Iterator[None]:
 
 
 @pytest.fixture
-def slots_taken() -> Iterator[None]:
-    """Every compute slot of this process held, as by searches running in other threads."""
-    taken = 0
-    while limits._slots.acquire(blocking=False):
-        taken += 1
+def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every compute slot of this process held, the hints' too, as by searches running in other
+    threads (a hint waits for its slot only briefly here)."""
+    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
+    taken = []
+    for slots in (limits._slots, limits._hint_slots):
+        while slots.acquire(blocking=False):
+            taken.append(slots)
     yield
-    for _ in range(taken):
-        limits._slots.release()
+    for slots in taken:
+        slots.release()

@@ -22,7 +22,7 @@ from tests.web.live_gunicorn import ROOT
 COMPOSE = ROOT / "compose.yaml"
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 ENV_EXAMPLE = ROOT / "deploy" / "lucie.env.example"
-LONG_RUNNING = ("proxy", "app", "prune", "backup", "db", "cache")
+LONG_RUNNING = ("proxy", "app", "prune", "backup", "work", "db", "cache")
 # What docker compose would take from .env for the ${...} in the file.
 SAMPLE_ENV = {
     "SITE_ADDRESS": "lucie.example",
@@ -68,11 +68,11 @@ def variables_read_by_the_app() -> set[str]:
 
 
 def test_the_services_and_their_images(services: dict[str, dict[str, Any]]) -> None:
-    assert set(services) == {"proxy", "app", "migrate", "prune", "backup", "db", "cache"}
+    assert set(services) == {"proxy", "app", "migrate", "prune", "backup", "work", "db", "cache"}
     assert re.fullmatch(r"caddy:2\.\d+", services["proxy"]["image"])
     assert services["db"]["image"] == "postgres:15"  # the version CI tests against
     assert re.fullmatch(r"redis:7\.\d+", services["cache"]["image"])
-    for name in ("app", "migrate", "prune", "backup"):
+    for name in ("app", "migrate", "prune", "backup", "work"):
         assert services[name]["build"] == "."
         assert services[name]["image"] == "lucie:latest"
     assert (ROOT / "Dockerfile").is_file()
@@ -185,6 +185,8 @@ def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
     assert waits("app") == {"migrate": "service_completed_successfully", "cache": "service_healthy"}
     assert waits("prune") == {"migrate": "service_completed_successfully"}
     assert waits("backup") == {"migrate": "service_completed_successfully"}
+    assert waits("work") == waits("app")
+    assert services["work"]["command"] == ["python", "manage.py", "work"]
     assert waits("proxy") == {"app": "service_healthy"}
 
 
@@ -193,7 +195,7 @@ def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
 
 def test_the_app_is_given_only_variables_it_reads(services: dict[str, dict[str, Any]]) -> None:
     read = variables_read_by_the_app()
-    for name in ("app", "migrate", "prune", "backup"):
+    for name in ("app", "migrate", "prune", "backup", "work"):
         given = set(services[name]["environment"])
         assert given <= read, f"{name}: {sorted(given - read)} are read by nothing"
     assert {"SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"} <= set(

@@ -74,7 +74,7 @@ def examples(client: Client) -> dict[str, str]:
         "settings": "/settings/",
         "stats": "/stats/",
         "stats_reset": "/stats/reset/",
-        "transfer": "/stats/transfer/?code=ABCDE-23456",
+        "transfer": "/stats/transfer/",
         "transfer_code": "/stats/transfer/code/",
         "transfer_redeem": "/stats/transfer/use/",
         "rules": "/rules/",

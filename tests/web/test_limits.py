@@ -289,6 +289,19 @@ def test_a_real_session_keeps_its_game() -> None:
 # ---------------------------------------------------------------- expensive work: compute slots
 
 
+def test_a_hint_is_served_while_every_solver_slot_is_busy(client: Client) -> None:
+    game = start(client)
+    taken = 0
+    while limits._slots.acquire(blocking=False):
+        taken += 1
+    try:
+        response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    finally:
+        for _ in range(taken):
+            limits._slots.release()
+    assert response.status_code == 200
+
+
 @pytest.mark.usefixtures("slots_taken")
 def test_a_hint_while_every_slot_is_busy_is_a_polite_503_on_the_board(client: Client) -> None:
     game = start(client)

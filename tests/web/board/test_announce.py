@@ -239,16 +239,17 @@ def test_show_a_win_announces_its_verdict_and_next_move(client: Client) -> None:
         assert step.startswith(f"{card} "), (text, step)
 
 
-def test_a_busy_site_is_announced(client: Client) -> None:
+def test_a_busy_site_is_announced(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     game = start(client)
+    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
     taken = 0
-    while limits._slots.acquire(blocking=False):
+    while limits._hint_slots.acquire(blocking=False):
         taken += 1
     try:
         response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
     finally:
         for _ in range(taken):
-            limits._slots.release()
+            limits._hint_slots.release()
 
     assert response.status_code == 503
     assert said(response.content, oob=True) == limits.BUSY_MESSAGE

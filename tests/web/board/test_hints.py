@@ -127,11 +127,15 @@ def test_a_finished_game_has_no_hint_and_keeps_nothing() -> None:
     assert cache.get(hints.cache_key(played.record)) is None
 
 
-def test_a_kept_hint_is_given_even_when_every_compute_slot_is_taken(client: Client) -> None:
+def test_a_kept_hint_is_given_even_when_every_compute_slot_is_taken(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = start(client)
     first = hinted_card(client, game.pk)
+    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
 
-    with limits.computing():  # every slot of this process taken (LUCIE_COMPUTE_SLOTS is 1)
+    # Every hint slot of this process taken (LUCIE_COMPUTE_SLOTS is 1).
+    with limits.computing(hint=True):
         again = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
         fresh = start(client, number=4242)
         busy = client.get(f"/game/{fresh.pk}/hint/", headers={"HX-Request": "true"})

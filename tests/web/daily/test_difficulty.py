@@ -1,5 +1,5 @@
 """How hard each daily deal is: the fair hint over hidden shuffles of the layout, computed ahead
-by `manage.py deal_difficulty` or lazily by the daily page, kept, and shown on the daily page,
+by the queue's workers or `manage.py deal_difficulty`, kept, and shown on the daily page,
 the calendar and the share text."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from game.daily import difficulty
+from game.daily import difficulty, jobs
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
 from tests.helpers.daily import finished_daily
@@ -92,22 +92,36 @@ def test_the_command_refuses_bad_input(args: tuple[str, str]) -> None:
     assert not DealDifficulty.objects.exists()
 
 
-def test_a_missing_figure_is_filled_in_lazily_a_few_samples_per_request(
+def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(difficulty, "LAZY_SECONDS", 0.0)  # one sample per request
+    asked: list[int] = []
+    job = jobs.difficulty
+    monkeypatch.setattr(jobs, "difficulty", asked.append)  # queued; no worker has taken it
     page = client.get("/daily/").content.decode()
     assert 'data-difficulty="unknown"' in page
     assert 'hx-get="/daily/2026/12/01/difficulty/"' in page
 
-    answers = [client.get("/daily/2026/12/01/difficulty/").content.decode() for _ in range(10)]
+    answers = [client.get("/daily/2026/12/01/difficulty/").content.decode() for _ in range(5)]
+    assert all('data-difficulty="unknown"' in answer for answer in answers)
+    assert all('hx-trigger="load delay:3s"' in answer for answer in answers)
+    assert asked == [20261201]  # once, however often the page polls
 
-    assert all('data-difficulty="unknown"' in answer for answer in answers[:-1])
-    assert 'data-difficulty="medium"' in answers[-1]
-    assert "hx-get" not in answers[-1]
+    job.call_local(20261201)  # a worker takes the job
+    answer = client.get("/daily/2026/12/01/difficulty/").content.decode()
+    assert 'data-difficulty="medium"' in answer
+    assert "hx-get" not in answer
     row = DealDifficulty.objects.get()
     assert (row.wins, row.played) == (PINNED[20261201], SAMPLES)
     assert 'data-difficulty="medium"' in client.get("/daily/").content.decode()
+
+
+def test_the_workers_work_out_today_and_tomorrow_before_anyone_asks() -> None:
+    jobs.coming_days.call_local()
+    assert sorted(DealDifficulty.objects.values_list("deal_number", "played")) == [
+        (20261201, SAMPLES),
+        (20261202, SAMPLES),
+    ]
 
 
 def test_a_day_to_come_has_no_figure_to_ask_for(client: Client) -> None:

@@ -18,7 +18,9 @@ from game import engine, limits
 from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
+from game.queue import huey
 from game.review import found as reviews
+from game.review import jobs
 from tests.helpers.daily import open_daily
 from tests.helpers.play import start
 from tests.helpers.review import (
@@ -239,26 +241,47 @@ def test_show_me_steps_through_a_winning_line(client: Client) -> None:
 # ---------------------------------------------------------------- bounded and kept
 
 
-def test_a_review_is_bounded_per_request_then_done(
-    client: Client, monkeypatch: pytest.MonkeyPatch, solver_calls: list[engine.Position]
+def test_a_review_is_a_job_that_the_page_polls_until_done(
+    client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    asked: list[int] = []
+    # The job is queued and no worker has taken it yet.
+    monkeypatch.setattr(jobs, "review", asked.append)
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
-    monkeypatch.setattr(reviews, "MAX_SOLVES", 1)
 
     first = review_page(client, game)
     assert state(first) == "working"
     assert last_winnable(first) is None
-    assert len(solver_calls) == 1
-    assert 'hx-trigger="load delay:400ms"' in first  # the page polls
-    assert 'data-action="continue"' in first  # and without JavaScript, a Continue button
+    assert 'hx-trigger="load delay:2s"' in first  # the page polls by itself
+    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in first
+    assert "Continue" not in first  # nothing to press
+    assert not re.search(r"\bsolver?s?\b", first.lower())  # in a player's words
+    for _ in range(3):
+        assert state(review_page(client, game, **HX)) == "working"
+    assert asked == [game.pk]  # polls do not ask again while it is queued
 
-    pages = 1
-    while state(html := review_page(client, game, **HX)) == "working":
-        pages += 1
-        assert len(solver_calls) <= pages
-        assert pages < 40
-    assert state(html) == "done"
-    assert pages > 3
+    # A worker takes the job; the next poll shows it finished.
+    reviews.work_through(game.pk, cpu_seconds=120, solve_seconds=30)
+    done = review_page(client, game, **HX)
+    assert state(done) == "done"
+    assert last_winnable(done) is not None
+    assert "data-review-poll" not in done
+    # A job asked for long ago and not done (its worker died) is asked for again by a visit.
+    other = lost_game(client, LOST_IN_THE_LAST_DEAL)
+    review_page(client, other)
+    with time_machine.travel(dt.datetime.now(dt.UTC) + reviews.ASK_AGAIN * 2):
+        review_page(client, other, **HX)
+    assert asked == [game.pk, other.pk, other.pk]
+
+
+def test_a_review_is_never_worked_on_twice_at_once(client: Client) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    GameReview.objects.filter(game=game).delete()
+    with huey.lock_task(f"review-{game.pk}"):
+        page = review_page(client, game)
+    # The job found its lock taken and did nothing: the review is as it was.
+    assert state(page) == "working"
+    assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
 
 
 def test_a_finished_review_is_read_from_the_database_by_any_server(
@@ -279,26 +302,59 @@ def test_a_finished_review_is_read_from_the_database_by_any_server(
     assert last_winnable(again) == last_winnable(first)
 
 
-def test_an_undecided_solve_is_said_plainly(
+def test_an_undecided_solve_is_said_plainly_with_the_stretch_on_a_board(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
-    monkeypatch.setattr("game.board.winning_line.NODE_CAP", 50)
+    monkeypatch.setattr(reviews, "SOLVE_NODES", 50)
 
     html = review_until_done(client, game)
 
     assert state(html) == "undecided"
     assert last_winnable(html) is None
-    assert "could not decide" in html
+    assert "could not settle" in html
+    found = GameReview.objects.get(game=game).found["slip"]
+    low, high = max(found["low"], 0), found["high"]
+    assert f"The win was lost between move {low + 1} and move {high}" in html
+    assert re.findall(r'data-stretch-move="(\d+)"', html) == [
+        str(n) for n in range(low + 1, high + 1)
+    ]
+    assert 'class="board replay-board"' in html
 
-    # Asked again soon it stays undecided (no search); an hour later, it searches on.
+
+def test_a_review_past_its_cpu_budget_says_where_it_stands(client: Client, settings: Any) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    settings.REVIEW_CPU_SECONDS = 0
+
+    html = review_page(client, game)
+
+    assert state(html) == "undecided"
+    assert f"The win was lost between move 1 and move {game.move_count}" in html
+    assert len(re.findall(r"data-stretch-move=", html)) == game.move_count
+
+
+def test_a_review_that_fails_on_every_try_says_so_and_a_visit_asks_again(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+    tries: list[int] = []
+
+    def broken(game_id: int, **kwargs: object) -> None:
+        tries.append(game_id)
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(reviews, "work_through", broken)
+    # The tries at once (a worker waits RETRY_DELAY between them).
+    monkeypatch.setattr(jobs.review.task_class, "default_retry_delay", 0)
+    html = review_page(client, game)
+    assert tries == [game.pk] * (jobs.RETRIES + 1)
+    assert state(html) == "failed"
+    assert "could not be finished" in html
+    assert state(review_page(client, game, **HX)) == "failed"  # a poll does not ask again
+    assert len(tries) == jobs.RETRIES + 1
+
     monkeypatch.undo()
-    assert state(review_page(client, game)) == "undecided"
-    with time_machine.travel(dt.datetime.now(dt.UTC) + reviews.RETRY_UNDECIDED * 2):
-        cache.clear()  # the solver's cache forgets an undecided answer as long
-        html = review_until_done(client, game)
-    assert state(html) == "done"
-    assert last_winnable(html) is not None
+    assert state(review_until_done(client, game)) == "done"
 
 
 # ---------------------------------------------------------------- refusals
@@ -451,46 +507,45 @@ def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) 
 # ---------------------------------------------------------------- busy, rate-limited
 
 
-def test_a_busy_site_answers_at_once_with_the_review_as_it_stands(client: Client) -> None:
+def test_a_review_takes_no_compute_slot_from_hints(client: Client) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
     taken = 0
     while limits._slots.acquire(blocking=False):
         taken += 1
     try:
+        # Every slot a request's hint may use is taken: the review's job needs none.
         plain = client.get(f"/game/{game.pk}/review/")
-        polled = client.get(f"/game/{game.pk}/review/", headers=HX)
         tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
     finally:
         for _ in range(taken):
             limits._slots.release()
 
-    assert plain.status_code == 503
-    assert int(plain["Retry-After"]) >= 1
-    assert limits.BUSY_MESSAGE in plain.content.decode()
-    assert polled.status_code == 200
-    assert f'hx-trigger="load delay:{limits.BUSY_RETRY_SECONDS}s"' in polled.content.decode()
-    assert state(polled.content.decode()) == "working"
-    assert tried.status_code in (400, 503)  # nothing to try yet, or busy: never a 500
-    assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
+    assert plain.status_code == 200
+    assert state(plain.content.decode()) == "done"
+    assert tried.status_code in (200, 400, 503)  # a try is a request's search: never a 500
 
 
-def test_reviews_meet_the_solvers_rate_limit_and_finished_ones_do_not(
+def test_asking_for_a_review_meets_the_solvers_rate_limit_and_polls_do_not(
     client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    done = lost_game(client, LOST_BEFORE_A_REDEAL)
-    review_until_done(client, done)
-    working = lost_game(client, (13, "nomerci"))
+    games = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(2)]
+    asked: list[int] = []
+    monkeypatch.setattr(jobs, "review", asked.append)
     settings.RATELIMIT_ENABLE = True
     per_session = int(limits.SOLVE.per_session.split("/")[0])  # type: ignore[union-attr]
-    monkeypatch.setattr(reviews, "MAX_SOLVES", 0)  # a review that never gets done
-
-    answers = [
-        client.get(f"/game/{working.pk}/review/").status_code for _ in range(per_session + 2)
+    polls = [
+        client.get(f"/game/{games[0].pk}/review/", headers=HX).status_code
+        for _ in range(per_session + 2)
     ]
-
-    assert answers[:per_session] == [200] * per_session
-    assert set(answers[per_session:]) == {429}
-    assert client.get(f"/game/{done.pk}/review/").status_code == 200  # a read costs no search
+    assert set(polls) == {200}
+    assert asked == [games[0].pk]
+    # Past the limit (the session's tries count too), asking is refused with a clear answer.
+    for _ in range(per_session):
+        client.post(f"/game/{games[0].pk}/review/try/", {"move": "R"})
+    refused = client.get(f"/game/{games[1].pk}/review/")
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
+    assert asked == [games[0].pk]
 
 
 def test_an_embed_game_has_no_review(client: Client) -> None:

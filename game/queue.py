@@ -1,0 +1,88 @@
+"""The task queue: Huey, on a SQLite file on one machine or on Redis across several.
+
+Searches that no request should wait on run as jobs (game/jobs.py): a lost game's review, each
+day's difficulty, the nightly prune. A request only asks for a job and answers at once; workers
+(`manage.py work`, which `make run` starts beside the server) take the jobs, each worker a
+process of its own at a lower priority (settings.QUEUE_NICENESS), QUEUE_WORKERS of them at
+most. Huey gives the rest: a job retried a bounded number of times, a lock so that a job is
+never done twice at once, priorities, and periodic jobs (why Huey: docs/architecture.md).
+
+- One machine (the default): the queue is a SQLite file beside the database
+  (settings.QUEUE_PATH); nothing else to set up.
+- Several machines: QUEUE_URL names a Redis that every app server and worker shares.
+- Tests: `huey.immediate = True` (tests/conftest.py) runs each job in the request that asks for
+  it, in memory; the tests that watch real workers start `manage.py work` themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+
+from django.conf import settings
+from django.db import close_old_connections
+from huey import Huey, RedisHuey, SqliteHuey
+from huey.storage import SqliteStorage
+
+# Priorities: a higher number is taken first.
+PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
+PRIORITY_REVIEW = 20  # a player is watching the page
+PRIORITY_PRUNE = 0
+
+RETRIES = 2
+"""A job that fails is tried again this many times, RETRY_DELAY seconds apart."""
+RETRY_DELAY = 10
+
+
+def _made() -> Huey:
+    if settings.QUEUE_URL:
+        return RedisHuey(settings.QUEUE_NAME, url=settings.QUEUE_URL, utc=True)
+    # A busy timeout: workers and app servers write the one file at once.
+    return SqliteHuey(settings.QUEUE_NAME, filename=settings.QUEUE_PATH, utc=True, timeout=20)
+
+
+huey = _made()
+
+
+LOCK_SECONDS = 30 * 60
+"""On Redis a job's lock outlives a worker killed in the middle of its job only this long."""
+
+
+def lock(name: str) -> AbstractContextManager[None]:
+    """The lock that keeps job `name` from running twice at once (Huey's lock_task)."""
+    # Huey's SQLite storage keeps a lock for good; `manage.py work` drops stale ones as it starts.
+    ttl = None if isinstance(huey.storage, SqliteStorage) else LOCK_SECONDS
+    held: AbstractContextManager[None] = huey.lock_task(name, ttl=ttl)
+    return held
+
+
+def drop_stale_locks() -> int:
+    """Locks of the SQLite queue left by a worker that was killed in a job: the one machine's
+    `manage.py work` is starting, so no job of its holds one. (On Redis they expire by
+    themselves: workers on other machines may hold theirs.)"""
+    if not isinstance(huey.storage, SqliteStorage):
+        return 0
+    pattern = f"{huey.name}.lock.%"
+    found = huey.storage.sql(
+        "select count(*) from kv where queue = ? and key like ?",
+        (huey.name, pattern),
+        results=True,
+    )
+    huey.storage.sql(
+        "delete from kv where queue = ? and key like ?", (huey.name, pattern), commit=True
+    )
+    return int(found[0][0])
+
+
+@contextmanager
+def alone(name: str) -> Iterator[None]:
+    """Hold the lock `name` for a job, with fresh database connections around it (a worker
+    lives for days; the server may have closed its connections meanwhile)."""
+    if not huey.immediate:
+        close_old_connections()
+    try:
+        with lock(name):
+            yield
+    finally:
+        if not huey.immediate:
+            close_old_connections()

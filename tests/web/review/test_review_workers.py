@@ -1,0 +1,127 @@
+"""Reviews on the queue's real workers, against gunicorn, with the machine kept busy.
+
+Three lost games of about 45 moves are reviewed while two processes burn a core each: each page
+is only polled (no button, nothing else asked), and each review ends decided. Meanwhile another
+player asks for hints, and none is refused as busy: the reviews search on the workers, not in
+the processes that serve pages. Runs on a SQLite file with its queue beside it, or on a scratch
+PostgreSQL database with the queue on Redis when QUEUE_URL names one (CI's PostgreSQL pass).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from game import engine
+from tests.helpers.play import status_of
+from tests.web.live_gunicorn import ROOT, Player, read_board, running_gunicorn, server_environment
+
+pytestmark = pytest.mark.slow
+
+# Deals the greedy hint loses in 47, 48 and 47 moves.
+LOSSES = (11, 6, 26)
+POLL_SECONDS = 2
+REVIEW_WAIT = 600
+
+
+def _greedy(number: int) -> list[str]:
+    game = engine.Play(number)
+    while (found := engine.greedy_hint(game.position)) is not None:
+        game.play(found.move)
+    assert status_of(game) == "lost"
+    return [move.text for move in game.moves]
+
+
+def _lost_game(player: Player, number: int) -> int:
+    moves = _greedy(number)
+    assert player.get(f"/deal/{number}/").status == 200  # the page, and its CSRF cookie
+    answer = player.post(f"/deal/{number}/move/", {"move": moves[0], "n": 0})
+    assert answer.status == 200, answer.body[:300]
+    game = read_board(answer.body).game_id
+    for count, move in enumerate(moves[1:], start=1):
+        action, data = ("redeal", {}) if move == "R" else ("move", {"move": move})
+        answer = player.post(f"/game/{game}/{action}/", {"n": count, "auto": "0", **data})
+        assert answer.status == 200, (count, move, answer.body[:300])
+    return game
+
+
+def _state(html: str) -> str:
+    found = re.search(r'data-review-state="(\w+)"', html)
+    assert found is not None, html[:500]
+    return found[1]
+
+
+@contextlib.contextmanager
+def _burners(count: int) -> Iterator[None]:
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+@contextlib.contextmanager
+def _workers(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    environ = server_environment(database_url, **env)
+    with log.open("wb") as sink:
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "work", "--workers", "2"],
+            cwd=ROOT,
+            env=environ,
+            stdout=sink,
+            stderr=sink,
+        )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_served(
+    tmp_path: Path,
+) -> None:
+    queue = {
+        "LUCIE_QUEUE_PATH": str(tmp_path / "queue.sqlite3"),
+        "LUCIE_QUEUE_NAME": f"lucie-test-{secrets.token_hex(4)}",
+    }
+    with running_gunicorn(tmp_path, workers=2, threads=4, **queue) as server:
+        loser, hinter = server.player(), server.player()
+        hinter.get("/deal/100/")
+        games = [_lost_game(loser, number) for number in LOSSES]
+        with (
+            _workers(server.database_url, tmp_path / "work.log", **queue) as worker,
+            _burners(2),
+        ):
+            states = {game: _state(loser.get(f"/game/{game}/review/").body) for game in games}
+            hints: list[int] = []
+            deadline = time.monotonic() + REVIEW_WAIT
+            while "working" in states.values() and time.monotonic() < deadline:
+                # Another player asks for a hint on a fresh deal's first board each round.
+                hints.append(hinter.get(f"/deal/{100 + len(hints)}/hint/", htmx=True).status)
+                time.sleep(POLL_SECONDS)
+                for game in games:
+                    if states[game] == "working":
+                        page = loser.get(f"/game/{game}/review/", htmx=True)
+                        assert page.status == 200
+                        states[game] = _state(page.body)
+            assert worker.poll() is None, (tmp_path / "work.log").read_text()[-2000:]
+
+    assert states == dict.fromkeys(games, "done"), (tmp_path / "work.log").read_text()[-3000:]
+    assert hints
+    assert 503 not in hints
+    assert set(hints) == {200}
