@@ -10,6 +10,7 @@ PostgreSQL database with the queue on Redis when QUEUE_URL names one (CI's Postg
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import secrets
 import subprocess
@@ -24,7 +25,15 @@ from game import engine
 from tests.helpers.play import status_of
 from tests.web.live_gunicorn import ROOT, Player, read_board, running_gunicorn, server_environment
 
-pytestmark = pytest.mark.slow
+# Slow (real workers searching beside two CPU burners): it runs once per CI run, in the
+# PostgreSQL pass, where the workers take their jobs from Redis as production's do.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="once per CI run: the PostgreSQL pass, with its workers on Redis",
+    ),
+]
 
 # Deals the greedy hint loses in 47, 48 and 47 moves.
 LOSSES = (11, 6, 26)
