@@ -36,9 +36,13 @@ def destination(page: Page, move: engine.Move) -> Locator:
     return page.locator(f'[data-foundation="{move.card.suit}"]')
 
 
-# No htmx request under way, and the board settled: a function, not a string, which the pages'
-# policy (no 'unsafe-eval') would refuse to evaluate.
-SETTLED = "() => !document.querySelector('#board.htmx-settling, .htmx-request')"
+# No htmx request of the board's under way, and the board settled (the daily page's difficulty
+# may still be polling beside it): a function, not a string, which the pages' policy (no
+# 'unsafe-eval') would refuse to evaluate.
+SETTLED = (
+    "() => !document.querySelector("
+    "'#board.htmx-settling, #board.htmx-request, #board .htmx-request')"
+)
 
 
 def tap(page: Page, move: engine.Move, count_after: int) -> None:
