@@ -23,7 +23,7 @@ import lucie.cache
 import lucie.views
 from game import deals, engine
 from game.daily import figures
-from lucie.settings import cache_config
+from lucie.settings import cache_config, session_cache_config
 from tests.helpers.play import a_card_move, a_first_move, board_of, start
 from tests.web.redis_server import RedisServer, redis_server
 
@@ -36,7 +36,14 @@ HTMX = {"HX-Request": "true"}
 def redis() -> Iterator[RedisServer]:
     with (
         redis_server() as server,
-        override_settings(CACHES={"default": cache_config(server.url)}, RATELIMIT_ENABLE=True),
+        override_settings(
+            # As production has them: the cache and the sessions' cache on one Redis.
+            CACHES={
+                "default": cache_config(server.url),
+                "sessions": session_cache_config(server.url),
+            },
+            RATELIMIT_ENABLE=True,
+        ),
     ):
         lucie.cache._down_until.clear()
         lucie.views._last_check = lucie.views._LastCheck()
