@@ -286,11 +286,12 @@ class Player:
             self._connection.request(method, path, body=body, headers=headers)
             response = self._connection.getresponse()
             raw = response.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as error:
             # The connection is gone (say its worker was killed): the next request opens another.
             self.close()
-            if reused and method == "GET":
-                # An idle keep-alive connection the server has closed; a GET is safe to resend.
+            if reused and (method == "GET" or isinstance(error, BrokenPipeError)):
+                # An idle keep-alive connection the server has closed: a GET is safe to resend,
+                # and so is a request that could not even be sent (nothing reached the server).
                 return self.request(method, path, data, htmx, accept_gzip)
             raise
         for header in response.headers.get_all("Set-Cookie") or []:
