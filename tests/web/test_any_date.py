@@ -6,7 +6,7 @@ fails on others: one of the two runs catches it.
 
 The suite was run whole at each of these moments when this test was written (the 1st, the 15th
 and the last of a month, 31 December into 1 January, 28 and 29 February of a leap year:
-docs/benchmarks.md, "Every date"); this test keeps the modules that read the clock honest from
+docs/testing.md); this test keeps the modules that read the clock honest from
 then on, at a cost CI can pay on every run. It runs once, on SQLite: the clock is the database's
 no more than it is the test's.
 """
