@@ -208,8 +208,8 @@ def test_the_module_graph_keeps_a_package_to_itself() -> None:
         for source, targets in graph.items()
         for target in targets
     )
-    # game.py takes Position from position.py: an edge inside game.engine.
-    assert "game.engine.position" in graph.get("game.engine.game", {})
+    # play.py takes Position from position.py: an edge inside game.engine.
+    assert "game.engine.position" in graph.get("game.engine.play", {})
 
 
 def test_the_modules_of_a_package_import_one_another_without_a_circle() -> None:

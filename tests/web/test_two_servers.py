@@ -12,14 +12,18 @@ its SQLite and its PostgreSQL runs.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import random
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -34,12 +38,14 @@ from tests.helpers.metrics import figures, value
 from tests.helpers.race import Fetch, Send, check, play_the_race
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 from tests.web.live_gunicorn import (
+    ROOT,
     Player,
     Server,
     a_change,
     prepare,
     read_board,
     scratch_database,
+    server_environment,
     serving,
     stored_game,
 )
@@ -81,8 +87,31 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
             serving(
                 database_url, tmp_path, name="b", CACHE_URL=cache_url, LUCIE_SITE_START=start
             ) as b,
+            queue_worker(database_url, tmp_path, CACHE_URL=cache_url, LUCIE_SITE_START=start),
         ):
             yield Pair(a, b, database_url)
+
+
+@contextlib.contextmanager
+def queue_worker(database_url: str, tmp_path: Path, **env: str) -> Iterator[None]:
+    """One worker of the task queue beside the two servers (reviews are its jobs), on the queue
+    both servers put their jobs in (a file beside the SQLite database, without QUEUE_URL)."""
+    with (tmp_path / "worker.log").open("wb") as sink:
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "work", "--workers", "1"],
+            cwd=ROOT,
+            env=server_environment(database_url, **env),
+            stdout=sink,
+            stderr=sink,
+        )
+    try:
+        yield
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
 
 
 # ---------------------------------------------------------------- one game, both servers
@@ -292,11 +321,12 @@ def test_a_review_finished_on_one_server_is_read_on_the_other_without_a_search(
     for count, text in enumerate(greedy_record(number, rules)):
         action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
         assert a.post(f"/game/{game_id}/{action}/", {"n": count, "auto": 0, **form}).status == 200
-    for _ in range(40):
+    for _ in range(240):  # the worker's search: a minute at most on a loaded machine
         on_a = a.get(f"/game/{game_id}/review/")
         assert on_a.status == 200
         if 'data-review-state="working"' not in on_a.body:
             break
+        time.sleep(0.25)
     assert 'data-review-state="done"' in on_a.body
     before = solver_lookups(pair.b)
 
