@@ -12,46 +12,22 @@ in Django's templates, and Django's safe strings (`SafeString`) stay safe here.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from django.conf import settings
 from django.utils import text, translation
-from django.utils.translation import trans_real
 from jinja2 import Environment
 
 from game.board import words
 from game.templatetags import cards
 
 
-# A board's templates ask for some 100 words a render. Each is looked up once per catalogue: the
-# key is the language's catalogue itself, which Django makes anew when the translation settings
-# change, so nothing needs clearing (docs/benchmarks.md, "One plain transaction").
-@functools.lru_cache(maxsize=4096)
-def _word(catalogue: object, function: str, *args: str) -> str:
-    found: str = getattr(translation, function)(*args)
-    return found
-
-
-def _catalogue() -> object:
-    return trans_real.translation(translation.get_language() or settings.LANGUAGE_CODE)
-
-
-def gettext(message: str) -> str:
-    return _word(_catalogue(), "gettext", message)
-
-
-def pgettext(context: str, message: str) -> str:
-    return _word(_catalogue(), "pgettext", context, message)
-
-
 def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext,
+        translation.gettext,
         translation.ngettext,
         newstyle=True,
-        pgettext=pgettext,
+        pgettext=translation.pgettext,
         npgettext=translation.npgettext,
     )
     env.globals.update(

@@ -8,14 +8,11 @@ judges a move itself. Card names and rank letters are worked out once per langua
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-from django.utils.translation import get_language, trans_real
 from django.utils.translation import gettext as _
 
 from game import engine
@@ -106,16 +103,7 @@ class CardWords:
 
 
 def card_words() -> CardWords:
-    """The cards' words in the page's language: worked out once per catalogue. A board's 52
-    cards ask some 150 gettext calls for their names, the largest part of a move's CPU without
-    this (docs/benchmarks.md, "One plain transaction"). The key is the language's catalogue
-    itself, which Django makes anew when the translation settings change, so nothing needs
-    clearing."""
-    return _card_words(trans_real.translation(get_language() or settings.LANGUAGE_CODE))
-
-
-@functools.lru_cache(maxsize=8)
-def _card_words(catalogue: object) -> CardWords:
+    """The cards' words in the page's language (asked once per board drawn, not per card)."""
     letters = tuple(str(words.RANK_LETTERS).split())
     return CardWords(
         names={card.code: words.card_name(card) for card in engine.DECK},
