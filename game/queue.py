@@ -16,13 +16,18 @@ never done twice at once, priorities, and periodic jobs (why Huey: docs/architec
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from django.conf import settings
 from django.db import close_old_connections
-from huey import Huey, RedisHuey, SqliteHuey
-from huey.storage import SqliteStorage
+from huey import Huey, PriorityRedisHuey, SqliteHuey
+from huey.api import TaskWrapper
+from huey.exceptions import TaskLockedException
+from huey.storage import RedisStorage, SqliteStorage
+from redis.exceptions import RedisError
 
 # Priorities: a higher number is taken first.
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
@@ -36,12 +41,30 @@ RETRY_DELAY = 10
 
 def _made() -> Huey:
     if settings.QUEUE_URL:
-        return RedisHuey(settings.QUEUE_NAME, url=settings.QUEUE_URL, utc=True)
+        # The plain RedisHuey refuses a job with a priority: every job here has one.
+        return PriorityRedisHuey(settings.QUEUE_NAME, url=settings.QUEUE_URL, utc=True)
     # A busy timeout: workers and app servers write the one file at once.
     return SqliteHuey(settings.QUEUE_NAME, filename=settings.QUEUE_PATH, utc=True, timeout=20)
 
 
 huey = _made()
+
+logger = logging.getLogger(__name__)
+
+
+def ask(task: TaskWrapper, *args: object) -> bool:
+    """Put a job on the queue. A queue that cannot take it (Redis down, the SQLite file locked
+    or on a full disk) is logged and counted (`lucie_queue_errors_total`) and answers False: the
+    page that asked says the work could not start, and is never a 500."""
+    from lucie import metrics
+
+    try:
+        task(*args)
+    except (RedisError, sqlite3.Error, OSError) as error:
+        logger.error("the task queue refused job %s%r: %r", task.task_class.__name__, args, error)
+        metrics.QUEUE_ERRORS.inc()
+        return False
+    return True
 
 
 LOCK_SECONDS = 30 * 60
@@ -49,11 +72,26 @@ LOCK_SECONDS = 30 * 60
 
 
 def lock(name: str) -> AbstractContextManager[None]:
-    """The lock that keeps job `name` from running twice at once (Huey's lock_task)."""
-    # Huey's SQLite storage keeps a lock for good; `manage.py work` drops stale ones as it starts.
-    ttl = None if isinstance(huey.storage, SqliteStorage) else LOCK_SECONDS
-    held: AbstractContextManager[None] = huey.lock_task(name, ttl=ttl)
+    """The lock that keeps job `name` from running twice at once (TaskLockedException if held)."""
+    if isinstance(huey.storage, RedisStorage):
+        return _redis_lock(f"{huey.name}.lock.{name}")
+    # Huey's SQLite storage (and the tests' memory) keeps a lock for good; `manage.py work`
+    # drops stale ones as it starts.
+    held: AbstractContextManager[None] = huey.lock_task(name)
     return held
+
+
+@contextmanager
+def _redis_lock(key: str) -> Iterator[None]:
+    # Huey's own lock with a lifetime needs Redis 7.4 (a lifetime per hash field); Debian 12
+    # ships 7.0, so the lock is a plain key set only if absent, with LOCK_SECONDS to live.
+    connection = huey.storage.conn
+    if not connection.set(key, "1", nx=True, ex=LOCK_SECONDS):
+        raise TaskLockedException(f"{key} is held")
+    try:
+        yield
+    finally:
+        connection.delete(key)
 
 
 def drop_stale_locks() -> int:

@@ -82,6 +82,9 @@ CACHE_FALLBACKS = Counter(
     ["operation"],
 )
 
+# The task queue (game/queue.py) refusing a job: Redis down, or the SQLite file locked or full.
+QUEUE_ERRORS = Counter("lucie_queue_errors", "Jobs the task queue could not take.")
+
 
 def cache_lookup(name: str, hit: bool) -> None:
     CACHE_LOOKUPS.labels(cache=name, result="hit" if hit else "miss").inc()

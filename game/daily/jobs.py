@@ -12,7 +12,7 @@ from huey import crontab
 
 from game import deals
 from game.daily import difficulty as difficulties
-from game.queue import PRIORITY_DIFFICULTY, RETRIES, RETRY_DELAY, alone, huey
+from game.queue import PRIORITY_DIFFICULTY, RETRIES, RETRY_DELAY, alone, ask, huey
 
 ASK_DIFFICULTY_SECONDS = 5 * 60
 
@@ -27,7 +27,7 @@ def ask_difficulty(number: int) -> None:
     """Ask for deal `number`'s figure, once per ASK_DIFFICULTY_SECONDS however many pages poll
     for it (the lock would keep two from running at once, but not the queue from growing)."""
     if cache.add(f"jobs:difficulty:{number}", True, ASK_DIFFICULTY_SECONDS):
-        difficulty(number)
+        ask(difficulty, number)
 
 
 @huey.periodic_task(crontab(minute="*/5"), priority=PRIORITY_DIFFICULTY)

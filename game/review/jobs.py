@@ -12,7 +12,7 @@ from django.conf import settings
 from huey.exceptions import TaskLockedException
 from huey.signals import SIGNAL_ERROR
 
-from game.queue import PRIORITY_REVIEW, RETRIES, RETRY_DELAY, alone, huey
+from game.queue import PRIORITY_REVIEW, RETRIES, RETRY_DELAY, alone, ask, huey
 from game.review import found as reviews
 
 logger = logging.getLogger(__name__)
@@ -30,9 +30,11 @@ def review(game_id: int) -> None:
 
 def ask_review(game_id: int, now: dt.datetime) -> None:
     """Ask for game `game_id`'s review (its row made: reviews.kept), noting when, so that the
-    page's polls do not ask again while it is queued or running."""
+    page's polls do not ask again while it is queued or running. A queue that cannot take the
+    job leaves the review failed: the page says so, and the player's next visit asks again."""
     reviews.mark(game_id, asked=now.isoformat(), failed=False)
-    review(game_id)
+    if not ask(review, game_id):
+        reviews.mark(game_id, failed=True)
 
 
 @huey.signal(SIGNAL_ERROR)

@@ -13,14 +13,15 @@ import pytest
 import time_machine
 from django.core.cache import cache
 from django.test import Client
+from redis.exceptions import RedisError
 
-from game import engine, limits
+from game import engine, limits, queue
 from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
-from game.queue import huey
 from game.review import found as reviews
 from game.review import jobs
+from lucie import metrics
 from tests.helpers.daily import open_daily
 from tests.helpers.play import start
 from tests.helpers.review import (
@@ -277,7 +278,7 @@ def test_a_review_is_a_job_that_the_page_polls_until_done(
 def test_a_review_is_never_worked_on_twice_at_once(client: Client) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
     GameReview.objects.filter(game=game).delete()
-    with huey.lock_task(f"review-{game.pk}"):
+    with queue.lock(f"review-{game.pk}"):
         page = review_page(client, game)
     # The job found its lock taken and did nothing: the review is as it was.
     assert state(page) == "working"
@@ -355,6 +356,25 @@ def test_a_review_that_fails_on_every_try_says_so_and_a_visit_asks_again(
 
     monkeypatch.undo()
     assert state(review_until_done(client, game)) == "done"
+
+
+def test_a_queue_that_refuses_the_job_is_a_failed_review_not_a_500(
+    client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise RedisError("Connection refused")
+
+    monkeypatch.setattr(queue.huey, "enqueue", down)
+    before = metrics.QUEUE_ERRORS._value.get()
+    html = review_page(client, game)
+
+    assert state(html) == "failed"
+    assert metrics.QUEUE_ERRORS._value.get() == before + 1
+    assert "the task queue refused job review" in caplog.text
+    monkeypatch.undo()
+    assert state(review_until_done(client, game)) == "done"  # a visit asks again
 
 
 # ---------------------------------------------------------------- refusals
