@@ -45,7 +45,12 @@ CACHE_SECONDS = {"won": 30 * 86400, "lost": 30 * 86400, "undecided": 5}
 says only that this search ran out of time, which the load of the moment decides: it is kept a
 few seconds (a double press, a crowd asking at once, share one search) so that a later, quieter
 moment may settle it, and it never replaces a proof (`add`: another server may have stored one
-while this search ran)."""
+while this search ran). It is kept with the time its search had (`searched`): a search with a
+larger budget (a job's) is not answered by it, and replaces it with its own."""
+
+JOB_NODES = 50_000_000
+"""A job's solve (a review's) is bounded by its CPU seconds; this
+cap only keeps its memory in bounds."""
 
 SESSION_KEY = "winning_line"
 
@@ -56,6 +61,14 @@ class Answer:
 
     status: Verdict
     line: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A position's cache entry: its answer, and the seconds the search that found it had."""
+
+    answer: Answer
+    searched: float
 
 
 @dataclass(frozen=True)
@@ -116,41 +129,76 @@ def cache_key(record: engine.Record) -> str:
     return "peek:" + hashlib.sha256(record.text.encode()).hexdigest()
 
 
+def cached(record: engine.Record) -> Kept | None:
+    """What the cache holds for the position `record` reaches, if anything."""
+    return _read(cache.get(cache_key(record)))
+
+
+def _read(value: Any) -> Kept | None:
+    if not isinstance(value, dict) or value.get("status") not in CACHE_SECONDS:
+        return None
+    found = Answer(value["status"], tuple(value.get("line", ())))
+    searched = value.get("searched", 0.0)
+    return Kept(found, float(searched) if isinstance(searched, int | float) else 0.0)
+
+
 def answer(
     record: engine.Record,
     position: engine.Position,
     *,
     time_limit: float | None = None,
     max_nodes: int | None = None,
+    undecided_seconds: int = CACHE_SECONDS["undecided"],
 ) -> Answer:
     """The verdict for `position` (reached by `record`): from the cache, or searched and kept.
-    A job (a review) passes a budget of its own, far larger than a request's."""
+    A job (a review) passes a budget of its own, far larger than a request's, and
+    how long an undecided answer of its search is kept (`undecided_seconds`)."""
     key = cache_key(record)
-    kept = cache.get(key)
-    hit = isinstance(kept, dict) and kept.get("status") in CACHE_SECONDS
+    budget = TIME_LIMIT if time_limit is None else time_limit
+    known = _read(cache.get(key))
+    # An undecided answer stands only for a search at most as long as the one that found it.
+    hit = known is not None and (known.answer.status != "undecided" or known.searched >= budget)
     metrics.cache_lookup("solver", hit)
-    if hit:
-        return Answer(kept["status"], tuple(kept.get("line", ())))
+    if known is not None and hit:
+        return known.answer
     with metrics.timed(metrics.SOLVER_SECONDS):
-        # In a compute process (the caller holds a compute slot: limits.computing).
+        # In a compute process (the caller holds a compute slot: limits.computing), or in a
+        # job's worker itself.
         found = limits.search(
             solver.solve,
             position,
             max_nodes=NODE_CAP if max_nodes is None else max_nodes,
-            time_limit=TIME_LIMIT if time_limit is None else time_limit,
+            time_limit=budget,
         )
     result = Answer(found.status, tuple(move.text for move in found.moves))
-    kept = {"status": result.status, "line": list(result.line)}
-    if result.status == "undecided":
-        cache.add(key, kept, CACHE_SECONDS["undecided"])
-    else:
-        cache.set(key, kept, CACHE_SECONDS[result.status])
+    _keep(key, result, budget, undecided_seconds)
     return result
+
+
+def _keep(key: str, found: Answer, searched: float, undecided_seconds: int) -> None:
+    """Keep `found`: a proof for good; an undecided answer for `undecided_seconds`, never in
+    place of a proof or of a longer search's undecided one kept meanwhile (by another server, or
+    a job)."""
+    value: dict[str, Any] = {"status": found.status, "line": list(found.line)}
+    if found.status != "undecided":
+        cache.set(key, value, CACHE_SECONDS[found.status])
+        return
+    value["searched"] = searched
+    if cache.add(key, value, undecided_seconds):
+        return
+    there = _read(cache.get(key))
+    if there is None or (there.answer.status == "undecided" and there.searched < searched):
+        cache.set(key, value, undecided_seconds)
 
 
 def remember(session: SessionBase, game: Game, found: Answer) -> None:
     """Show `found` for `game` from its moves as they are now (one game at a time)."""
-    kept = {"game": game.pk, "base": game.moves, "status": found.status, "line": list(found.line)}
+    kept: dict[str, Any] = {
+        "game": game.pk,
+        "base": game.moves,
+        "status": found.status,
+        "line": list(found.line),
+    }
     # Asked again on the same position: the session holds it already, and is not written again.
     if session.get(SESSION_KEY) != kept:
         session[SESSION_KEY] = kept

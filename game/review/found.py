@@ -42,7 +42,7 @@ ASK_AGAIN = dt.timedelta(minutes=10)
 """A review still working this long after its job was asked for (a worker that died, a queue
 that was lost) is asked for again by the next visit; the job's lock keeps it from running twice."""
 
-SOLVE_NODES = 50_000_000
+SOLVE_NODES = winning_line.JOB_NODES
 """A job's solve is bounded by its CPU seconds; this cap only keeps its memory in bounds."""
 
 

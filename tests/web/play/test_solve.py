@@ -419,6 +419,32 @@ def test_undecided_never_replaces_a_proof_kept_meanwhile(
     assert cache.get(key) == proof
 
 
+def test_a_short_searchs_undecided_does_not_answer_a_longer_one(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request's "undecided" says only what two seconds could do: a job with a larger budget
+    (a review's solve) searches again, and its own "undecided" then stands for the shorter
+    searches too."""
+    calls: list[float] = []
+
+    def loaded(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        calls.append(kwargs["time_limit"])
+        return solver.Solution("undecided")
+
+    monkeypatch.setattr(solver, "solve", loaded)
+    game = start(client)
+    key = winning_line.cache_key(game.record)
+    position = game.replay().position
+
+    winning_line.answer(game.record, position)
+    winning_line.answer(game.record, position, time_limit=30.0, undecided_seconds=3600)
+    winning_line.answer(game.record, position)
+
+    assert calls == [winning_line.TIME_LIMIT, 30.0]
+    assert cache.get(key) == {"status": "undecided", "line": [], "searched": 30.0}
+    assert 3500 < kept_for(key) <= 3600
+
+
 def _other_move(game: Game) -> str:
     """A card move that is not the line's first (the player leaves the line)."""
     game.refresh_from_db()
