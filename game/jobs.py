@@ -3,6 +3,7 @@
 
 - a lost game's review (game/review/jobs.py);
 - how hard today's and tomorrow's deals are, and a missing day's (game/daily/jobs.py);
+- a Show a win that a request's search could not decide, searched longer (game/board/jobs.py);
 - `manage.py prune`'s work, each night (here).
 """
 
@@ -13,13 +14,19 @@ import logging
 from huey import crontab
 
 from game import prune as pruning
+from game.board import jobs as board_jobs
 from game.daily import jobs as daily_jobs
 from game.queue import PRIORITY_PRUNE, alone, huey
 from game.review import jobs as review_jobs
 
 logger = logging.getLogger(__name__)
 
-REGISTERED = (review_jobs.review, daily_jobs.difficulty, daily_jobs.coming_days)
+REGISTERED = (
+    review_jobs.review,
+    daily_jobs.difficulty,
+    daily_jobs.coming_days,
+    board_jobs.look_for_a_win,
+)
 
 
 @huey.periodic_task(crontab(hour="3", minute="17"), priority=PRIORITY_PRUNE)

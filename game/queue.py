@@ -1,11 +1,12 @@
 """The task queue: Huey, on a SQLite file on one machine or on Redis across several.
 
 Searches that no request should wait on run as jobs (game/jobs.py): a lost game's review, each
-day's difficulty, the nightly prune. A request only asks for a job and answers at once; workers
-(`manage.py work`, which `make run` starts beside the server) take the jobs, each worker a
-process of its own at a lower priority (settings.QUEUE_NICENESS), QUEUE_WORKERS of them at
-most. Huey gives the rest: a job retried a bounded number of times, a lock so that a job is
-never done twice at once, priorities, and periodic jobs (why Huey: docs/architecture.md).
+day's difficulty, a Show a win past a request's budget, the nightly prune. A request only asks
+for a job and answers at once; workers (`manage.py work`, which `make run` starts beside the
+server) take the jobs, each worker a process of its own at a lower priority
+(settings.QUEUE_NICENESS), QUEUE_WORKERS of them at most. Huey gives the rest: a job retried a
+bounded number of times, a lock so that a job is never done twice at once, priorities, and
+periodic jobs (why Huey: docs/architecture.md).
 
 - One machine (the default): the queue is a SQLite file beside the database
   (settings.QUEUE_PATH); nothing else to set up.
@@ -31,7 +32,8 @@ from redis.exceptions import RedisError
 
 # Priorities: a higher number is taken first.
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
-PRIORITY_REVIEW = 20  # a player is watching the page
+PRIORITY_SHOW_A_WIN = 25  # a player is watching the board, which says "still looking"
+PRIORITY_REVIEW = 20  # a player is watching the page (and may leave it and come back)
 PRIORITY_PRUNE = 0
 
 RETRIES = 2

@@ -32,6 +32,7 @@ urlpatterns = [
     path("game/<int:game_id>/", include(change_urls(sends_result_box(views.change)))),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
     path("game/<int:game_id>/solve/", solve.solve, name="solve"),
+    path("game/<int:game_id>/solve/wait/", solve.solve_wait, name="solve_wait"),
     path("game/<int:game_id>/solve/next/", sends_result_box(solve.solve_next), name="solve_next"),
     path("game/<int:game_id>/solve/out/", sends_result_box(solve.solve_out), name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),

@@ -292,9 +292,10 @@ COMPUTE_NICENESS = env_int("LUCIE_COMPUTE_NICENESS", default=10, minimum=0)
 
 # ---------------------------------------------------------------- the task queue (game/queue.py)
 
-# Searches no request waits on (a review, a day's difficulty, the nightly prune) are jobs that
-# workers take (`manage.py work`). On one machine the queue is a SQLite file beside the database
-# (or LUCIE_QUEUE_PATH); with QUEUE_URL it is that Redis, which workers on other machines share.
+# Searches no request waits on (a review, a day's difficulty, a Show a win past a request's
+# budget, the nightly prune) are jobs that workers take (`manage.py work`). On one machine the
+# queue is a SQLite file beside the database (or LUCIE_QUEUE_PATH); with QUEUE_URL it is that
+# Redis, which workers on other machines share.
 QUEUE_URL = env_redis_url("QUEUE_URL")
 # The queue's name in that Redis (or file): sites sharing one Redis need names of their own.
 QUEUE_NAME = env_str("LUCIE_QUEUE_NAME", "lucie")
@@ -313,6 +314,9 @@ QUEUE_NICENESS = env_int("LUCIE_QUEUE_NICENESS", default=10, minimum=0)
 # never makes it give up sooner). A review's solves each get REVIEW_SOLVE_CPU_SECONDS.
 REVIEW_CPU_SECONDS = env_int("LUCIE_REVIEW_CPU_SECONDS", default=120, minimum=1)
 REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30, minimum=1)
+# A Show a win that a request's search (2 s) could not decide is searched again by a job, with
+# this many seconds of CPU (game/board/jobs.py).
+SHOW_A_WIN_CPU_SECONDS = env_int("LUCIE_SHOW_A_WIN_CPU_SECONDS", default=60, minimum=1)
 
 # ---------------------------------------------------------------- metrics (lucie/metrics.py)
 

@@ -68,7 +68,7 @@ def board_context(
         message = words.hint_message(position, hint)
     said = announcement(game, played, change, hint=hint, message=spoken or message)
     if not said and line is not None and change is not None and change.action == "solve":
-        said = words.verdict(line.status, line.left, line.next_move, position)
+        said = words.verdict(line.status, line.left, line.next_move, position, line.further)
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
     hint_reason = hints.reason_text(position, hint) if hint is not None else ""
     if hint is None and line is not None and line.next_move is not None:
@@ -119,7 +119,9 @@ def board_context(
 
     keep = _unchanged(game, played, held, foundations, legal) if held is not None else Keep()
     # The same board with the same line on show (a "Show a win" asked again): its list stays.
-    keep.line = line is not None and bool(key) and previous == key
+    # Only a line with a next move has it in the board's key; any other verdict is sent again
+    # (a few lines: a longer look may have settled, or stopped, since).
+    keep.line = line is not None and line.next_move is not None and bool(key) and previous == key
 
     redeals_left = position.redeals_left
     # The timer ticks in the browser while the game is under way and the page is visible; the
@@ -184,6 +186,7 @@ def board_links(game: Game, line: bool) -> dict[str, Any]:
             "undo": reverse("undo", args=[game.pk]),
             "next": reverse("solve_next", args=[game.pk]),
             "out": reverse("solve_out", args=[game.pk]),
+            "wait": reverse("solve_wait", args=[game.pk]),
         }
     return links
 

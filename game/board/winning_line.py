@@ -4,7 +4,9 @@ through on the board.
 The search is bounded (`TIME_LIMIT`, `NODE_CAP`) so that a request answers within about two
 seconds, and its answer is cached per position (the game's rules, deal and moves): asking again,
 or another player reaching the same record, gets it at once. The cache keeps only the verdict and
-the line as move texts, which any server can replay through the engine.
+the line as move texts, which any server can replay through the engine. When a request's search
+cannot decide, a job searches the same position far longer (game/board/jobs.py) and keeps its
+verdict in the same entry, and the answer on show says how that longer look stands (`further`).
 
 The line being shown lives in the session: the moves the game had when the player asked (its
 `base`), the verdict and the line. The game is on the line while its moves are the base followed by
@@ -49,7 +51,7 @@ while this search ran). It is kept with the time its search had (`searched`): a 
 larger budget (a job's) is not answered by it, and replaces it with its own."""
 
 JOB_NODES = 50_000_000
-"""A job's solve (a review's) is bounded by its CPU seconds; this
+"""A job's solve (a review's, a longer look for Show a win) is bounded by its CPU seconds; this
 cap only keeps its memory in bounds."""
 
 SESSION_KEY = "winning_line"
@@ -57,10 +59,14 @@ SESSION_KEY = "winning_line"
 
 @dataclass(frozen=True)
 class Answer:
-    """The solver's verdict for a position and, when won, the line from it as move texts."""
+    """The solver's verdict for a position and, when won, the line from it as move texts. An
+    undecided one says how the longer look at it stands (`further`, game/board/jobs.py): ""
+    (none was asked), "working", "refused" (the queue could not take it), "failed" (it failed
+    on every try) or "exhausted" (it spent its whole budget and could not decide either)."""
 
     status: Verdict
     line: tuple[str, ...] = ()
+    further: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,12 @@ class Shown:
     status: Verdict
     line: tuple[str, ...]
     step: int
+    further: str = ""
+
+    @property
+    def waiting(self) -> bool:
+        """Undecided so far, while a longer look goes on: the panel follows it by itself."""
+        return self.status == "undecided" and self.further == "working"
 
     @property
     def next_move(self) -> engine.Move | None:
@@ -151,7 +163,7 @@ def answer(
     undecided_seconds: int = CACHE_SECONDS["undecided"],
 ) -> Answer:
     """The verdict for `position` (reached by `record`): from the cache, or searched and kept.
-    A job (a review) passes a budget of its own, far larger than a request's, and
+    A job (a review, a longer look) passes a budget of its own, far larger than a request's, and
     how long an undecided answer of its search is kept (`undecided_seconds`)."""
     key = cache_key(record)
     budget = TIME_LIMIT if time_limit is None else time_limit
@@ -199,6 +211,8 @@ def remember(session: SessionBase, game: Game, found: Answer) -> None:
         "status": found.status,
         "line": list(found.line),
     }
+    if found.further:
+        kept["further"] = found.further
     # Asked again on the same position: the session holds it already, and is not written again.
     if session.get(SESSION_KEY) != kept:
         session[SESSION_KEY] = kept
@@ -217,7 +231,7 @@ def shown(session: SessionBase, game: Game) -> Shown | None:
     if step is None:
         del session[SESSION_KEY]
         return None
-    return Shown(kept["status"], line, step)
+    return Shown(kept["status"], line, step, str(kept.get("further", "")))
 
 
 def _step(moves: str, base: str, line: tuple[str, ...]) -> int | None:

@@ -322,10 +322,15 @@ def hint(position: engine.Position, found: engine.Hint) -> str:
 
 
 def verdict(
-    status: str, left: int, next_move: engine.Move | None, position: engine.Position
+    status: str,
+    left: int,
+    next_move: engine.Move | None,
+    position: engine.Position,
+    further: str = "",
 ) -> str:
     """ "Show a win"'s answer: the solver's status ("won", "lost", "undecided"), how many moves
-    of its line are left, and the next one."""
+    of its line are left, and the next one; for an undecided one, how the longer look that
+    followed stands (`further`: game/board/jobs.py)."""
     if status == "won":
         if next_move is None:
             return _("This game can still be won from here: the line is played out.")
@@ -342,6 +347,14 @@ def verdict(
         # The solver's "lost" is a proof before the last deal too (it also tries holding cards
         # back from the foundations, which changes the next shuffle).
         return _("No win is possible from here.")
+    if further == "working":
+        return _("Still looking for a win from here…")
+    if further == "exhausted":
+        return _("Even a long look could not tell whether this game can still be won from here.")
+    if further == "failed":
+        return _("The longer look for a win could not be finished: ask again in a few minutes.")
+    if further == "refused":
+        return _("Could not look further just now: ask again in a few minutes.")
     return _("Could not decide in time whether this game can still be won.")
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine, limits
-from game.board import find, pipeline, store, winning_line, words
+from game.board import find, jobs, pipeline, store, winning_line, words
 from game.board.actions import Change
 from game.board.forms import Posted
 from game.models import Game
@@ -155,5 +155,6 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
             found = winning_line.answer(done.played.record, done.played.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
+    found = jobs.further(done.played.record, found)
     winning_line.remember(request.session, done.row, found)
     return SITE.after_change(request, done)

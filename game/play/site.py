@@ -19,7 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 
 from game import deals, engine, rank
-from game.board import display, pipeline, winning_line
+from game.board import display, jobs, pipeline
 from game.board.actions import Change
 from game.challenge import panel as challenge_panel
 from game.models import Game
@@ -99,8 +99,9 @@ class SiteBoard:
             hint=hint,
             message=message,
             spoken=spoken,
-            # Only an assisted game can have a winning line on show (asking marks it).
-            line=winning_line.shown(request.session, game) if game.assisted else None,
+            # Only an assisted game can have a winning line on show (asking marks it); a
+            # longer look that has found its answer since is shown with it.
+            line=jobs.follow(request.session, game) if game.assisted else None,
             previous=previous,
         )
         context["urls"] = site_urls(game)

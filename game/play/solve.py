@@ -1,16 +1,21 @@
 """ "Show a win" on a stored game: ask first, then mark the game assisted and show the solver's
-verdict; Next and Play it out walk the winning line (game/board/winning_line.py)."""
+verdict; Next and Play it out walk the winning line (game/board/winning_line.py). A verdict the
+request's search could not decide goes on as a job (game/board/jobs.py), which the board's
+panel follows (`solve_wait`)."""
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template import engines
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import reswap, retarget
 
 from game import limits
-from game.board import find, pipeline, store, winning_line
+from game.board import find, jobs, pipeline, store, winning_line, words
 from game.play.site import SITE, site_urls
 from game.players import HtmxHttpRequest
 
@@ -45,8 +50,38 @@ def solve_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             found = winning_line.answer(game.record, done.played.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused(request, games, error, SITE)
+    found = jobs.further(game.record, found)
     winning_line.remember(request.session, game, found)
     return SITE.after_change(request, done)
+
+
+@require_safe
+def solve_wait(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Where a longer look for a win stands (the panel polls here while it goes on): the panel
+    alone while the look goes on, then the whole board with its answer. The game's row and the
+    cache are read, nothing is searched, and nothing counts against the solver's rate limit.
+    Without JavaScript: the game's page, which says the same."""
+    game = find.get_game(game_id, request.session.session_key)
+    page = reverse("game", args=[game.pk])
+    if not request.htmx:
+        return HttpResponseRedirect(page, status=303)
+    line = jobs.follow(request.session, game)
+    if line is not None and line.waiting:
+        # What the panel reads while it waits (board/line.jinja): its poll and the page.
+        context = {"line": line, "urls": {"page": page}, "line_urls": {"wait": request.path}}
+        html = engines["jinja2"].get_template("board/line.jinja").render(context, request)
+        response = HttpResponse(html)
+    else:
+        # The answer is in (or the game has moved on): the whole board, its next move marked.
+        spoken = ""
+        if line is not None:
+            position = game.resume().position
+            spoken = words.verdict(line.status, line.left, line.next_move, position, line.further)
+        response = retarget(SITE.board(request, game, spoken=spoken), "#board")
+        response = reswap(response, "outerHTML")
+    response["Cache-Control"] = "private, no-store"
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_POST

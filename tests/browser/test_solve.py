@@ -1,6 +1,7 @@
 """'Show a win' in real Chromium: the menu asks first in a dialog, the verdict appears, Next steps
 through the line with its next move marked on the board, Play it out wins, and the statistics count
-the game as played, not won. Also without JavaScript, and the panel at phone and desktop sizes."""
+the game as played, not won. Also without JavaScript, the panel at phone and desktop sizes, and a
+longer look on the task queue followed by the board itself."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
+
+from tests.helpers.solve import STILL_LOOKING, HeldJobs, request_gives_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -209,4 +212,51 @@ def test_a_deal_that_cannot_be_won_says_so(
     expect(page.locator(".solver")).to_contain_text("No win is possible from here")
     expect(page.locator(".solver button")).to_have_count(0)
     page.screenshot(path=artifact_dir / "no-win-phone.png")
+    context.close()
+
+
+def test_a_longer_look_is_followed_by_the_board_itself(
+    page: Page, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch, errors: list[str]
+) -> None:
+    """The request's search gives up and the job waits for a worker: the panel says it is still
+    looking and polls; once the worker has kept its answer, the board shows the line."""
+    request_gives_up(monkeypatch)
+    held = HeldJobs(monkeypatch)
+    page.goto(f"{live_server.url}/deal/{DEAL}/")
+    page.get_by_label("Menu").click()
+    page.get_by_role("button", name="Show a win").click()
+    page.locator("#solve-dialog").get_by_role("button", name="Show a win").click()
+
+    panel = page.locator(".solver")
+    expect(panel).to_contain_text(STILL_LOOKING)
+    expect(panel).to_have_attribute("data-further", "working")
+    page.wait_for_timeout(2500)  # a poll has come and gone: still looking
+    expect(panel).to_have_attribute("data-further", "working")
+    assert len(held.asked) == 1
+
+    held.work()
+
+    expect(page.locator(".solver")).to_contain_text(WON, timeout=10_000)
+    expect(page.locator('#board .fan [data-hint="card"]')).to_have_count(1)
+    expect(page.locator("#announce")).to_contain_text("This game can still be won from here")
+    assert errors == []
+
+
+def test_a_longer_look_without_javascript_refreshes_the_page(
+    browser: Browser, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    request_gives_up(monkeypatch)
+    held = HeldJobs(monkeypatch)
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/deal/{DEAL}/solve/?rules=lucie")
+    page.get_by_role("button", name="Show a win").click()
+    expect(page.locator(".solver")).to_contain_text(STILL_LOOKING)
+    expect(page.get_by_role("link", name="Look again")).to_be_visible()
+
+    held.work()
+
+    # The page reloads itself (a refresh every 5 s while it is still looking).
+    expect(page.locator(".solver")).to_contain_text(WON, timeout=12_000)
+    expect(page.get_by_role("button", name="Next")).to_be_visible()
     context.close()

@@ -63,6 +63,7 @@ def examples(client: Client) -> dict[str, str]:
         "auto": f"/game/{game.pk}/auto/",
         "hint": f"/game/{game.pk}/hint/",
         "solve": f"/game/{game.pk}/solve/",
+        "solve_wait": f"/game/{game.pk}/solve/wait/",
         "solve_next": f"/game/{game.pk}/solve/next/",
         "solve_out": f"/game/{game.pk}/solve/out/",
         "game_clock": f"/game/{game.pk}/clock/",

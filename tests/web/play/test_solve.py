@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
@@ -28,6 +29,7 @@ from game.models import Game
 from game.stats import figures as stats
 from tests.helpers.board import kept_for
 from tests.helpers.play import start, status_of
+from tests.helpers.solve import STILL_LOOKING, HeldJobs
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -38,7 +40,6 @@ DEAL = 5
 HX = {"HX-Request": "true"}
 WON = "This game can still be won from here"
 LOST = "No win is possible from here"
-UNDECIDED = "Could not decide in time"
 
 
 @pytest.fixture(autouse=True)
@@ -287,16 +288,19 @@ def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
     assert (game.status, game.assisted) == (Game.Status.LOST, True)
 
 
-def test_past_its_budget_the_solver_could_not_decide(
+def test_past_the_requests_budget_and_the_jobs_no_answer_is_found(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Neither the request's search nor the longer one that follows (game/board/jobs.py, run
+    in the request here: the tests' queue is immediate) decides: the board says so plainly."""
     monkeypatch.setattr(winning_line, "NODE_CAP", 10)
+    monkeypatch.setattr(winning_line, "JOB_NODES", 10)
     game = start(client)
 
     response = post(client, game, "solve")
 
     assert response.status_code == 200
-    assert UNDECIDED in text(response)
+    assert "Even a long look could not tell whether this game can still be won" in text(response)
     game.refresh_from_db()
     assert game.assisted
 
@@ -315,7 +319,11 @@ def test_the_search_is_bounded_in_time_and_nodes(
 
     post(client, game, "solve")
 
-    assert asked == [{"max_nodes": winning_line.NODE_CAP, "time_limit": winning_line.TIME_LIMIT}]
+    # The request's search, then the longer look's job (run in the request here), in CPU seconds.
+    assert asked == [
+        {"max_nodes": winning_line.NODE_CAP, "time_limit": winning_line.TIME_LIMIT},
+        {"max_nodes": winning_line.JOB_NODES, "time_limit": settings.SHOW_A_WIN_CPU_SECONDS},
+    ]
     assert 1.0 <= winning_line.TIME_LIMIT <= 2.5
 
 
@@ -389,9 +397,10 @@ def test_undecided_is_kept_only_a_few_seconds(
         return solver.Solution("undecided")
 
     monkeypatch.setattr(solver, "solve", loaded)
+    HeldJobs(monkeypatch)  # the longer look waits for a worker
     game = start(client)
-    assert UNDECIDED in text(post(client, game, "solve"))
-    assert UNDECIDED in text(post(client, game, "solve"))
+    assert STILL_LOOKING in text(post(client, game, "solve"))
+    assert STILL_LOOKING in text(post(client, game, "solve"))
 
     assert len(calls) == 1  # a double press shares one search
     seconds = winning_line.CACHE_SECONDS["undecided"]

@@ -1,0 +1,82 @@
+"""Show a win through the test client, and its longer look as a job on the task queue
+(game/board/jobs.py): asking, the panel's polls, what the panel says, a request's search cut
+short, and the job held back as a queue with no worker holds it, then run."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from django.test import Client
+
+from game.board import jobs as board_jobs
+from game.board import winning_line
+from game.engine import solver
+from game.models import Game
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse as Response
+
+HX = {"HX-Request": "true"}
+WON = "This game can still be won from here"
+STILL_LOOKING = "Still looking for a win from here…"
+
+
+def ask(client: Client, game: Game, *, htmx: bool = True, prefix: str = "") -> Response:
+    """Show a win, confirmed, on `game`'s board as it stands."""
+    game.refresh_from_db()
+    return client.post(
+        f"{prefix}/game/{game.pk}/solve/", {"n": game.move_count}, headers=HX if htmx else {}
+    )
+
+
+def poll(client: Client, game: Game, *, htmx: bool = True, prefix: str = "") -> Response:
+    """What the panel's poll asks while a longer look goes on."""
+    return client.get(f"{prefix}/game/{game.pk}/solve/wait/", headers=HX if htmx else {})
+
+
+def further(html: str) -> str | None:
+    """How the longer look stands, as the panel says (`data-further`), or None."""
+    found = re.search(r'id="winning-line"[^>]*data-further="(\w+)"', html)
+    return None if found is None else found[1]
+
+
+def panel(html: str) -> str:
+    """The Show a win panel's markup alone."""
+    found = re.search(r'<section id="winning-line".*?</section>', html, re.S)
+    assert found is not None, html[:500]
+    return found[0]
+
+
+def request_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request's own search far too short to decide anything; the job's is untouched."""
+    monkeypatch.setattr(winning_line, "TIME_LIMIT", 0.001)
+    monkeypatch.setattr(winning_line, "NODE_CAP", 10)
+
+
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every search the real solver is asked for, by its budget (`time_limit`, `max_nodes`)."""
+    calls: list[dict[str, Any]] = []
+    real = solver.solve
+
+    def counting(position: Any, **kwargs: Any) -> solver.Solution:
+        calls.append(kwargs)
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting)
+    return calls
+
+
+class HeldJobs:
+    """The longer look's jobs asked for and not taken yet (a queue whose worker is busy): each
+    one's record text; `work()` runs them as a worker would."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.asked: list[str] = []
+        self._real = board_jobs.look_for_a_win
+        monkeypatch.setattr(board_jobs, "look_for_a_win", self.asked.append)
+
+    def work(self) -> None:
+        for text in self.asked:
+            self._real.call_local(text)
