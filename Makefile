@@ -23,8 +23,8 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-# The queue's workers (reviews, daily difficulty, the nightly prune) run beside the server, on a
-# SQLite queue next to the database, and stop with it.
+# The queue's workers (reviews, daily difficulty, Show a win searched on, the nightly prune) run
+# beside the server, on a SQLite queue next to the database, and stop with it.
 run: $(STAMP)
 	$(PY) manage.py migrate
 	$(PY) manage.py work & worker=$$!; \

@@ -23,7 +23,10 @@ MAX_WORKERS = 16
 
 
 class Command(BaseCommand):
-    help = "Run the task queue's workers (reviews, daily difficulty, the nightly prune)."
+    help = (
+        "Run the task queue's workers (reviews, daily difficulty, Show a win searched on, "
+        "the nightly prune)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
