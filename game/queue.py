@@ -54,13 +54,17 @@ huey = _made()
 logger = logging.getLogger(__name__)
 
 
-def ask(task: TaskWrapper, *args: object) -> bool:
-    """Put a job on the queue. A queue that cannot take it (Redis down, the SQLite file locked
-    or on a full disk) is logged and counted (`lucie_queue_errors_total`) and answers False: the
-    page that asked says the work could not start, and is never a 500."""
+def ask(task: TaskWrapper, *args: object, below: int | None = None) -> bool:
+    """Put a job on the queue; with `below`, only while the queue holds fewer jobs than that.
+    A queue that cannot take it (Redis down, the SQLite file locked or on a full disk) is logged
+    and counted (`lucie_queue_errors_total`); either way the answer is False, and the page that
+    asked says the work could not start, never a 500."""
     from lucie import metrics
 
     try:
+        if below is not None and huey.pending_count() >= below:
+            logger.warning("the task queue is full: job %s not asked", task.task_class.__name__)
+            return False
         task(*args)
     except (RedisError, sqlite3.Error, OSError) as error:
         logger.error("the task queue refused job %s%r: %r", task.task_class.__name__, args, error)

@@ -317,6 +317,10 @@ REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30,
 # A Show a win that a request's search (2 s) could not decide is searched again by a job, with
 # this many seconds of CPU (game/board/jobs.py).
 SHOW_A_WIN_CPU_SECONDS = env_int("LUCIE_SHOW_A_WIN_CPU_SECONDS", default=60, minimum=1)
+# Such a job is asked for only while the queue holds fewer jobs than this: positions a request
+# cannot decide are rare, and a script that finds many from many addresses fills the queue no
+# further than this (the board then says it cannot look further just now).
+SHOW_A_WIN_QUEUE_CAP = env_int("LUCIE_SHOW_A_WIN_QUEUE_CAP", default=20, minimum=1)
 
 # ---------------------------------------------------------------- metrics (lucie/metrics.py)
 

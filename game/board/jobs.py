@@ -111,7 +111,8 @@ def further(record: engine.Record, found: Answer) -> Answer:
 
 def _ask(record: engine.Record) -> None:
     key = job_key(record)
-    if cache.add(key, "working", ASK_SECONDS) and not ask(look_for_a_win, record.text):
+    room = settings.SHOW_A_WIN_QUEUE_CAP
+    if cache.add(key, "working", ASK_SECONDS) and not ask(look_for_a_win, record.text, below=room):
         cache.set(key, "refused", REFUSED_SECONDS)
 
 

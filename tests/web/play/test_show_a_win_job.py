@@ -299,6 +299,24 @@ def test_a_queue_that_refuses_the_job_says_so_and_is_never_a_500(
     assert WON in ask(client, game).content.decode()
 
 
+def test_a_queue_holding_its_cap_of_jobs_asks_no_more_and_says_so(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a script finding many undecided positions from many addresses meets: the queue grows
+    # no further than the cap, whoever asks.
+    request_gives_up(monkeypatch)
+    monkeypatch.setattr(queue.huey, "pending_count", lambda: settings.SHOW_A_WIN_QUEUE_CAP)
+    enqueued: list[object] = []
+    monkeypatch.setattr(queue.huey, "enqueue", enqueued.append)
+    game = start(client)
+
+    response = ask(client, game)
+
+    assert response.status_code == 200
+    assert further(response.content.decode()) == "refused"
+    assert enqueued == []
+
+
 # ---------------------------------------------------------------- without JavaScript
 
 
