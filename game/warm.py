@@ -27,4 +27,4 @@ def warm() -> None:
     get_resolver().url_patterns  # noqa: B018 (imports every view)
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            table.card_words()
+            table.rank_labels()

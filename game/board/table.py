@@ -93,30 +93,19 @@ class FoundationView:
     kept: bool = field(default=False, compare=False)
 
 
-@dataclass(frozen=True)
-class CardWords:
-    """What a card view says in one language: each card's spoken name, and the ranks' corner
-    indices."""
-
-    names: dict[str, str]
-    ranks: tuple[str, ...]
-
-
-def card_words() -> CardWords:
-    """The cards' words in the page's language (asked once per board drawn, not per card)."""
+def rank_labels() -> tuple[str, ...]:
+    """The ranks' corner indices in the page's language (asked once per board drawn)."""
     letters = tuple(str(words.RANK_LETTERS).split())
-    return CardWords(
-        names={card.code: words.card_name(card) for card in engine.DECK},
-        ranks=letters if len(letters) == len(RANK_LABELS) else RANK_LABELS,
-    )
+    return letters if len(letters) == len(RANK_LABELS) else RANK_LABELS
 
 
-def card_view(card: engine.Card, words: CardWords | None = None) -> CardView:
-    words = words or card_words()
+def card_view(card: engine.Card, ranks: tuple[str, ...] | None = None) -> CardView:
+    """A card as the board draws it. Its spoken name is worded here, for the cards an answer
+    draws only: an answer that keeps the fans a move left alone words a handful, not 52."""
     return CardView(
         code=card.code,
-        name=words.names[card.code],
-        rank=words.ranks[card.rank - 1],
+        name=words.card_name(card),
+        rank=(ranks or rank_labels())[card.rank - 1],
         symbol=SUIT_SYMBOLS[card.suit],
         red=card.is_red,
     )
@@ -160,7 +149,7 @@ def fan_views(
     held by the browser as it is (game.board.display): its cards get no views."""
     targets = targets or {}
     hinted = hint_keys(hint.move) if hint else set()
-    words = card_words()
+    ranks = rank_labels()
     fans = []
     for index, fan in enumerate(position.fans):
         if index in kept:
@@ -168,7 +157,7 @@ def fan_views(
             continue
         views = []
         for depth, card in enumerate(fan):
-            view = card_view(card, words)
+            view = card_view(card, ranks)
             view.top = depth == len(fan) - 1
             view.buried = not view.top
             view.moves = by_card.get(card.code, [])
