@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 
 import pytest
 import time_machine
@@ -17,6 +18,15 @@ from game.stats import transfer
 from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _a_fixed_moment() -> Iterator[None]:
+    # The sessions made here live 400 days from their frozen moments: the checks made after
+    # those stretches run near them too, not on the real clock, where the sessions expire.
+    with time_machine.travel(T0 + dt.timedelta(hours=1)):
+        yield
+
 
 T0 = dt.datetime(2026, 11, 20, 10, tzinfo=dt.UTC)
 

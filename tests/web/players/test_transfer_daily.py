@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 import time_machine
@@ -20,6 +21,15 @@ from game.models import DailyTally, Game
 from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _a_fixed_moment() -> Iterator[None]:
+    # The sessions made here live 400 days from their frozen moments: the checks made after
+    # those stretches run near them too, not on the real clock, where the sessions expire.
+    with time_machine.travel(dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC)):
+        yield
+
 
 RULES = engine.Rules.parse(deals.DAILY_RULES)
 
