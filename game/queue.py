@@ -30,6 +30,8 @@ from huey.exceptions import TaskLockedException
 from huey.storage import RedisStorage, SqliteStorage
 from redis.exceptions import RedisError
 
+from lucie import metrics
+
 # Priorities: a higher number is taken first.
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
 PRIORITY_SHOW_A_WIN = 25  # a player is watching the board, which says "still looking"
@@ -59,8 +61,6 @@ def ask(task: TaskWrapper, *args: object, below: int | None = None) -> bool:
     A queue that cannot take it (Redis down, the SQLite file locked or on a full disk) is logged
     and counted (`lucie_queue_errors_total`); either way the answer is False, and the page that
     asked says the work could not start, never a 500."""
-    from lucie import metrics
-
     try:
         if below is not None and huey.pending_count() >= below:
             logger.warning("the task queue is full: job %s not asked", task.task_class.__name__)
