@@ -47,6 +47,7 @@ from tests.web.live_gunicorn import (
     scratch_database,
     server_environment,
     serving,
+    stop,
     stored_game,
 )
 
@@ -107,11 +108,7 @@ def queue_worker(database_url: str, tmp_path: Path, **env: str) -> Iterator[None
     try:
         yield
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop(worker)
 
 
 # ---------------------------------------------------------------- one game, both servers

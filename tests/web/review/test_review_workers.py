@@ -23,7 +23,14 @@ import pytest
 
 from game import engine
 from tests.helpers.play import status_of
-from tests.web.live_gunicorn import ROOT, Player, read_board, running_gunicorn, server_environment
+from tests.web.live_gunicorn import (
+    ROOT,
+    Player,
+    read_board,
+    running_gunicorn,
+    server_environment,
+    stop,
+)
 
 # Slow (real workers searching beside two CPU burners): it runs once per CI run, in the
 # PostgreSQL pass, where the workers take their jobs from Redis as production's do.
@@ -93,12 +100,7 @@ def _workers(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Po
     try:
         yield worker
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+        stop(worker)
 
 
 def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_served(
