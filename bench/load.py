@@ -98,7 +98,7 @@ PHASES: dict[str, tuple[str, ...]] = {
     # the snapshot.
     "load": (
         "game.board.find:found",
-        "game.board.store:locked_game",
+        "game.board.store:locked",
         "game.models:Game.resume",
     ),
     "apply": (
