@@ -69,7 +69,7 @@ function lay(text, again = false) {
     onto.append(card);
   }
   const top = Array.from(from.querySelectorAll("[data-card]")).pop();
-  if (top) top.classList.replace("buried", "is-top");
+  if (top) uncover(top);
   else {
     from.classList.add("empty");
     from.append(Object.assign(document.createElement("span"), { className: "slot" }));
@@ -78,6 +78,25 @@ function lay(text, again = false) {
   if (message) message.textContent = "";
   if (!again) document.dispatchEvent(new CustomEvent("lucie:laid"));
   return true;
+}
+
+// The card a laid move leaves on top of its fan is a top card at once: a button, as the server
+// draws one, listing no moves until the answer lists them (a tap on it waits for that answer). As
+// the image of a buried card it was no target for a finger: a phone gave the tap to the merci's
+// button on the strip above it.
+function uncover(card) {
+  let top = card;
+  if (card.tagName !== "BUTTON") {
+    top = document.createElement("button");
+    for (const { name, value } of card.attributes) if (name !== "role") top.setAttribute(name, value);
+    Object.assign(top, { type: "submit", name: "sel", value: card.dataset.card });
+    top.setAttribute("form", "select-form");
+    top.setAttribute("aria-pressed", "false");
+    top.dataset.moves = "";
+    top.append(...card.childNodes);
+    card.replaceWith(top);
+  }
+  top.classList.replace("buried", "is-top");
 }
 
 // A move chosen on the table: a tap, a drop, a key, a double tap.
