@@ -57,13 +57,13 @@ PROBE = """([code, place]) => {
 # ---------------------------------------------------------------- helpers
 
 
-def slow_network(page: Page) -> None:
-    """Every request of this page waits LATENCY_MS more, htmx's included."""
+def slow_network(page: Page, latency: int = LATENCY_MS) -> None:
+    """Every request of this page waits `latency` ms more, htmx's included."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send(
         "Network.emulateNetworkConditions",
-        {"offline": False, "latency": LATENCY_MS, "downloadThroughput": -1, "uploadThroughput": -1},
+        {"offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1},
     )
 
 
@@ -227,8 +227,13 @@ def test_tap_to_card_in_place_over_whole_games_by_mouse_and_finger(
     assert p95 <= GOAL_P95_MS, (median, p95)
 
 
+# 480 ms: answers come a little after the next card is tapped, and taps land on cards that are
+# still buried on screen (three product bugs showed only there: docs/frontend.md).
 @whole_games
-def test_a_fast_player_loses_and_doubles_nothing(phone: Page, live_server: LiveServer) -> None:
+@pytest.mark.parametrize("latency", [LATENCY_MS, 480])
+def test_a_fast_player_loses_and_doubles_nothing(
+    phone: Page, live_server: LiveServer, latency: int
+) -> None:
     """A whole game tapped 150 ms apart, faster than the answers come: every move reaches the
     server once and in order, and the board ends as the server holds it. (Only after a redeal,
     which deals every card afresh, does the player wait to see where the cards went.)"""
@@ -237,7 +242,7 @@ def test_a_fast_player_loses_and_doubles_nothing(phone: Page, live_server: LiveS
     number = 5
     _, line = greedy_line(number)
     page.goto(f"{live_server.url}/deal/{number}/")
-    slow_network(page)
+    slow_network(page, latency)
     for count, move in enumerate(line, start=1):
         if move.is_redeal:
             # A redeal deals every card afresh: a player looks at the new fans before tapping on.
