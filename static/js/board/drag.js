@@ -80,7 +80,7 @@ function onDragMove(event) {
   if (!drag.started) {
     if (Math.hypot(dx, dy) < (drag.touch ? TOUCH_THRESHOLD : DRAG_THRESHOLD)) return;
     drag.started = true;
-    const rect = drag.card.getBoundingClientRect(); // before the selection lifts the card
+    const rect = drag.card.getBoundingClientRect(); // before the selection moves it (a hinted card sits 3 px up)
     select(drag.card, fill("drop"));
     if (!selectedCard()) {
       endDrag();
