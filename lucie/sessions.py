@@ -47,6 +47,14 @@ class SessionStore(cached_db.SessionStore):
 
     session_key = property(_live_session_key)
 
+    def load(self) -> dict[str, Any]:
+        # Django's first read of the data asks for the key before it loads, and that check
+        # (above) has just loaded the session: reading it again would be a second query.
+        if hasattr(self, "_session_cache"):
+            return self._session_cache
+        data: dict[str, Any] = super().load()
+        return data
+
     def save(self, must_create: bool = False) -> None:
         """Django reads any database error while updating a session as "the session was deleted
         meanwhile" (UpdateError, which its middleware answers with a 400). Only the forced

@@ -8,10 +8,11 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from lucie.middleware import RENEWED
@@ -42,6 +43,22 @@ def test_a_session_is_read_once_and_then_from_the_cache() -> None:
         assert again.get("player") is True
     assert len(cold.captured_queries) == 1
     assert len(warm.captured_queries) == 0
+
+
+@pytest.mark.parametrize("first", ["data", "key"])
+def test_a_session_with_no_cache_is_one_query_whatever_is_read_first(first: str) -> None:
+    # Without CACHE_URL the sessions' cache is a dummy (lucie.settings.session_cache_config):
+    # reading the data first used to load the session twice, once for the key's check.
+    key = stored_session()
+    dummy = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    no_cache = override_settings(CACHES={**settings.CACHES, "sessions": dummy})
+    with no_cache, CaptureQueriesContext(connection) as queries:
+        session = SessionStore(key)
+        if first == "data":
+            assert session.get("player") is True
+        assert session.session_key == key
+        assert session.get("player") is True
+    assert len(queries.captured_queries) == 1
 
 
 def test_a_deleted_session_key_reads_as_none() -> None:
