@@ -39,7 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BASELINE = "096a910"
+# The baseline commit and its temporary worktree, as bench/load.py measures against them.
+from load import BASELINE_COMMIT as BASELINE  # noqa: E402
+from load import baseline_worktree  # noqa: E402
 
 # The functions timed, by part, in each checkout ("module:Class.attribute").
 PARTS = {
@@ -172,21 +174,11 @@ def main() -> None:
     print(f"load average at the start: {load}")
     with tempfile.TemporaryDirectory(prefix="lucie-budget-") as scratch:
         folder = Path(scratch)
-        baseline = folder / "baseline"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "--quiet", str(baseline), BASELINE],
-            cwd=ROOT,
-            check=True,
-        )
-        try:
+        with baseline_worktree(folder) as baseline:
             runs: dict[str, list[dict]] = {"here": [], BASELINE: []}
             for _ in range(options.rounds):
                 for name, root in (("here", ROOT), (BASELINE, baseline)):
                     runs[name].append(measure(root, PARTS[name], options.moves, folder))
-        finally:
-            subprocess.run(
-                ["git", "worktree", "remove", "--force", str(baseline)], cwd=ROOT, check=False
-            )
     medians = {
         name: {part: statistics.median(run[part] for run in found) for part in found[0]}
         for name, found in runs.items()
