@@ -30,7 +30,7 @@ from game import deals, engine
 from game.board import store
 from game.engine.solver import solve
 from game.models import Game
-from tests.helpers.browser import board, moves_shown, open_dealt, tap
+from tests.helpers.browser import board, moves_shown, open_dealt, screenshot, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -280,7 +280,7 @@ def test_a_320_px_calendar_shows_every_state_whole_and_counts_down_to_the_next_d
         spilled = page.eval_on_selector_all(".calendar .cell", SPILLED)
         # The grid uses the width it has: a few pixels of margin on each side at most.
         calendar = page.locator(".calendar").bounding_box()
-        page.locator(".calendar").screenshot(path=artifact_dir / f"calendar-320-{language}.png")
+        screenshot(page.locator(".calendar"), artifact_dir / f"calendar-320-{language}.png")
         countdown = page.locator("[data-countdown]")
         expect(countdown).to_have_text(re.compile(r"\d\d\D+\d\d\D*$"))
         first = countdown.text_content()

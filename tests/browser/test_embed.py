@@ -22,6 +22,7 @@ from playwright.sync_api import (
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
+from tests.helpers.browser import screenshot
 from tests.helpers.framed import (
     FRAME_HEIGHT,
     OuterSite,
@@ -69,7 +70,7 @@ def test_play_in_a_frame_on_another_site(
     move = a_card_move(mirror)
     tap(page, move, 2)
     mirror.play(move)
-    page.screenshot(path=artifact_dir / "framed-two-moves.png")
+    screenshot(page, artifact_dir / "framed-two-moves.png")
 
     # Undo, then the keyboard inside the frame: R redoes, U undoes.
     frame(page).get_by_role("button", name="Undo").click()
@@ -202,7 +203,7 @@ def test_the_compact_board_fits_a_620px_frame(
     page.set_viewport_size({"width": width, "height": FRAME_HEIGHT})
     page.goto(f"{live_server.url}/embed/deal/5/")
     expect(page.locator("[data-fan]")).to_have_count(18)
-    page.screenshot(path=artifact_dir / f"embed-{width}x{FRAME_HEIGHT}.png")
+    screenshot(page, artifact_dir / f"embed-{width}x{FRAME_HEIGHT}.png")
 
     size = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"

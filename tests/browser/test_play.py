@@ -24,6 +24,7 @@ from tests.helpers.browser import (
     fans,
     greedy_win,
     moves_shown,
+    screenshot,
     tap,
 )
 
@@ -56,7 +57,7 @@ def test_tap_undo_redo_redeal_and_reload(
     move = next(iter(sorted(engine.card_moves(mirror.position), key=lambda m: m.onto is None)))
     tap(page, move, 2)
     mirror.play(move)
-    page.screenshot(path=artifact_dir / "after-two-moves.png")
+    screenshot(page, artifact_dir / "after-two-moves.png")
 
     # A tap on a card with nowhere to go says so calmly and changes nothing.
     movable = {m.card for m in engine.card_moves(mirror.position)}
@@ -127,7 +128,7 @@ def test_win_a_whole_game_by_tapping(
     expect(board(page)).to_have_attribute("data-status", "won")
     expect(page.get_by_role("heading", name="You won!")).to_be_visible()
     expect(page.locator(".end")).to_contain_text(f"{len(moves)} moves")
-    page.screenshot(path=artifact_dir / "won.png")
+    screenshot(page, artifact_dir / "won.png")
     assert errors == []
 
 
@@ -192,7 +193,7 @@ def test_everything_works_without_javascript(
     expect(fan_card(page, move.card)).to_have_attribute("aria-pressed", "true")
     target = destination(page, move)
     expect(target).to_have_class(TARGET)
-    page.screenshot(path=artifact_dir / "no-js-selected.png")
+    screenshot(page, artifact_dir / "no-js-selected.png")
     target.click()  # a POST, then a redirect to the game's page
     moves_shown(page, 1)
     expect(page).to_have_url(re.compile(r"/game/\d+/\?did=move&from=0$"))
@@ -235,9 +236,9 @@ def test_screenshots_phone_and_desktop(
         last_fan = page.locator("[data-fan]").last.bounding_box()
         assert last_fan is not None
         assert last_fan["y"] + last_fan["height"] <= size[1]
-        page.screenshot(path=artifact_dir / f"board-{name}-{scheme}.png")
+        screenshot(page, artifact_dir / f"board-{name}-{scheme}.png")
         page.goto(f"{live_server.url}/rules/")
-        page.screenshot(path=artifact_dir / f"rules-{name}-{scheme}.png", full_page=True)
+        screenshot(page, artifact_dir / f"rules-{name}-{scheme}.png", full_page=True)
         context.close()
 
 

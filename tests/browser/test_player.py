@@ -17,7 +17,7 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.helpers.browser import moves_shown, open_dealt, tap
+from tests.helpers.browser import moves_shown, open_dealt, screenshot, tap
 from tests.helpers.play import auto_case, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -324,17 +324,17 @@ def test_screenshots_of_stats_settings_and_replay(
         seed_stats(page, live_server)
         page.goto(f"{live_server.url}/stats/?rules=all")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifact_dir / f"stats-{name}-{scheme}.png", full_page=True)
+        screenshot(page, artifact_dir / f"stats-{name}-{scheme}.png", full_page=True)
         page.locator(".strip a").first.click()
         expect(page).to_have_url(re.compile(r"/replay/"))
         page.wait_for_load_state("load")
         page.keyboard.press("End")
         expect(page.locator("#replay")).not_to_have_attribute("data-step", "0")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=artifact_dir / f"replay-{name}-{scheme}.png")
+        screenshot(page, artifact_dir / f"replay-{name}-{scheme}.png")
         page.goto(f"{live_server.url}/")
         open_settings(page)
-        page.screenshot(path=artifact_dir / f"settings-{name}-{scheme}.png")
+        screenshot(page, artifact_dir / f"settings-{name}-{scheme}.png")
         context.close()
 
 
@@ -350,7 +350,7 @@ def test_statistics_move_to_another_browser_with_a_code(
     page.get_by_role("button", name="Show a code").click()
     code = page.locator('[data-transfer="code"]').inner_text()
     assert no_serious_violations(page) == []
-    page.screenshot(path=artifact_dir / "transfer-code-phone.png", full_page=True)
+    screenshot(page, artifact_dir / "transfer-code-phone.png", full_page=True)
 
     other.goto(f"{live_server.url}/stats/transfer/")
     other.get_by_label("Code from the other device").fill(code.lower())

@@ -5,6 +5,8 @@ from pathlib import Path
 from playwright.sync_api import ConsoleMessage, Page, Response, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.helpers.browser import screenshot
+
 
 def test_home_page_loads_with_htmx_and_no_csp_violations(
     page: Page, live_server: LiveServer, artifact_dir: Path
@@ -26,5 +28,5 @@ def test_home_page_loads_with_htmx_and_no_csp_violations(
     expect(page).to_have_title("La Belle Lucie")
     expect(page.get_by_role("heading", level=1)).to_have_text("La Belle Lucie")
     assert page.evaluate("typeof window.htmx") == "object"
-    page.screenshot(path=artifact_dir / "home.png")
+    screenshot(page, artifact_dir / "home.png")
     assert problems == []

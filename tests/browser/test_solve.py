@@ -14,6 +14,7 @@ from django.core.cache import cache
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.helpers.browser import screenshot
 from tests.helpers.solve import STILL_LOOKING, HeldJobs, request_gives_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,7 +106,7 @@ def test_show_a_win_steps_through_the_line_and_counts_as_played(
     moves_shown(page, total)
     expect(page.get_by_role("heading", name="All 52 cards are home")).to_be_visible()
     expect(page.locator(".end")).to_contain_text("counts as played, not won")
-    page.screenshot(path=artifact_dir / "played-out.png")
+    screenshot(page, artifact_dir / "played-out.png")
 
     page.goto(f"{live_server.url}/stats/")
     expect(page.locator('[data-stat="played"]')).to_have_text("1")
@@ -172,7 +173,7 @@ def test_the_panel_at_phone_and_desktop_sizes(
         page.goto(f"{live_server.url}/deal/{DEAL}/")
         page.get_by_label("Menu").click()
         page.get_by_role("button", name="Show a win").click()
-        page.screenshot(path=artifact_dir / f"ask-{name}-{scheme}.png")
+        screenshot(page, artifact_dir / f"ask-{name}-{scheme}.png")
         page.locator("#solve-dialog").get_by_role("button", name="Show a win").click()
         expect(page.locator(".solver")).to_contain_text(WON)
         page.get_by_role("button", name="Next").click()
@@ -186,7 +187,7 @@ def test_the_panel_at_phone_and_desktop_sizes(
             box = locator.bounding_box()
             assert box is not None
             assert box["y"] + box["height"] <= size[1]
-        page.screenshot(path=artifact_dir / f"panel-{name}-{scheme}.png")
+        screenshot(page, artifact_dir / f"panel-{name}-{scheme}.png")
         page.locator(".line-list summary").click()
         serious = [
             f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
@@ -211,7 +212,7 @@ def test_a_deal_that_cannot_be_won_says_so(
 
     expect(page.locator(".solver")).to_contain_text("No win is possible from here")
     expect(page.locator(".solver button")).to_have_count(0)
-    page.screenshot(path=artifact_dir / "no-win-phone.png")
+    screenshot(page, artifact_dir / "no-win-phone.png")
     context.close()
 
 

@@ -17,7 +17,15 @@ from game import engine
 from game.board import store
 from game.models import Game
 from tests.helpers.board import set_moves
-from tests.helpers.browser import board, destination, fan_card, greedy_win, moves_shown, open_dealt
+from tests.helpers.browser import (
+    board,
+    destination,
+    fan_card,
+    greedy_win,
+    moves_shown,
+    open_dealt,
+    screenshot,
+)
 from tests.helpers.play import status_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -318,7 +326,7 @@ def test_screenshots_of_the_table(
             return context.new_page()
 
         def shot(page: Page, what: str) -> None:
-            page.screenshot(path=SCREENSHOTS / f"{what}-{name}-{scheme}.png")  # noqa: B023
+            screenshot(page, SCREENSHOTS / f"{what}-{name}-{scheme}.png")  # noqa: B023
 
         page = fresh()
         page.goto(f"{live_server.url}/deal/20261129/")

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
+from tests.helpers.browser import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -470,8 +471,8 @@ def test_screenshots_of_long_fans_and_a_loss(
             play(page, f"{live_server.url}{prefix}", record)
             for width, height in SHOT_SIZES:
                 page.set_viewport_size({"width": width, "height": height})
-                page.screenshot(
-                    path=SCREENSHOTS / f"{what}-{width}-{language}-{scheme}.png", full_page=True
+                screenshot(
+                    page, SCREENSHOTS / f"{what}-{width}-{language}-{scheme}.png", full_page=True
                 )
                 found = page.evaluate(GEOMETRY, 12)
                 if found:

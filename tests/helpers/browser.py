@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from game import engine
 from tests.helpers.play import status_of
@@ -104,6 +106,33 @@ def no_violations(page: Page) -> list[str]:
         f"{v['id']} ({v['impact']}): {v['help']} ({len(v['nodes'])} nodes)"
         for v in results.response["violations"]
     ]
+
+
+def screenshot(target: Page | Locator, path: Path, *, full_page: bool = False) -> None:
+    """Save a picture of the page (all of it with `full_page`) or of one element, for a reviewer.
+
+    Seen once in CI (a slow machine, the 60 shots of the table's layout): Chromium had loaded the
+    fonts and then gave no frame for 30 seconds. A picture is not what the test checks, so it is
+    taken again: once as it is, then once more after a reload, which draws the same board (a game's
+    page is its URL)."""
+    page = target if isinstance(target, Page) else target.page
+
+    def shoot(timeout: float) -> None:
+        if isinstance(target, Page):
+            target.screenshot(path=path, full_page=full_page, timeout=timeout)
+        else:
+            target.screenshot(path=path, timeout=timeout)
+
+    try:
+        shoot(30_000)
+        return
+    except PlaywrightTimeout:
+        pass
+    try:
+        shoot(60_000)
+    except PlaywrightTimeout:
+        page.reload()
+        shoot(60_000)
 
 
 def open_dealt(page: Page, url: str) -> None:
