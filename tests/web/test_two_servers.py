@@ -17,6 +17,7 @@ import datetime as dt
 import os
 import random
 import re
+import secrets
 import subprocess
 import sys
 import time
@@ -77,29 +78,31 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
     tmp_path = tmp_path_factory.mktemp("two-servers")
     # The servers use the test process's own cache database (see tests/conftest.py), so the
     # tests can read what they count and each test starts with it empty.
-    cache_url = str(settings.CACHES["default"]["LOCATION"])
-    start = "2000-01"
+    # A queue of their own (on CI's PostgreSQL pass the queue is one Redis, which the other
+    # pytest-xdist worker's pair of servers may be using at the same moment).
+    shared = {
+        "CACHE_URL": str(settings.CACHES["default"]["LOCATION"]),
+        "LUCIE_SITE_START": "2000-01",
+        "LUCIE_QUEUE_NAME": f"lucie-two-servers-{secrets.token_hex(4)}",
+    }
     with scratch_database(tmp_path) as database_url:
-        prepare(database_url, CACHE_URL=cache_url, LUCIE_SITE_START=start)
+        prepare(database_url, **shared)
         with (
-            serving(
-                database_url, tmp_path, name="a", CACHE_URL=cache_url, LUCIE_SITE_START=start
-            ) as a,
-            serving(
-                database_url, tmp_path, name="b", CACHE_URL=cache_url, LUCIE_SITE_START=start
-            ) as b,
-            queue_worker(database_url, tmp_path, CACHE_URL=cache_url, LUCIE_SITE_START=start),
+            serving(database_url, tmp_path, name="a", **shared) as a,
+            serving(database_url, tmp_path, name="b", **shared) as b,
+            queue_worker(database_url, tmp_path, **shared),
         ):
             yield Pair(a, b, database_url)
 
 
 @contextlib.contextmanager
 def queue_worker(database_url: str, tmp_path: Path, **env: str) -> Iterator[None]:
-    """One worker of the task queue beside the two servers (reviews are its jobs), on the queue
-    both servers put their jobs in (a file beside the SQLite database, without QUEUE_URL)."""
+    """The task queue's workers (two processes, so that a review need not wait for a day's
+    difficulty search) beside the two servers, on the queue both servers put their jobs in (a
+    file beside the SQLite database, without QUEUE_URL)."""
     with (tmp_path / "worker.log").open("wb") as sink:
         worker = subprocess.Popen(
-            [sys.executable, "manage.py", "work", "--workers", "1"],
+            [sys.executable, "manage.py", "work", "--workers", "2"],
             cwd=ROOT,
             env=server_environment(database_url, **env),
             stdout=sink,
@@ -318,10 +321,14 @@ def test_a_review_finished_on_one_server_is_read_on_the_other_without_a_search(
     for count, text in enumerate(greedy_record(number, rules)):
         action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
         assert a.post(f"/game/{game_id}/{action}/", {"n": count, "auto": 0, **form}).status == 200
-    for _ in range(240):  # the worker's search: a minute at most on a loaded machine
+    # The worker's search takes seconds; but the workers start on the coming days' difficulty
+    # searches, and one of those took 79 s while the other pytest-xdist worker loaded the
+    # machine, with the review waiting behind it.
+    deadline = time.monotonic() + 180
+    while True:
         on_a = a.get(f"/game/{game_id}/review/")
         assert on_a.status == 200
-        if 'data-review-state="working"' not in on_a.body:
+        if 'data-review-state="working"' not in on_a.body or time.monotonic() > deadline:
             break
         time.sleep(0.25)
     assert 'data-review-state="done"' in on_a.body
