@@ -30,7 +30,10 @@ from urllib.parse import quote
 
 from django.db import connections
 
-from game import pgdump
+from game import engine, pgdump
+
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+"""The files SQLite keeps beside a database while it is open: writing over one corrupts it."""
 
 
 class BackupError(Exception):
@@ -66,6 +69,7 @@ def backup(destination: Path, using: str = "default") -> Copy:
         raise BackupError(f"cannot write {destination}: it is a folder")
     settings = connections[using].settings_dict
     vendor = connections[using].vendor
+    refuse_live(destination, using)
     with _partial_file(destination) as partial:
         if vendor == "sqlite":
             games, sessions = _sqlite_backup(Path(settings["NAME"]), partial)
@@ -84,21 +88,29 @@ def backup(destination: Path, using: str = "default") -> Copy:
 
 
 def restore(source: Path, *, force: bool = False, using: str = "default") -> Copy:
-    """Put a SQLite backup back as the database `using` names, refusing to replace one that
-    holds games unless `force`. The site must not be serving that database meanwhile."""
+    """Put a backup back as the database `using` names, refusing to replace one that holds
+    games unless `force`. The site must not be serving that database meanwhile. A SQLite copy
+    goes back through SQLite's backup API, a PostgreSQL one through pg_restore, each in one
+    transaction."""
     started = time.monotonic()
     vendor = connections[using].vendor
-    if vendor != "sqlite":
-        raise BackupError(
-            "restore puts back a SQLite backup; a PostgreSQL backup is restored with pg_restore "
-            "into a fresh database (docs/operating.md, Backups)"
-        )
     source = Path(os.path.abspath(source))
-    target = Path(os.path.abspath(connections[using].settings_dict["NAME"]))
-    if source == target:
-        raise BackupError(f"{source} is the database itself")
     if not source.is_file():
         raise BackupError(f"no backup at {source}")
+    if vendor == "postgresql":
+        settings = connections[using].settings_dict
+        connections[using].close()
+        try:
+            games, sessions = pgdump.restore(settings, source, force=force)
+        except pgdump.DumpError as error:
+            raise BackupError(str(error)) from None
+        return Copy(Path(str(settings["NAME"])), source.stat().st_size, games, sessions,
+                    time.monotonic() - started)  # fmt: skip
+    if vendor != "sqlite":
+        raise BackupError(f"no restore for a {vendor} database")
+    target = Path(os.path.abspath(connections[using].settings_dict["NAME"]))
+    if _same_file(source, target):
+        raise BackupError(f"{source} is the database itself")
     # Django's own connection to the target is closed: the copy below takes the database alone.
     connections[using].close()
     with contextlib.closing(_open(source, mode="ro")) as backup_db:
@@ -121,6 +133,138 @@ def restore(source: Path, *, force: bool = False, using: str = "default") -> Cop
         except sqlite3.Error as error:
             raise BackupError(f"cannot restore into {target}: {error}") from None
     return Copy(target, target.stat().st_size, games, sessions, time.monotonic() - started)
+
+
+# ---------------------------------------------------------------- the live database
+
+
+def live_files(using: str = "default") -> list[Path]:
+    """The files of the database the site serves (and of the task queue's SQLite file): a
+    backup written over any of them would corrupt the live site. Resolved, symlinks followed."""
+    from django.conf import settings as django_settings
+
+    names: list[str] = []
+    if connections[using].vendor == "sqlite":
+        names.append(str(connections[using].settings_dict["NAME"]))
+    if not django_settings.QUEUE_URL and django_settings.QUEUE_PATH:
+        names.append(str(django_settings.QUEUE_PATH))
+    files: list[Path] = []
+    for name in names:
+        main = Path(os.path.realpath(name))
+        files.append(main)
+        files.extend(main.with_name(main.name + side) for side in SQLITE_SIDE_FILES)
+    return files
+
+
+def refuse_live(destination: Path, using: str = "default") -> None:
+    """Refuse (BackupError) a destination that is one of the live database's files, by its
+    resolved path (a symlink to the database included) or by inode (a hard link)."""
+    for live in live_files(using):
+        if _same_file(destination, live):
+            raise BackupError(
+                f"refusing to write over {destination}: it is the live database's file {live} "
+                "(choose a path outside the database's files)"
+            )
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    if os.path.realpath(one) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(one, other)
+    except OSError:  # either is missing: not the same file
+        return False
+
+
+# ---------------------------------------------------------------- verify
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A backup put back into a throwaway database and every game in it replayed."""
+
+    path: Path
+    games: int
+    sessions: int
+    seconds: float
+
+    def describe(self) -> str:
+        return (
+            f"{self.path}: restored into a throwaway database, {self.games} games replayed "
+            f"whole, {self.sessions} sessions, in {self.seconds:.1f} s"
+        )
+
+
+def verify(source: Path, using: str = "default") -> Verified:
+    """Restore the backup at `source` into a throwaway database (never the live one) and replay
+    every game's move log against its stored position; BackupError naming the first games that
+    fail. The throwaway database is removed afterwards."""
+    started = time.monotonic()
+    source = Path(os.path.abspath(source))
+    if not source.is_file():
+        raise BackupError(f"no backup at {source}")
+    vendor = connections[using].vendor
+    if vendor == "postgresql":
+        try:
+            game_rows, sessions = pgdump.restored_rows(connections[using].settings_dict, source)
+        except pgdump.DumpError as error:
+            raise BackupError(str(error)) from None
+    elif vendor == "sqlite":
+        game_rows, sessions = _sqlite_restored_rows(source)
+    else:
+        raise BackupError(f"no verify for a {vendor} database")
+    wrong = unreplayable(game_rows)
+    if wrong:
+        shown = "; ".join(wrong[:5])
+        raise BackupError(f"{source}: {len(wrong)} of {len(game_rows)} games not whole: {shown}")
+    return Verified(source, len(game_rows), sessions, time.monotonic() - started)
+
+
+GAME_COLUMNS = ("id", "deal_number", "rules", "moves", "redo", "auto_flags", "snapshot",
+                "move_count")  # fmt: skip
+
+
+def _sqlite_restored_rows(source: Path) -> tuple[list[dict[str, object]], int]:
+    with contextlib.closing(_open(source, mode="ro")) as backup_db:
+        problem = _checked(backup_db)
+        if problem:
+            raise BackupError(f"{source} is not a backup of this site: {problem}")
+        with tempfile.TemporaryDirectory(prefix="lucie-verify-") as folder:
+            throwaway = Path(folder) / "restored.sqlite3"
+            try:
+                with contextlib.closing(sqlite3.connect(throwaway)) as restored:
+                    backup_db.backup(restored)
+                    restored.row_factory = sqlite3.Row
+                    columns = ", ".join(GAME_COLUMNS)
+                    found = restored.execute(f"SELECT {columns} FROM game_game ORDER BY id")
+                    game_rows = [dict(row) for row in found.fetchall()]
+                    return game_rows, _count(restored, "django_session")
+            except sqlite3.Error as error:
+                raise BackupError(f"cannot restore {source} to verify it: {error}") from None
+
+
+def unreplayable(game_rows: list[dict[str, object]]) -> list[str]:
+    """Each game row whose move log does not replay to its stored snapshot, or whose count
+    disagrees with its log, with why (empty when every game is whole)."""
+    wrong = []
+    for row in game_rows:
+        try:
+            moves = [engine.Move.parse(text) for text in str(row["moves"]).split()]
+            game = engine.Play(
+                int(str(row["deal_number"])),
+                engine.Rules.parse(str(row["rules"])),
+                moves,
+                redo=[engine.Move.parse(text) for text in str(row["redo"]).split()],
+                auto_flags=str(row["auto_flags"]),
+            )
+        except ValueError as error:
+            wrong.append(f"game {row['id']}: its log does not replay: {error}")
+            continue
+        if row["snapshot"] and game.snapshot != row["snapshot"]:
+            wrong.append(f"game {row['id']}: the log replays to another position than stored")
+        if row["move_count"] != len(moves):
+            wrong.append(f"game {row['id']}: {row['move_count']} counted, {len(moves)} logged")
+    return wrong
 
 
 # ---------------------------------------------------------------- files

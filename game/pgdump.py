@@ -1,14 +1,19 @@
-"""PostgreSQL's side of `manage.py backup` (game/backup.py): pg_dump's custom format, taken in
-one snapshot exported by a REPEATABLE READ transaction (pg_export_snapshot) in which the games
-and sessions are counted too, so the figures printed are the copy's own; and the PostgreSQL
-client programs, found on PATH or where Debian's postgresql-client-15 puts them.
+"""PostgreSQL's side of `manage.py backup`, `restore` and `backup --verify` (game/backup.py):
+pg_dump's custom format, taken in one snapshot exported by a REPEATABLE READ transaction
+(pg_export_snapshot) in which the games and sessions are counted too, so the figures printed are
+the copy's own; pg_restore into the site's database in one transaction (refused over games
+unless forced), or into a throwaway database to verify a copy; and the PostgreSQL client
+programs, found on PATH or where Debian's postgresql-client-15 puts them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +52,107 @@ def client_environment(settings: dict[str, Any]) -> tuple[list[str], dict[str, s
     if settings.get("PASSWORD"):
         environ["PGPASSWORD"] = str(settings["PASSWORD"])
     return options, environ
+
+
+def _connect(settings: dict[str, Any], dbname: str | None = None) -> Any:
+    import psycopg
+
+    try:
+        return psycopg.connect(
+            dbname=dbname or settings["NAME"],
+            host=settings.get("HOST") or None,
+            port=settings.get("PORT") or None,
+            user=settings.get("USER") or None,
+            password=settings.get("PASSWORD") or None,
+            connect_timeout=10,
+        )
+    except psycopg.Error as error:
+        raise DumpError(f"database unavailable: {str(error).strip()}") from None
+
+
+def _held_games(db: Any) -> int:
+    found = db.execute("SELECT to_regclass('public.game_game') IS NOT NULL").fetchone()
+    if not found or not found[0]:
+        return 0
+    return int(db.execute("SELECT count(*) FROM game_game").fetchone()[0])
+
+
+def restore(settings: dict[str, Any], source: Path, *, force: bool) -> tuple[int, int]:
+    """pg_restore the custom-format backup `source` into the database `settings` names, in one
+    transaction (its tables dropped and made again), refusing one that holds games unless
+    `force`. The games and sessions it then holds."""
+    import psycopg
+
+    pg_restore = client("pg_restore")
+    options, environ = client_environment(settings)
+    listed = _run([pg_restore, "--list", str(source)], environ)
+    if listed:
+        raise DumpError(f"{source} is not a backup of this site: {listed}")
+    with _connect(settings) as db:
+        try:
+            held = _held_games(db)
+        except psycopg.Error as error:
+            raise DumpError(f"cannot read {settings['NAME']}: {str(error).strip()}") from None
+    if held and not force:
+        raise DumpError(
+            f"{settings['NAME']} holds {held} games: restore replaces them only with --force"
+        )
+    failed = _run(
+        [pg_restore, "--clean", "--if-exists", "--no-owner", "--exit-on-error",
+         "--single-transaction", *options, str(source)],
+        environ,
+    )  # fmt: skip
+    if failed:
+        raise DumpError(f"pg_restore failed (the database is as it was): {failed}")
+    with _connect(settings) as db:
+        games = int(db.execute("SELECT count(*) FROM game_game").fetchone()[0])
+        sessions = int(db.execute("SELECT count(*) FROM django_session").fetchone()[0])
+    return games, sessions
+
+
+@contextlib.contextmanager
+def _throwaway(settings: dict[str, Any]) -> Iterator[str]:
+    """A new empty database on the server `settings` names, dropped afterwards."""
+    import psycopg
+
+    name = f"lucie_verify_{secrets.token_hex(6)}"
+    with _connect(settings) as admin:
+        admin.autocommit = True
+        try:
+            admin.execute(f'CREATE DATABASE "{name}"')
+        except psycopg.Error as error:
+            raise DumpError(f"cannot make a throwaway database: {str(error).strip()}") from None
+    try:
+        yield name
+    finally:
+        with _connect(settings) as admin:
+            admin.autocommit = True
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def restored_rows(settings: dict[str, Any], source: Path) -> tuple[list[dict[str, Any]], int]:
+    """pg_restore `source` into a throwaway database and read its games back (and how many
+    sessions it holds); the throwaway database is dropped."""
+    from psycopg.rows import dict_row
+
+    pg_restore = client("pg_restore")
+    with _throwaway(settings) as name:
+        options, environ = client_environment({**settings, "NAME": name})
+        failed = _run(
+            [pg_restore, "--no-owner", "--exit-on-error", "--single-transaction", *options,
+             str(source)],
+            environ,
+        )  # fmt: skip
+        if failed:
+            raise DumpError(f"{source} does not restore: {failed}")
+        with _connect(settings, name) as db:
+            db.row_factory = dict_row
+            rows = db.execute(
+                "SELECT id, deal_number, rules, moves, redo, auto_flags, snapshot, move_count "
+                "FROM game_game ORDER BY id"
+            ).fetchall()
+            sessions = db.execute("SELECT count(*) AS n FROM django_session").fetchone()
+    return [dict(row) for row in rows], int(sessions["n"])
 
 
 def dump(settings: dict[str, Any], partial: Path) -> tuple[int, int]:

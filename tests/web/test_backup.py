@@ -240,3 +240,86 @@ def test_restore_on_postgresql_names_pg_restore(sqlite_backup: Path) -> None:
     done = manage(elsewhere, "restore", str(sqlite_backup))
     assert done.returncode != 0
     assert "pg_restore" in done.stderr
+
+
+# ---------------------------------------------------------------- the live database's own files
+
+
+def integrity(path: Path) -> str:
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def test_a_backup_onto_the_live_database_or_its_files_is_refused(tmp_path: Path) -> None:
+    """The serving database, its -wal, a symlink and a hard link to it: each refused before a
+    byte is written, and the database stays whole, with its games, while a server serves it."""
+    from tests.web.live_gunicorn import serving
+
+    live = tmp_path / "live.sqlite3"
+    database_url = f"sqlite:///{live}"
+    prepare(database_url)
+    seed(database_url, 4)
+    (tmp_path / "link.sqlite3").symlink_to(live)
+    os.link(live, tmp_path / "hard.sqlite3")
+    before = rows(database_url, "SELECT * FROM game_game ORDER BY id")
+    with serving(database_url, tmp_path) as server:
+        assert server.player().get("/rules/").status == 200
+        for path in [live, Path(f"{live}-wal"), Path(f"{live}-shm"), tmp_path / "link.sqlite3",
+                     tmp_path / "hard.sqlite3", tmp_path / "sub" / ".." / "live.sqlite3"]:  # fmt: skip
+            done = manage(database_url, "backup", str(path))
+            assert done.returncode != 0, (path, done.stdout)
+            assert "refusing to write over" in done.stderr, done.stderr
+            assert "live database" in done.stderr
+        assert server.player().get("/healthz").status == 200
+    assert integrity(live) == "ok"
+    assert rows(database_url, "SELECT * FROM game_game ORDER BY id") == before
+    assert unreplayable_games(database_url) == []
+
+
+def test_verify_restores_a_backup_elsewhere_and_replays_every_game(
+    source: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "checked.backup"
+    backup(source, target)
+    done = manage(source, "backup", "--verify", str(target))
+    assert done.returncode == 0, done.stderr
+    assert f"{GAMES} games replayed whole" in done.stdout
+    assert count(source, "game_game") == GAMES  # the live database is untouched
+
+    torn = tmp_path / "torn.backup"
+    torn.write_bytes(target.read_bytes()[: target.stat().st_size // 2])
+    done = manage(source, "backup", "--verify", str(torn))
+    assert done.returncode != 0
+    assert "verify failed" in done.stderr
+
+
+@pytest.mark.skipif(POSTGRES, reason="a SQLite copy's rows are edited in place")
+def test_verify_names_a_game_whose_log_no_longer_replays(source: str, tmp_path: Path) -> None:
+    target = tmp_path / "bent.backup"
+    backup(source, target)
+    with contextlib.closing(sqlite3.connect(target)) as db:
+        db.execute("UPDATE game_game SET moves = 'ZZ>F' WHERE id = (SELECT min(id) FROM game_game)")
+        db.commit()
+    done = manage(source, "backup", "--verify", str(target))
+    assert done.returncode != 0
+    assert "1 of 12 games not whole" in done.stderr
+    assert "does not replay" in done.stderr
+
+
+@pytest.mark.skipif(not POSTGRES, reason="pg_restore: the PostgreSQL pass")
+def test_restore_on_postgresql_refuses_games_then_puts_a_backup_back(
+    source: str, tmp_path: Path
+) -> None:
+    dump = tmp_path / "lucie.dump"
+    backup(source, dump)
+    with scratch_database(tmp_path / "other") as other:
+        prepare(other)
+        seed(other, 3, seed=9)
+        refused = manage(other, "restore", str(dump))
+        assert refused.returncode != 0
+        assert "holds 3 games" in refused.stderr
+        assert count(other, "game_game") == 3
+        forced = manage(other, "restore", "--force", str(dump))
+        assert forced.returncode == 0, forced.stderr
+        assert count(other, "game_game") == GAMES
+        assert unreplayable_games(other) == []

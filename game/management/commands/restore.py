@@ -1,7 +1,7 @@
-"""`manage.py restore PATH [--force]`: put a SQLite backup made by `manage.py backup` back as the
-database the settings name, which the site must not be serving meanwhile. Refuses to replace a
-database that holds games without --force. A PostgreSQL backup is restored with pg_restore
-(docs/operating.md, "Backups")."""
+"""`manage.py restore PATH [--force]`: put a backup made by `manage.py backup` back as the
+database the settings name, which the site must not be serving meanwhile: a SQLite copy through
+SQLite's backup API, a PostgreSQL one through pg_restore, each in one transaction. Refuses to
+replace a database that holds games without --force (docs/operating.md, "Backups")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from game import backup
 
 
 class Command(BaseCommand):
-    help = "Put a SQLite backup back as the database (stop the site first)."
+    help = "Put a backup back as the database (stop the site first)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", type=Path, help="a backup written by manage.py backup")
