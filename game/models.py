@@ -313,3 +313,7 @@ class ChallengeEntry(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} on challenge {self.challenge_id}"
+
+
+# The queue's leases and heartbeats live in a module of their own (game/leases.py).
+from game.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/leases.py)

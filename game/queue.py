@@ -1,16 +1,23 @@
-"""The task queue: Huey, on a SQLite file on one machine or on Redis across several.
+"""The task queue: Huey, on a SQLite file on one machine or on Redis across several, carrying
+wake-ups for the jobs whose leases live in the database (game/leases.py).
 
 Searches that no request should wait on run as jobs (game/jobs.py): a lost game's review, each
-day's difficulty, a Show a win past a request's budget, the nightly prune. A request only asks
-for a job and answers at once; workers (`manage.py work`, which `make run` starts beside the
-server) take the jobs, each worker a process of its own at a lower priority
-(settings.QUEUE_NICENESS), QUEUE_WORKERS of them at most. Huey gives the rest: a job retried a
-bounded number of times, a lock so that a job is never done twice at once, priorities, and
-periodic jobs (why Huey: docs/architecture.md).
+day's difficulty, a Show a win past a request's budget, and the periodic work (the nightly prune,
+daily ranks and backup). A request only asks for a job (leases.ask) and answers at once; workers
+(`manage.py work`, which `make run` starts beside the server) take them, each worker a process
+of its own at a lower priority (settings.QUEUE_NICENESS), QUEUE_WORKERS of them at most.
+
+Huey gives the transport, priorities, a periodic scheduler and worker processes that are started
+again when they die. What it cannot give, a job that survives its worker (a killed worker loses
+its task, and its locks have no lifetime), comes from the lease: the message here is only "job
+KEY wants doing", and the one task, `run`, claims the job, holds its lease while it works, and
+marks it done or failed.
 
 - One machine (the default): the queue is a SQLite file beside the database
   (settings.QUEUE_PATH); nothing else to set up.
-- Several machines: QUEUE_URL names a Redis that every app server and worker shares.
+- Several machines: QUEUE_URL names a Redis that every app server and worker shares. A Redis that
+  stops answering costs a call QUEUE_TIMEOUT (100 ms), and then the queue is skipped for
+  DOWN_SECONDS in that process: a frozen queue never holds a page.
 - Tests: `huey.immediate = True` (tests/conftest.py) runs each job in the request that asks for
   it, in memory; the tests that watch real workers start `manage.py work` themselves.
 """
@@ -19,114 +26,161 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import close_old_connections
 from huey import Huey, PriorityRedisHuey, SqliteHuey
-from huey.api import TaskWrapper
-from huey.exceptions import TaskLockedException
-from huey.storage import RedisStorage, SqliteStorage
+from huey.storage import RedisStorage
+from redis import ConnectionPool
 from redis.exceptions import RedisError
 
 from lucie import metrics
 
-# Priorities: a higher number is taken first.
+# Priorities: a higher number is taken first. An asker's second open job of a kind goes one
+# below its kind, and so on (leases.ask), never below the kind under it.
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
 PRIORITY_SHOW_A_WIN = 25  # a player is watching the board, which says "still looking"
 PRIORITY_REVIEW = 20  # a player is watching the page (and may leave it and come back)
-PRIORITY_PRUNE = 0
+PRIORITY_NIGHTLY = 0
+PRIORITIES = {
+    "difficulty": PRIORITY_DIFFICULTY,
+    "show_a_win": PRIORITY_SHOW_A_WIN,
+    "review": PRIORITY_REVIEW,
+    "nightly": PRIORITY_NIGHTLY,
+}
+BEHIND_MOST = 4
 
-RETRIES = 2
-"""A job that fails is tried again this many times, RETRY_DELAY seconds apart."""
-RETRY_DELAY = 10
+DOWN_SECONDS = 5.0
+"""A queue that failed a call is not tried again by this process for this long."""
+
+QUEUE_ERRORS = (RedisError, sqlite3.Error, OSError)
 
 
 def _made() -> Huey:
     if settings.QUEUE_URL:
+        timeout = settings.QUEUE_TIMEOUT
+        pool = ConnectionPool.from_url(
+            settings.QUEUE_URL, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
         # The plain RedisHuey refuses a job with a priority: every job here has one.
-        return PriorityRedisHuey(settings.QUEUE_NAME, url=settings.QUEUE_URL, utc=True)
-    # A busy timeout: workers and app servers write the one file at once.
-    return SqliteHuey(settings.QUEUE_NAME, filename=settings.QUEUE_PATH, utc=True, timeout=20)
+        return PriorityRedisHuey(settings.QUEUE_NAME, connection_pool=pool, utc=True)
+    # A short busy timeout: workers and app servers write the one file, each briefly.
+    return SqliteHuey(settings.QUEUE_NAME, filename=settings.QUEUE_PATH, utc=True, timeout=2)
 
 
 huey = _made()
 
 logger = logging.getLogger(__name__)
 
+Handler = Callable[[str], None]
+HANDLERS: dict[str, Handler] = {}
 
-def ask(task: TaskWrapper, *args: object, below: int | None = None) -> bool:
-    """Put a job on the queue; with `below`, only while the queue holds fewer jobs than that.
-    A queue that cannot take it (Redis down, the SQLite file locked or on a full disk) is logged
-    and counted (`lucie_queue_errors_total`); either way the answer is False, and the page that
-    asked says the work could not start, never a 500."""
-    try:
-        if below is not None and huey.pending_count() >= below:
-            logger.warning("the task queue is full: job %s not asked", task.task_class.__name__)
-            return False
-        task(*args)
-    except (RedisError, sqlite3.Error, OSError) as error:
-        logger.error("the task queue refused job %s%r: %r", task.task_class.__name__, args, error)
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    """Register what a worker does for jobs of `kind` (called with the job's argument)."""
+
+    def register(function: Handler) -> Handler:
+        HANDLERS[kind] = function
+        return function
+
+    return register
+
+
+class _Down:
+    until = 0.0
+
+
+def _failed(what: str, error: BaseException) -> None:
+    _Down.until = time.monotonic() + DOWN_SECONDS
+    logger.error("the task queue failed (%s): %r", what, error)
+    metrics.QUEUE_ERRORS.inc()
+
+
+def is_down() -> bool:
+    return time.monotonic() < _Down.until
+
+
+def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+    """Put job `key`'s wake-up on the queue. False when the queue cannot take it (down, the
+    SQLite file locked or on a full disk): logged and counted (`lucie_queue_errors_total`)."""
+    if is_down():
         metrics.QUEUE_ERRORS.inc()
+        return False
+    priority = PRIORITIES.get(kind, 0) - min(behind, BEHIND_MOST)
+    try:
+        huey.enqueue(run.s(key, priority=priority))
+    except QUEUE_ERRORS as error:
+        _failed(f"job {key}", error)
         return False
     return True
 
 
-LOCK_SECONDS = 30 * 60
-"""On Redis a job's lock outlives a worker killed in the middle of its job only this long."""
-
-
-def lock(name: str) -> AbstractContextManager[None]:
-    """The lock that keeps job `name` from running twice at once (TaskLockedException if held)."""
-    if isinstance(huey.storage, RedisStorage):
-        return _redis_lock(f"{huey.name}.lock.{name}")
-    # Huey's SQLite storage (and the tests' memory) keeps a lock for good; `manage.py work`
-    # drops stale ones as it starts.
-    held: AbstractContextManager[None] = huey.lock_task(name)
-    return held
-
-
-@contextmanager
-def _redis_lock(key: str) -> Iterator[None]:
-    # Huey's own lock with a lifetime needs Redis 7.4 (a lifetime per hash field); Debian 12
-    # ships 7.0, so the lock is a plain key set only if absent, with LOCK_SECONDS to live.
-    connection = huey.storage.conn
-    if not connection.set(key, "1", nx=True, ex=LOCK_SECONDS):
-        raise TaskLockedException(f"{key} is held")
+def pending() -> int | None:
+    """Messages on the queue, or None when it cannot say."""
+    if is_down():
+        return None
     try:
-        yield
-    finally:
-        connection.delete(key)
+        return int(huey.pending_count())
+    except QUEUE_ERRORS as error:
+        _failed("counting", error)
+        return None
 
 
-def drop_stale_locks() -> int:
-    """Locks of the SQLite queue left by a worker that was killed in a job: the one machine's
-    `manage.py work` is starting, so no job of its holds one. (On Redis they expire by
-    themselves: workers on other machines may hold theirs.)"""
-    if not isinstance(huey.storage, SqliteStorage):
-        return 0
-    pattern = f"{huey.name}.lock.%"
-    found = huey.storage.sql(
-        "select count(*) from kv where queue = ? and key like ?",
-        (huey.name, pattern),
-        results=True,
-    )
-    huey.storage.sql(
-        "delete from kv where queue = ? and key like ?", (huey.name, pattern), commit=True
-    )
-    return int(found[0][0])
+def reachable() -> bool:
+    """The queue answers (for /healthz): Redis's PING, or a read of the SQLite file."""
+    try:
+        if isinstance(huey.storage, RedisStorage):
+            return bool(huey.storage.conn.ping())
+        huey.pending_count()
+    except QUEUE_ERRORS as error:
+        _failed("health", error)
+        return False
+    return True
 
 
-@contextmanager
-def alone(name: str) -> Iterator[None]:
-    """Hold the lock `name` for a job, with fresh database connections around it (a worker
-    lives for days; the server may have closed its connections meanwhile)."""
+def health() -> tuple[bool, list[str]]:
+    """For /healthz (settings.HEALTH_CHECKS): whether the queue answers, and the lines that say
+    where its workers and jobs stand (read from the database)."""
+    from game import leases
+
+    ok = reachable()
+    try:
+        lines = leases.health_lines()
+    except Exception:
+        logger.exception("health check: cannot read the queue's leases")
+        lines = []
+    return ok, lines
+
+
+@huey.task()
+def run(key: str) -> None:
+    """Claim job `key`, do it under its lease, and say how it went (game/leases.py)."""
+    from game import leases
+
     if not huey.immediate:
         close_old_connections()
+    holder = leases.holder_name()
+    job = leases.claim(key, holder)
+    if job is None:
+        return  # held by another, finished, or out of attempts
+    work = HANDLERS.get(job.kind)
     try:
-        with lock(name):
-            yield
+        if work is None:
+            raise LookupError(f"no handler for jobs of kind {job.kind!r}")
+        if huey.immediate:
+            work(job.argument)
+        else:
+            with leases.held(key, holder):
+                work(job.argument)
+    except Exception as error:
+        logger.exception("job %s failed on try %s", key, job.attempts)
+        leases.finish(key, holder, error=repr(error))
+        if leases.Job.objects.filter(key=key, state=leases.Job.State.WAITING).exists():
+            wake(key, job.kind)
+    else:
+        leases.finish(key, holder)
     finally:
         if not huey.immediate:
             close_old_connections()

@@ -1,5 +1,6 @@
 """The pages of a request refused outside a board: a rate limit (429), no compute slot (503), a
-database that would not write (503), and handler500.
+database that would not write (503), a game whose stored record cannot be read (409), and
+handler500.
 
 A board shows its own refusals with the game as it stands (game/board/pipeline.py); these are
 for everything else. They live in the app rather than in the project package (lucie/) because
@@ -14,6 +15,7 @@ import logging
 import sys
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
@@ -24,8 +26,13 @@ from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext
 from django.views import defaults
 
-from game import limits
+from game import engine, limits
 from lucie import languages
+
+DAMAGED = (engine.InvalidRecordError, engine.InvalidMoveError, engine.IllegalMoveError,
+           engine.InvalidRulesError, engine.InvalidDealError, engine.InvalidPositionError,
+           engine.InvalidCardError)  # fmt: skip
+"""What reading a stored game can raise when its row holds a log the engine cannot replay."""
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +46,8 @@ class LimitsMiddleware(MiddlewareMixin):
         if isinstance(exception, DatabaseError):
             logger.error("database error: %s: %s", type(exception).__name__, exception)
             return database_error_page(request)
+        if isinstance(exception, DAMAGED):
+            return damaged_game_page(request, exception)
         if not isinstance(exception, limits.REFUSED):
             return None
         return refused_page(request, exception)
@@ -54,6 +63,30 @@ def database_error_page(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(refused.message, status=503, content_type="text/plain")
         response["Retry-After"] = str(refused.retry_after)
         return response
+
+
+def damaged_game_page(request: HttpRequest, error: Exception) -> HttpResponse:
+    """A game whose stored record the engine cannot replay (a row edited by hand, a bad
+    restore): a clear page, never a 500, and one log line per game a day, however often it is
+    visited (game/models.py's readers raise; nothing is written or asked for it)."""
+    match = request.resolver_match
+    game = match.kwargs.get("game_id", "?") if match is not None else "?"
+    if cache.add(f"damaged-game-logged:{game}", True, 86400):
+        logger.error("game %s: its stored record cannot be read: %r (%s)", game, error,
+                     request.path)  # fmt: skip
+    response = render(
+        request,
+        "game/error.html",
+        {
+            "message": gettext(
+                "This game's stored record is damaged and cannot be read, so it cannot be "
+                "shown or reviewed. Start a new game: your other games are not affected."
+            )
+        },
+        status=409,
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def refused_page(request: HttpRequest, refused: limits.Refused) -> HttpResponse:

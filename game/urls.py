@@ -37,6 +37,7 @@ urlpatterns = [
     path("game/<int:game_id>/solve/out/", sends_result_box(solve.solve_out), name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
     path("game/<int:game_id>/review/", review.review, name="review"),
+    path("game/<int:game_id>/review/ask/", review.review_ask, name="review_ask"),
     path("game/<int:game_id>/review/try/", review.review_try, name="review_try"),
     path("game/<int:game_id>/record/", records.record_page, name="record"),
     path("game/<int:game_id>/record.txt", records.record_txt, name="record_txt"),

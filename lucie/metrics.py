@@ -17,9 +17,11 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from time import perf_counter
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django.utils.module_loading import import_string
 from django.views.decorators.http import require_safe
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -111,12 +113,24 @@ def allowed(address: str) -> bool:
 
 
 def registry() -> CollectorRegistry:
-    """Every worker's figures when several processes write them to a shared folder."""
-    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        return REGISTRY
+    """Every worker's figures when several processes write them to a shared folder, and the
+    figures read at each scrape (settings.METRICS_COLLECTORS, named by dotted path: the queue's
+    depth and heartbeat, the last good backup)."""
     collected = CollectorRegistry()
-    multiprocess.MultiProcessCollector(collected)  # type: ignore[no-untyped-call]
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.MultiProcessCollector(collected)  # type: ignore[no-untyped-call]
+    else:
+        collected.register(_Own())
+    for path in settings.METRICS_COLLECTORS:
+        collected.register(import_string(path)())
     return collected
+
+
+class _Own:
+    """This process's own figures (runserver, tests), beside the collectors read at a scrape."""
+
+    def collect(self) -> Iterator[Any]:
+        yield from REGISTRY.collect()
 
 
 @require_safe

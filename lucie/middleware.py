@@ -7,6 +7,7 @@ import logging
 import re
 from collections.abc import Callable
 from time import perf_counter
+from urllib.parse import quote
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -59,10 +60,21 @@ KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})
 SECRET_QUERY = re.compile(r"(^|&)(code)=[^&]*")
 
 
+# URL parts that are keys: a challenge's, an embed game's (the only key needed to move in it), a
+# replay's. Whoever reads the log must not be able to use them.
+SECRET_PARTS = frozenset({"token", "replay_token", "code"})
+
+
 def logged_path(request: HttpRequest) -> str:
     """The path and query as the log writes them: percent-encoded (get_full_path(): no line
-    breaks forged from a URL), with a secret field's value left out."""
+    breaks forged from a URL), with every token in the path written `<token>` and a secret
+    query field's value left out."""
     path = request.get_full_path()
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        for name, value in match.kwargs.items():
+            if name in SECRET_PARTS and str(value):
+                path = path.replace(f"/{quote(str(value), safe='')}/", "/<token>/")
     if "?" not in path:
         return path
     base, query = path.split("?", 1)

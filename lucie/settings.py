@@ -210,6 +210,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # The language menu's choice, and the first visit's redirect from / (lucie/languages.py).
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SECURE = not DEBUG
+# No script reads it (the language menu is a form): every cookie the site sets is HttpOnly.
+LANGUAGE_COOKIE_HTTPONLY = True
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -317,12 +319,29 @@ REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30,
 # A Show a win that a request's search (2 s) could not decide is searched again by a job, with
 # this many seconds of CPU (game/board/jobs.py).
 SHOW_A_WIN_CPU_SECONDS = env_int("LUCIE_SHOW_A_WIN_CPU_SECONDS", default=60, minimum=1)
-# Such a job is asked for only while the queue holds fewer jobs than this: positions a request
-# cannot decide are rare, and a script that finds many from many addresses fills the queue no
-# further than this (the board then says it cannot look further just now).
-SHOW_A_WIN_QUEUE_CAP = env_int("LUCIE_SHOW_A_WIN_QUEUE_CAP", default=20, minimum=1)
+# A queue Redis that stops answering costs a call this long (seconds), then is skipped a while.
+QUEUE_TIMEOUT = 0.1
+# Jobs open at once (waiting or running) per kind (game/leases.py): past it the page says the
+# queue is full, in the player's words. A flood of one kind never refuses another kind.
+QUEUE_CAPS = {
+    "review": env_int("LUCIE_REVIEW_QUEUE_CAP", default=20, minimum=1),
+    # Positions a request cannot decide are rare; a script that finds many from many addresses
+    # fills the queue no further than this (the board then says it cannot look further now).
+    "show_a_win": env_int("LUCIE_SHOW_A_WIN_QUEUE_CAP", default=20, minimum=1),
+    "difficulty": env_int("LUCIE_DIFFICULTY_QUEUE_CAP", default=10, minimum=1),
+    "nightly": 10,
+}
+# The nightly backup (game/jobs.py): written into this folder, verified, and kept
+# BACKUP_KEEP_DAYS days; unset, no nightly backup is made (`manage.py backup` still works).
+BACKUP_DIR = env_str("LUCIE_BACKUP_DIR", "")
+BACKUP_KEEP_DAYS = env_int("LUCIE_BACKUP_KEEP_DAYS", default=14, minimum=1)
 
 # ---------------------------------------------------------------- metrics (lucie/metrics.py)
+
+# The app's checks that /healthz runs beside the database's and the cache's, and the figures
+# /metrics reads at each scrape, by dotted path (lucie imports nothing from game).
+HEALTH_CHECKS = {"queue": "game.queue.health"}
+METRICS_COLLECTORS = ["game.leases.QueueCollector"]
 
 # Who may read /metrics: the connection's address must be in one of these networks. Prometheus
 # scrapes each app server directly; the proxy in front does not pass /metrics on.

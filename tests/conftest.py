@@ -139,6 +139,14 @@ def _empty_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _queue_up() -> None:
+    """A queue that a test made fail is not remembered as down by the next (game/queue.py)."""
+    from game import queue
+
+    queue._Down.until = 0.0
+
+
+@pytest.fixture(autouse=True)
 def _english_outside_requests() -> Iterator[None]:
     """Every test starts in English, whatever the last one asked for.
 

@@ -7,30 +7,29 @@ and follows the job (`follow`: the panel polls, a page without JavaScript refres
 The job keeps its verdict in the position's own cache entry, the one every request reads, so
 whoever reaches that position afterwards, on any server, gets it at once.
 
-Per position (the cache key of its record), in the cache beside its verdict, the job's state:
-"working" from the ask on, written only if absent (`cache.add`), so that however many players
-ask, the queue gets one job per ASK_SECONDS; "refused" when the queue could not take it;
-"failed" when it failed on every try. The job holds a lock named after the position, so two
-never search it at once; a job that finds a verdict already kept does nothing more.
+The job is held by a lease (game/leases.py), one per position (`job_key`), so however many
+players ask there is one job, a job whose worker died is taken up by another, and a kind's cap
+(settings.QUEUE_CAPS) keeps a flood of Show a win from filling the queue (nor does a flood of
+reviews refuse this one: each kind has its own). What the board shows while it waits comes from
+the job's row: "working" while it is open, "failed" when it failed on every try, "refused" for a
+while when the queue could not take it or was full. A job that finds a verdict already kept does
+nothing more.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
-from huey.exceptions import TaskLockedException
-from huey.signals import SIGNAL_ERROR
+from django.utils import timezone
 
-from game import engine
+from game import engine, leases, queue
 from game.board import winning_line
 from game.board.winning_line import Answer, Shown
+from game.leases import Job
 from game.models import Game
-from game.queue import PRIORITY_SHOW_A_WIN, RETRIES, RETRY_DELAY, alone, ask, huey
-
-ASK_SECONDS = 5 * 60
-"""A position's job is asked for at most once in this time, however many players ask; a job
-asked longer ago and not done (a worker that died, a queue that lost it) is asked for again."""
 
 REFUSED_SECONDS = 30
 """A queue that could not take a job is tried again for that position after this long."""
@@ -39,7 +38,8 @@ EXHAUSTED_SECONDS = 86400
 """A job that spent its whole budget without deciding is believed this long: meanwhile no request
 searches that position again, and the board says plainly that no answer was found."""
 
-STATES = ("working", "refused", "failed")
+ASK_SECONDS = 5 * 60
+"""How long a job's "failed" is told before a player's ask may try again."""
 
 
 def _name(record: engine.Record) -> str:
@@ -48,29 +48,28 @@ def _name(record: engine.Record) -> str:
 
 
 def job_key(record: engine.Record) -> str:
-    """Where the state of the job for `record`'s position is kept."""
-    return f"peek-job:{_name(record)}"
+    """The job for `record`'s position (its lease's key)."""
+    return f"show_a_win:{_name(record)}"
 
 
-@huey.task(retries=RETRIES, retry_delay=RETRY_DELAY, priority=PRIORITY_SHOW_A_WIN)
+def _refused_key(record: engine.Record) -> str:
+    return f"show-a-win-refused:{_name(record)}"
+
+
+@queue.handler(Job.Kind.SHOW_A_WIN)
 def look_for_a_win(text: str) -> None:
     """Search the position record `text` reaches with the job's budget, and keep the verdict."""
     record = engine.Record.parse(text)
     if _decided(winning_line.cached(record)):
         return  # another job, or a review, has kept one meanwhile
-    with alone(f"peek-{_name(record)}"):
-        played = engine.Play(record.deal_number, record.rules, record.moves)
-        winning_line.answer(
-            record,
-            played.position,
-            time_limit=settings.SHOW_A_WIN_CPU_SECONDS,
-            max_nodes=winning_line.JOB_NODES,
-            undecided_seconds=EXHAUSTED_SECONDS,
-        )
-
-
-# The job's class, as the failure signal tells it apart (whatever stands in for the job itself).
-_JOB = look_for_a_win.task_class
+    played = engine.Play(record.deal_number, record.rules, record.moves)
+    winning_line.answer(
+        record,
+        played.position,
+        time_limit=settings.SHOW_A_WIN_CPU_SECONDS,
+        max_nodes=winning_line.JOB_NODES,
+        undecided_seconds=EXHAUSTED_SECONDS,
+    )
 
 
 def _decided(kept: winning_line.Kept | None) -> bool:
@@ -89,9 +88,19 @@ def known(record: engine.Record) -> Answer | None:
         if kept.answer.status != "undecided":
             return kept.answer
         return Answer("undecided", further="exhausted")
-    state = cache.get(job_key(record))
-    if state in STATES:
-        return Answer("undecided", further=state)
+    job = Job.objects.filter(key=job_key(record)).first()
+    if job is not None and job.is_open:
+        return Answer("undecided", further="working")
+    since = _since(job.finished_at) if job is not None and job.finished_at else None
+    if job is not None and since is not None:
+        if job.state == Job.State.FAILED and since < ASK_SECONDS:
+            return Answer("undecided", further="failed")
+        # Done, and its verdict not in this cache (evicted, or kept in another process's
+        # memory on a site without a shared cache): believed like a search that found nothing.
+        if job.state == Job.State.DONE and since < EXHAUSTED_SECONDS:
+            return Answer("undecided", further="exhausted")
+    if cache.get(_refused_key(record)):
+        return Answer("undecided", further="refused")
     return None
 
 
@@ -109,11 +118,14 @@ def further(record: engine.Record, found: Answer) -> Answer:
     return now
 
 
+def _since(moment: dt.datetime) -> float:
+    return (timezone.now() - moment).total_seconds()
+
+
 def _ask(record: engine.Record) -> None:
-    key = job_key(record)
-    room = settings.SHOW_A_WIN_QUEUE_CAP
-    if cache.add(key, "working", ASK_SECONDS) and not ask(look_for_a_win, record.text, below=room):
-        cache.set(key, "refused", REFUSED_SECONDS)
+    asked = leases.ask(Job.Kind.SHOW_A_WIN, job_key(record), record.text, again=True)
+    if asked.outcome in ("full", "refused"):
+        cache.set(_refused_key(record), True, REFUSED_SECONDS)
 
 
 def follow(session: SessionBase, game: Game) -> Shown | None:
@@ -128,18 +140,3 @@ def follow(session: SessionBase, game: Game) -> Shown | None:
         return line
     winning_line.remember(session, game, now)
     return winning_line.shown(session, game)
-
-
-@huey.signal(SIGNAL_ERROR)
-def _failed(signal: str, task: object, exc: BaseException | None = None) -> None:
-    """A job that failed on its last try: the board says so (game/review/jobs.py logs it)."""
-    if isinstance(exc, TaskLockedException) or getattr(task, "retries", 0) > 0:
-        return
-    args = getattr(task, "args", ())
-    if not isinstance(task, _JOB) or not args:
-        return
-    try:
-        record = engine.Record.parse(str(args[0]))
-    except engine.InvalidRecordError:
-        return  # no position to tell a board about
-    cache.set(job_key(record), "failed", ASK_SECONDS)

@@ -1,44 +1,52 @@
-"""How hard a day's deal is, as a job on the task queue's workers (game/queue.py): today's and
-tomorrow's every five minutes and as soon as a worker starts, and a missing one when a daily
-page asks for it.
+"""How hard a day's deal is, as a job on the task queue's workers (game/queue.py, held by a lease:
+game/leases.py): today's and tomorrow's asked every five minutes and as soon as a worker starts.
+A page never asks for one (a GET only reads); a day with no figure says so.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
-from django.core.cache import cache
 from huey import crontab
 
-from game import deals
+from game import deals, leases, queue
 from game.daily import difficulty as difficulties
-from game.queue import PRIORITY_DIFFICULTY, RETRIES, RETRY_DELAY, alone, ask, huey
-
-ASK_DIFFICULTY_SECONDS = 5 * 60
-
-
-@huey.task(retries=RETRIES, retry_delay=RETRY_DELAY, priority=PRIORITY_DIFFICULTY)
-def difficulty(number: int) -> None:
-    with alone(f"difficulty-{number}"):
-        difficulties.compute(number)
+from game.leases import Asked, Job
+from game.queue import PRIORITY_DIFFICULTY, huey
 
 
-def ask_difficulty(number: int) -> None:
-    """Ask for deal `number`'s figure, once per ASK_DIFFICULTY_SECONDS however many pages poll
-    for it (the lock would keep two from running at once, but not the queue from growing)."""
-    if cache.add(f"jobs:difficulty:{number}", True, ASK_DIFFICULTY_SECONDS):
-        ask(difficulty, number)
+@queue.handler(Job.Kind.DIFFICULTY)
+def difficulty(argument: str) -> None:
+    difficulties.compute(int(argument))
+
+
+BACK_DAYS = 40
+"""The days before today whose missing figures the periodic job asks for (a month's page)."""
+
+
+def ask_difficulty(number: int, *, again: bool = False) -> Asked:
+    """Ask for deal `number`'s figure: one job per deal, however often it is asked."""
+    return leases.ask(Job.Kind.DIFFICULTY, f"difficulty:{number}", str(number), again=again)
+
+
+def job_of(number: int) -> Job | None:
+    return Job.objects.filter(key=f"difficulty:{number}").first()
 
 
 @huey.periodic_task(crontab(minute="*/5"), priority=PRIORITY_DIFFICULTY)
 def coming_days() -> None:
     """Today's and tomorrow's figures (tomorrow's is ready before its midnight, UTC), so that
-    today's is known before the first player of the day asks."""
+    today's is known before the first player of the day asks; then any of the last BACK_DAYS
+    days still without one (the kind's cap bounds how many are open at once)."""
     today = deals.today_utc()
-    for day in (today, today + dt.timedelta(days=1)):
+    days = [today, today + dt.timedelta(days=1)]
+    days += [today - dt.timedelta(days=back) for back in range(1, BACK_DAYS + 1)]
+    for day in days:
+        if day < deals.site_start():
+            continue
         number = deals.deal_number_for(day)
         if difficulties.of_deal(number) is None:
-            difficulty(number)
+            ask_difficulty(number, again=True)
 
 
 @huey.on_startup()

@@ -10,17 +10,16 @@ A lost game's review has three parts, done in order:
 3. the moments where the player and the fair hint disagreed (up to three, in the order they
    happened), one hint per position along the record.
 
-The search runs as a job (game/jobs.py: `review`), on a worker and not in a request: the page
-asks for it and polls. A job's budget is CPU seconds (settings.REVIEW_CPU_SECONDS, each solve
-REVIEW_SOLVE_CPU_SECONDS), read on the worker's own CPU clock, so a loaded machine slows a review
-down but does not make it give up. What it finds is saved after each step, so the page shows the
-review filling in, and a review whose budget runs out says where it stands (`gave_up`): the
-stretch of moves in which the win was lost. A won game's review needs no search.
-"""
+The search runs as a job (game/review/jobs.py), on a worker and not in a request: the page asks
+for it with a POST (`start` makes the row) and polls; a GET only reads (`kept`). A job's budget
+is CPU seconds (settings.REVIEW_CPU_SECONDS, each solve REVIEW_SOLVE_CPU_SECONDS), read on the
+worker's own CPU clock, so a loaded machine slows a review down but does not make it give up.
+What it finds is saved after each step, so the page shows the review filling in, and a review
+whose budget runs out says where it stands (`gave_up`): the stretch of moves in which the win
+was lost. A won game's review needs no search."""
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
@@ -37,10 +36,6 @@ MAX_MOMENTS = 3
 
 # The search's state, or "failed": its job failed on every try.
 ReviewState = State | Literal["failed"]
-
-ASK_AGAIN = dt.timedelta(minutes=10)
-"""A review still working this long after its job was asked for (a worker that died, a queue
-that was lost) is asked for again by the next visit; the job's lock keeps it from running twice."""
 
 SOLVE_NODES = winning_line.JOB_NODES
 """A job's solve is bounded by its CPU seconds; this cap only keeps its memory in bounds."""
@@ -67,9 +62,8 @@ class Progress:
     hint_checked: bool = False
     scanned: int = 0  # positions compared with the fair hint so far
     moments: tuple[Moment, ...] = ()
-    # The job failed on every try (game/jobs.py): the page says so, and a later visit asks again.
+    # Kept for rows written before jobs held leases (game/leases.py), which now say both.
     failed: bool = False
-    # When the job was last asked for (ISO 8601), so that a visit does not ask again meanwhile.
     asked: str = ""
 
     @classmethod
@@ -119,13 +113,6 @@ class Progress:
         hint_keeps = self.hint_keeps or ("undecided" if self.hint else "")
         return replace(self, slip=slip, hint_checked=True, hint_keeps=hint_keeps, scanned=10**6)
 
-    def asked_lately(self, now: dt.datetime) -> bool:
-        try:
-            asked = dt.datetime.fromisoformat(self.asked)
-        except ValueError:
-            return False
-        return now - asked < ASK_AGAIN
-
     def state(self, game: Game) -> ReviewState:
         if game.status == Game.Status.WON:
             return "done"
@@ -159,8 +146,17 @@ def check_reviewable(game: Game) -> None:
         raise ReviewError(gettext("An imported record is watched, not reviewed."))
 
 
-def kept(game: Game) -> tuple[GameReview, Progress]:
-    """The review kept for `game` (made empty if there is none, or it was for other moves)."""
+def kept(game: Game) -> Progress:
+    """What the review of `game` has found so far: a read, nothing written (a fresh start when
+    there is no row, or its row was for other moves)."""
+    row = GameReview.objects.filter(game=game).first()
+    if row is None or row.moves != game.moves:
+        return Progress.begin(game)
+    return Progress.load(row.found, game)
+
+
+def start(game: Game) -> tuple[GameReview, Progress]:
+    """The review row for `game`, made empty if there is none, or it was for other moves."""
     row = GameReview.objects.filter(game=game).first()
     if row is None:
         try:
@@ -254,7 +250,7 @@ def work_through(game_id: int, cpu_seconds: float, solve_seconds: float) -> None
         check_reviewable(game)
     except ReviewError:
         return
-    row, progress = kept(game)
+    row, progress = start(game)
     ends = time.process_time() + cpu_seconds
     work = Work(game, replace(progress, failed=False), solve_seconds)
     while work.progress.state(game) == "working":
@@ -275,15 +271,6 @@ def _keep(row: GameReview, game: Game, progress: Progress) -> bool:
             state=state, found=progress.dump()
         )
     )
-
-
-def mark(game_id: int, **changes: Any) -> None:
-    """Change the kept review's progress (`failed`, `asked`), whatever it holds."""
-    row = GameReview.objects.filter(game_id=game_id).select_related("game").first()
-    if row is None:
-        return
-    progress = replace(Progress.load(row.found, row.game), **changes)
-    _keep(row, row.game, progress)
 
 
 def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, str]:

@@ -1,38 +1,60 @@
 """The review of a finished game: `/game/<id>/review/` (this session's games only, site and
 daily; the embed has none).
 
-GET shows what is known and, while the review is working, asks for its job (game/jobs.py:
-`review`, counted against the solver's rate limit, once until ASK_AGAIN has passed); the page
-polls by itself with htmx (a refresh without JavaScript) until the job is done, so a player who
-leaves and comes back finds it finished. `?show=1` shows a move that kept the win and `&step=N`
-steps along the winning line from there. POST `try/` checks the player's try at the position
-where the win slipped away; it changes nothing in the game.
-"""
+GET only reads: what is known, and where the review's job stands (game/review/jobs.py, held by a
+lease: game/leases.py). POST asks for the job (counted against the solver's rate limit; a full
+queue says so, in the player's words); the page posts it by itself as it loads (a button without
+JavaScript), then polls with htmx (a refresh without JavaScript) until the job is done, so a
+player who leaves and comes back finds it finished. While no worker is running the page says
+that the review waits for the site's workers. `?show=1` shows a move that kept the win and
+`&step=N` steps along the winning line from there. POST `try/` checks the player's try at the
+position where the win slipped away; it changes nothing in the game."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from game import engine, limits
+from game import engine, leases, limits
 from game.board import clock, find, table, words
+from game.leases import Job
 from game.models import Game
 from game.review import found as reviews
 from game.review import jobs
-from game.review.found import Progress
+from game.review.found import Progress, ReviewState
 
 
 def _number(text: str, last: int) -> int:
     if not text.isascii() or not text.isdigit() or len(text) > 6:
         return 0
     return min(int(text), last)
+
+
+def state_of(game: Game, progress: Progress, job: Job | None) -> ReviewState:
+    """The review's state: what it has found, or how its job stands ("failed" when the job
+    failed on every try, or ended without finishing)."""
+    state = progress.state(game)
+    if state == "working" and job is not None and not job.is_open:
+        return "failed"
+    return state
+
+
+def queue_words(game: Game, progress: Progress, job: Job | None) -> str:
+    """Where a working review's job stands, in the player's words ("" when nothing need be said)."""
+    if progress.state(game) != "working" or job is None or not job.is_open:
+        return ""
+    if leases.workers_away():
+        return gettext(
+            "This review is waiting for the site's workers, which are not running just now. "
+            "It starts as soon as they are back, and this page keeps looking by itself."
+        )
+    return ""
 
 
 def _context(
@@ -43,12 +65,18 @@ def _context(
     positions = played.positions()
     slip = progress.slip
     at = slip.last_winnable
+    job = jobs.job_of(game)
+    state = state_of(game, progress, job)
     context: dict[str, Any] = {
         "game": game,
-        "state": progress.state(game),
+        "state": state,
+        # Asked for, and not yet finished: the page polls. Not asked: the page asks (a POST).
+        "asked": job is not None and job.is_open,
+        "queue_words": queue_words(game, progress, job),
         "progress": progress,
         "message": message,
         "url": reverse("review", args=[game.pk]),
+        "ask_url": reverse("review_ask", args=[game.pk]),
         "try_url": reverse("review_try", args=[game.pk]),
         "replay_url": reverse("replay", args=[game.replay_token]),
         "time": clock.format_ms(game.elapsed_ms),
@@ -152,36 +180,56 @@ def _error(request: HttpRequest, message: str, status: int = 400) -> HttpRespons
 
 @require_safe
 def review(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The review; while it is working, one bounded share of its search."""
+    """The review as it stands; nothing is written or asked for."""
     game = find.get_game(game_id, request.session.session_key)
     try:
         reviews.check_reviewable(game)
     except reviews.ReviewError as error:
         return _error(request, str(error))
-    _row, progress = reviews.kept(game)
-    refused: limits.Refused | None = None
-    state = progress.state(game)
-    polled = getattr(request, "htmx", False)
-    # A failed review is asked for again by a visit, not by the page's own polls.
-    wanted = state == "working" or (state == "failed" and not polled)
-    now = timezone.now()
-    if wanted and (state == "failed" or not progress.asked_lately(now)):
+    return _render(request, _context(request, game, reviews.kept(game)))
+
+
+@require_POST
+def review_ask(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for the review's job, unless it is found already or its job is under way; then the
+    review as it stands (htmx), or a redirect to it. A refusal (the rate limit, a full queue,
+    a queue that cannot be reached) is said on the page, which changes nothing else."""
+    game = find.get_game(game_id, request.session.session_key)
+    try:
+        reviews.check_reviewable(game)
+        game.replay()  # a record the engine cannot read is refused here, with no job asked
+    except reviews.ReviewError as error:
+        return _error(request, str(error))
+    progress = reviews.kept(game)
+    job = jobs.job_of(game)
+    message, retry_after = "", 0
+    if progress.state(game) == "working" and (job is None or not job.is_open):
         try:
             limits.check(request, limits.SOLVE)
-            jobs.ask_review(game.pk, now)
-            # Run already where the queue is immediate (the tests): show what it found.
-            _row, progress = reviews.kept(game)
         except limits.REFUSED as error:
-            refused = error
-    if refused is None:
-        return _render(request, _context(request, game, progress))
-    context = _context(request, game, progress, message=refused.message)
-    # htmx's poll swaps only a 2xx answer: it gets the page as it stands, asking again once the
-    # wait is over; a plain request gets the refusal's own status.
-    context["poll_delay"] = f"{refused.retry_after}s"
-    status = 200 if getattr(request, "htmx", False) else refused.status
-    response = _render(request, context, status)
-    response["Retry-After"] = str(refused.retry_after)
+            message, retry_after = error.message, error.retry_after
+        else:
+            asked = jobs.ask_review(game, asker=limits.network_tag(request), again=True)
+            if asked.outcome == "full":
+                message = gettext(
+                    "Many reviews are waiting for the site's workers just now, so yours could "
+                    "not join them. Try again in a minute or two."
+                )
+                retry_after = 60
+            elif asked.outcome == "refused":
+                message = gettext(
+                    "The review could not be started just now. Try again in a minute."
+                )
+                retry_after = 60
+            progress = reviews.kept(game)  # worked out already where the queue is immediate
+    if not message and not getattr(request, "htmx", False):
+        return HttpResponseRedirect(reverse("review", args=[game.pk]), status=303)
+    context = _context(request, game, progress, message=message)
+    if retry_after:
+        context["poll_delay"] = f"{retry_after}s"
+    response = _render(request, context)
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
     return response
 
 
@@ -194,7 +242,7 @@ def review_try(request: HttpRequest, game_id: int) -> HttpResponse:
         reviews.check_reviewable(game)
     except reviews.ReviewError as error:
         return _error(request, str(error))
-    _row, progress = reviews.kept(game)
+    progress = reviews.kept(game)
     text = request.POST.get("move", "")[:16]
     try:
         limits.check(request, limits.SOLVE)

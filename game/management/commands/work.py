@@ -2,30 +2,41 @@
 
 Each worker is a process of its own, at settings.QUEUE_NICENESS, so that on a shared machine the
 processes serving pages go first; there are QUEUE_WORKERS of them (or --workers), never more.
-In a worker a search runs in the worker itself (it is already a process of its own, niced), and
-its deadlines read the process's CPU clock rather than the wall clock: a job's budget is CPU
-seconds, which a loaded machine stretches in time but never cuts short.
+Huey starts a worker again when it dies. In a worker a search runs in the worker itself (it is
+already a process of its own, niced), and its deadlines read the process's CPU clock rather than
+the wall clock: a job's budget is CPU seconds, which a loaded machine stretches in time but never
+cuts short.
+
+Beside them this process keeps the leases honest (game/leases.py): every SWEEP_SECONDS it beats
+(the heartbeat pages, /healthz and /metrics read) and sweeps, waking again a job whose holder
+stopped renewing its lease (a worker killed mid-job) or whose wake-up the queue lost. An idle
+worker looks at the queue every POLL_SECONDS at most, so a job starts within a second of its ask.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
 
 from game.engine import search
 
 MAX_WORKERS = 16
+POLL_SECONDS = 0.5
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
     help = (
         "Run the task queue's workers (reviews, daily difficulty, Show a win searched on, "
-        "the nightly prune)."
+        "the nightly prune, ranks and backup)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -40,14 +51,36 @@ class Command(BaseCommand):
         settings.COMPUTE_PROCESSES = False
         search.clock = time.process_time
         from game import jobs  # noqa: F401 (registers the jobs)
-        from game.queue import drop_stale_locks, huey
-
-        dropped = drop_stale_locks()
-        if dropped:
-            self.stdout.write(f"dropped {dropped} stale lock(s) left by a killed worker")
+        from game.queue import huey
 
         logging.getLogger("huey").setLevel(logging.INFO)
         consumer = huey.create_consumer(
-            workers=workers, worker_type="process", periodic=True, flush_locks=False
+            workers=workers,
+            worker_type="process",
+            periodic=True,
+            initial_delay=0.05,
+            backoff=1.5,
+            max_delay=POLL_SECONDS,
+            health_check_interval=2,
         )
+        # A thread of this process only: the worker processes fork from it without it.
+        keeper = threading.Thread(target=_keep_leases, args=(consumer,), daemon=True)
+        keeper.start()
         consumer.run()
+
+
+def _keep_leases(consumer: Any) -> None:
+    """Beat and sweep every SWEEP_SECONDS for as long as the consumer runs."""
+    from game import leases, queue
+
+    name = f"worker:{leases.holder_name().rsplit(':', 1)[0]}"
+    while True:
+        try:
+            close_old_connections()
+            alive = sum(1 for _, process in consumer.worker_threads if process.is_alive())
+            leases.beat(name, f"{alive} of {consumer.workers} worker processes alive")
+            for job in leases.sweep(queue.pending()):
+                queue.wake(job.key, job.kind)
+        except Exception:
+            logger.exception("the lease keeper's round failed")
+        time.sleep(leases.SWEEP_SECONDS)

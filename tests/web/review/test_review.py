@@ -15,9 +15,10 @@ from django.core.cache import cache
 from django.test import Client
 from redis.exceptions import RedisError
 
-from game import engine, limits, queue
+from game import engine, leases, limits, queue
 from game.board import store as game_store
 from game.engine import solver
+from game.leases import Job
 from game.models import Game, GameReview
 from game.review import found as reviews
 from game.review import jobs
@@ -30,6 +31,7 @@ from tests.helpers.review import (
     LOST_FROM_THE_START,
     LOST_IN_THE_LAST_DEAL,
     WON_BY_GREEDY,
+    ask_review,
     greedy_record,
     lost_game,
     review_page,
@@ -242,46 +244,96 @@ def test_show_me_steps_through_a_winning_line(client: Client) -> None:
 # ---------------------------------------------------------------- bounded and kept
 
 
-def test_a_review_is_a_job_that_the_page_polls_until_done(
-    client: Client, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture
+def woken(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The wake-ups put on the queue, which no worker takes: the jobs stay waiting."""
+    keys: list[str] = []
+
+    def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+        keys.append(key)
+        return True
+
+    monkeypatch.setattr(queue, "wake", wake)
+    return keys
+
+
+def test_a_review_is_a_job_that_the_page_asks_for_then_polls_until_done(
+    client: Client, woken: list[str]
 ) -> None:
-    asked: list[int] = []
-    # The job is queued and no worker has taken it yet.
-    monkeypatch.setattr(jobs, "review", asked.append)
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
 
     first = review_page(client, game)
     assert state(first) == "working"
-    assert last_winnable(first) is None
-    assert 'hx-trigger="load delay:2s"' in first  # the page polls by itself
-    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in first
-    assert "Continue" not in first  # nothing to press
-    assert not re.search(r"\bsolver?s?\b", first.lower())  # in a player's words
+    assert woken == []  # a page view asks for nothing: its form does, as it loads
+    assert 'hx-trigger="load, submit"' in first
+    assert "data-review-poll" not in first
+    assert not GameReview.objects.filter(game=game).exists()
+
+    asked = client.post(f"/game/{game.pk}/review/ask/", headers=HX)
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert state(page) == "working"
+    assert 'hx-trigger="load delay:2s"' in page  # the page polls by itself
+    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in review_page(
+        client, game
+    )
+    assert not re.search(r"\bsolver?s?\b", page.lower())  # in a player's words
     for _ in range(3):
         assert state(review_page(client, game, **HX)) == "working"
-    assert asked == [game.pk]  # polls do not ask again while it is queued
+    client.post(f"/game/{game.pk}/review/ask/", headers=HX)  # a second press: the job is open
+    assert woken == [jobs.job_key(game)]
 
     # A worker takes the job; the next poll shows it finished.
-    reviews.work_through(game.pk, cpu_seconds=120, solve_seconds=30)
+    queue.run.call_local(jobs.job_key(game))
     done = review_page(client, game, **HX)
     assert state(done) == "done"
     assert last_winnable(done) is not None
     assert "data-review-poll" not in done
-    # A job asked for long ago and not done (its worker died) is asked for again by a visit.
-    other = lost_game(client, LOST_IN_THE_LAST_DEAL)
-    review_page(client, other)
-    with time_machine.travel(dt.datetime.now(dt.UTC) + reviews.ASK_AGAIN * 2):
-        review_page(client, other, **HX)
-    assert asked == [game.pk, other.pk, other.pk]
+    assert Job.objects.get(key=jobs.job_key(game)).state == Job.State.DONE
 
 
-def test_a_review_is_never_worked_on_twice_at_once(client: Client) -> None:
+def test_a_job_whose_worker_died_is_woken_again_once_its_lease_lapses(
+    client: Client, woken: list[str]
+) -> None:
+    game = lost_game(client, LOST_IN_THE_LAST_DEAL)
+    ask_review(client, game)
+    key = jobs.job_key(game)
+    assert leases.claim(key, "a worker that is then killed") is not None
+    assert leases.sweep(pending=0) == []  # its lease still runs: nothing to do
+    with time_machine.travel(
+        dt.datetime.now(dt.UTC) + dt.timedelta(seconds=leases.LEASE_SECONDS + 1)
+    ):
+        assert [job.key for job in leases.sweep(pending=0)] == [key]
+        assert state(review_page(client, game, **HX)) == "working"  # still waited for
+        queue.run.call_local(key)  # the wake-up the sweep gave, on another worker
+    assert state(review_page(client, game, **HX)) == "done"
+    job = Job.objects.get(key=key)
+    assert (job.state, job.attempts) == (Job.State.DONE, 2)
+
+
+def test_a_lost_wake_up_is_given_again_only_when_the_queue_holds_fewer_than_wait(
+    client: Client, woken: list[str]
+) -> None:
+    games = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(2)]
+    for game in games:
+        ask_review(client, game)
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=leases.PICKUP_SECONDS + 1)
+    with time_machine.travel(later):
+        assert leases.sweep(pending=2) == []  # both wake-ups are still on the queue
+        # The queue was emptied (a Redis restarted without its data): both are woken again.
+        assert sorted(job.key for job in leases.sweep(pending=0)) == sorted(
+            jobs.job_key(game) for game in games
+        )
+        assert leases.sweep(pending=0) == []  # once per pickup, not every sweep
+
+
+def test_a_review_is_never_worked_on_twice_at_once(client: Client, woken: list[str]) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
-    GameReview.objects.filter(game=game).delete()
-    with queue.lock(f"review-{game.pk}"):
-        page = review_page(client, game)
-    # The job found its lock taken and did nothing: the review is as it was.
-    assert state(page) == "working"
+    ask_review(client, game)
+    assert leases.claim(jobs.job_key(game), "another worker") is not None
+    queue.run.call_local(jobs.job_key(game))
+    # The job found its lease held and did nothing: the review is as it was.
+    assert state(review_page(client, game)) == "working"
     assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
 
 
@@ -327,14 +379,14 @@ def test_a_review_past_its_cpu_budget_says_where_it_stands(client: Client, setti
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
     settings.REVIEW_CPU_SECONDS = 0
 
-    html = review_page(client, game)
+    html = review_until_done(client, game)
 
     assert state(html) == "undecided"
     assert f"The win was lost between move 1 and move {game.move_count}" in html
     assert len(re.findall(r"data-stretch-move=", html)) == game.move_count
 
 
-def test_a_review_that_fails_on_every_try_says_so_and_a_visit_asks_again(
+def test_a_review_that_fails_on_every_try_says_so_and_a_press_asks_again(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
@@ -345,20 +397,20 @@ def test_a_review_that_fails_on_every_try_says_so_and_a_visit_asks_again(
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(reviews, "work_through", broken)
-    # The tries at once (a worker waits RETRY_DELAY between them).
-    monkeypatch.setattr(jobs.review.task_class, "default_retry_delay", 0)
-    html = review_page(client, game)
-    assert tries == [game.pk] * (jobs.RETRIES + 1)
+    html = ask_review(client, game, **HX).content.decode()
+    assert tries == [game.pk] * leases.MAX_ATTEMPTS
     assert state(html) == "failed"
     assert "could not be finished" in html
+    assert "Try the review again" in html
     assert state(review_page(client, game, **HX)) == "failed"  # a poll does not ask again
-    assert len(tries) == jobs.RETRIES + 1
+    assert len(tries) == leases.MAX_ATTEMPTS
+    assert "the database went away" in Job.objects.get(key=jobs.job_key(game)).error
 
     monkeypatch.undo()
-    assert state(review_until_done(client, game)) == "done"
+    assert state(ask_review(client, game, **HX).content.decode()) == "done"
 
 
-def test_a_queue_that_refuses_the_job_is_a_failed_review_not_a_500(
+def test_a_queue_that_refuses_the_job_is_said_not_a_500(
     client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
@@ -368,13 +420,53 @@ def test_a_queue_that_refuses_the_job_is_a_failed_review_not_a_500(
 
     monkeypatch.setattr(queue.huey, "enqueue", down)
     before = metrics.QUEUE_ERRORS._value.get()
-    html = review_page(client, game)
+    html = ask_review(client, game, **HX).content.decode()
 
     assert state(html) == "failed"
+    assert "could not be started just now" in html
     assert metrics.QUEUE_ERRORS._value.get() == before + 1
-    assert "the task queue refused job review" in caplog.text
+    assert "the task queue failed" in caplog.text
+    # Remembered as down a few seconds: the next ask does not wait for it again.
+    assert not queue.wake("any", "review")
     monkeypatch.undo()
-    assert state(review_until_done(client, game)) == "done"  # a visit asks again
+    queue._Down.until = 0.0
+    assert state(ask_review(client, game, **HX).content.decode()) == "done"  # a press asks again
+
+
+def test_a_full_queue_says_so_and_a_flood_of_reviews_never_refuses_show_a_win(
+    client: Client, settings: Any, woken: list[str]
+) -> None:
+    settings.QUEUE_CAPS = {**settings.QUEUE_CAPS, "review": 2}
+    games = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(3)]
+    for game in games[:2]:
+        assert state(ask_review(client, game, **HX).content.decode()) == "working"
+    full = ask_review(client, games[2], **HX)
+    assert full.status_code == 200
+    assert "Many reviews are waiting" in full.content.decode()
+    assert int(full["Retry-After"]) >= 1
+    assert len(woken) == 2
+    # Another kind still has room.
+    assert leases.ask("show_a_win", "show_a_win:test", "x").outcome == "queued"
+
+
+def test_an_askers_second_review_is_taken_after_everyones_first(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    behind: list[tuple[str, int]] = []
+    monkeypatch.setattr(queue, "wake", lambda key, kind, *, behind=0: behind_of(key, behind))
+
+    def behind_of(key: str, count: int) -> bool:
+        behind.append((key, count))
+        return True
+
+    mine = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(3)]
+    for game in mine:
+        ask_review(client, game)
+    other = Client()
+    theirs = lost_game(other, LOST_IN_THE_LAST_DEAL)
+    other.post(f"/game/{theirs.pk}/review/ask/", REMOTE_ADDR="203.0.113.9")
+    assert [count for _key, count in behind] == [0, 1, 2, 0]
+    assert queue.PRIORITIES["review"] - min(2, queue.BEHIND_MOST) < queue.PRIORITIES["review"]
 
 
 # ---------------------------------------------------------------- refusals
@@ -534,38 +626,39 @@ def test_a_review_takes_no_compute_slot_from_hints(client: Client) -> None:
         taken += 1
     try:
         # Every slot a request's hint may use is taken: the review's job needs none.
+        asked = ask_review(client, game)
         plain = client.get(f"/game/{game.pk}/review/")
         tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
     finally:
         for _ in range(taken):
             limits._slots.release()
 
+    assert asked.status_code == 303
     assert plain.status_code == 200
     assert state(plain.content.decode()) == "done"
     assert tried.status_code in (200, 400, 503)  # a try is a request's search: never a 500
 
 
 def test_asking_for_a_review_meets_the_solvers_rate_limit_and_polls_do_not(
-    client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch
+    client: Client, settings: Any, woken: list[str]
 ) -> None:
     games = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(2)]
-    asked: list[int] = []
-    monkeypatch.setattr(jobs, "review", asked.append)
     settings.RATELIMIT_ENABLE = True
     per_session = int(limits.SOLVE.per_session.split("/")[0])  # type: ignore[union-attr]
+    ask_review(client, games[0], **HX)
     polls = [
         client.get(f"/game/{games[0].pk}/review/", headers=HX).status_code
         for _ in range(per_session + 2)
     ]
     assert set(polls) == {200}
-    assert asked == [games[0].pk]
+    assert woken == [jobs.job_key(games[0])]
     # Past the limit (the session's tries count too), asking is refused with a clear answer.
     for _ in range(per_session):
         client.post(f"/game/{games[0].pk}/review/try/", {"move": "R"})
-    refused = client.get(f"/game/{games[1].pk}/review/")
-    assert refused.status_code == 429
+    refused = ask_review(client, games[1], **HX)
+    assert refused.status_code == 200
     assert int(refused["Retry-After"]) >= 1
-    assert asked == [games[0].pk]
+    assert woken == [jobs.job_key(games[0])]
 
 
 def test_an_embed_game_has_no_review(client: Client) -> None:
