@@ -36,9 +36,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, close_old_connections, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
+
+from game import queue
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +116,7 @@ class Beat(models.Model):
 
 
 OPEN = (Job.State.WAITING, Job.State.RUNNING)
+QUEUE_REFUSED = "the task queue could not take it"
 BACKUP_BEAT = "backup"
 
 
@@ -150,8 +153,6 @@ def ask(kind: str, key: str, argument: str = "", *, asker: str = "", again: bool
     `again`, or lost its holder. An open job is left as it is; a full kind refuses. The wake-up
     goes on the queue with a priority that puts an asker's second open job after everyone's
     first."""
-    from game import queue
-
     now = _now()
     job = Job.objects.filter(key=key).first()
     if job is not None:
@@ -189,14 +190,52 @@ def ask(kind: str, key: str, argument: str = "", *, asker: str = "", again: bool
             return Asked("open", Job.objects.filter(key=key).first())
         job.refresh_from_db()
     ahead = Job.objects.filter(kind=kind, state__in=OPEN, asker=asker).exclude(pk=job.pk).count()
-    if not queue.wake(key, kind, behind=ahead if asker else 0):
+    if not wake(key, kind, behind=ahead if asker else 0):
         Job.objects.filter(pk=job.pk, state=Job.State.WAITING).update(
-            state=Job.State.FAILED, error="the task queue could not take it", finished_at=now
+            state=Job.State.FAILED, error=QUEUE_REFUSED, finished_at=now
         )
         job.refresh_from_db()
         return Asked("refused", job)
     job.refresh_from_db()
     return Asked("queued", job)
+
+
+def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+    """Put job `key`'s wake-up on the queue, `behind` places below its kind's priority (at most
+    queue.BEHIND_MOST). False when the queue cannot take it (game/queue.py: enqueue)."""
+    priority = queue.PRIORITIES.get(kind, 0) - min(behind, queue.BEHIND_MOST)
+    return queue.enqueue(run.s(key, priority=priority), f"job {key}")
+
+
+@queue.huey.task()
+def run(key: str) -> None:
+    """What a worker does with a wake-up: claim job `key`, do it under its lease (renewed by a
+    thread beside it), and say how it went; a failure waits for another try, woken at once."""
+    if not queue.huey.immediate:
+        close_old_connections()
+    holder = holder_name()
+    job = claim(key, holder)
+    if job is None:
+        return  # held by another, finished, or out of attempts
+    work = queue.HANDLERS.get(job.kind)
+    try:
+        if work is None:
+            raise LookupError(f"no handler for jobs of kind {job.kind!r}")
+        if queue.huey.immediate:
+            work(job.argument)
+        else:
+            with held(key, holder):
+                work(job.argument)
+    except Exception as error:
+        logger.exception("job %s failed on try %s", key, job.attempts)
+        finish(key, holder, error=repr(error))
+        if Job.objects.filter(key=key, state=Job.State.WAITING).exists():
+            wake(key, job.kind)
+    else:
+        finish(key, holder)
+    finally:
+        if not queue.huey.immediate:
+            close_old_connections()
 
 
 # ---------------------------------------------------------------- holding
@@ -338,6 +377,18 @@ def prune(now: dt.datetime) -> int:
 # ---------------------------------------------------------------- what an operator watches
 
 
+def health() -> tuple[bool, list[str]]:
+    """For /healthz (settings.HEALTH_CHECKS): whether the queue answers, and the lines that say
+    where its workers and jobs stand (read from the database)."""
+    ok = queue.reachable()
+    try:
+        lines = health_lines()
+    except Exception:
+        logger.exception("health check: cannot read the queue's leases")
+        lines = []
+    return ok, lines
+
+
 def health_lines(now: dt.datetime | None = None) -> list[str]:
     """The queue's heartbeat and depth as /healthz writes them under its first line."""
     now = now or _now()
@@ -369,6 +420,12 @@ class QueueCollector:
         return []
 
     def collect(self) -> Iterator[object]:
+        try:
+            yield from self._figures()
+        except Exception:  # a database away: /metrics still answers with the rest
+            logger.exception("metrics: cannot read the queue's leases")
+
+    def _figures(self) -> Iterator[object]:
         from prometheus_client.core import GaugeMetricFamily
 
         jobs = GaugeMetricFamily(

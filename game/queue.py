@@ -28,9 +28,9 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections
 from huey import Huey, PriorityRedisHuey, SqliteHuey
 from huey.storage import RedisStorage
 from redis import ConnectionPool
@@ -102,17 +102,16 @@ def is_down() -> bool:
     return time.monotonic() < _Down.until
 
 
-def wake(key: str, kind: str, *, behind: int = 0) -> bool:
-    """Put job `key`'s wake-up on the queue. False when the queue cannot take it (down, the
+def enqueue(task: Any, what: str) -> bool:
+    """Put a task's signature on the queue. False when the queue cannot take it (down, the
     SQLite file locked or on a full disk): logged and counted (`lucie_queue_errors_total`)."""
     if is_down():
         metrics.QUEUE_ERRORS.inc()
         return False
-    priority = PRIORITIES.get(kind, 0) - min(behind, BEHIND_MOST)
     try:
-        huey.enqueue(run.s(key, priority=priority))
+        huey.enqueue(task)
     except QUEUE_ERRORS as error:
-        _failed(f"job {key}", error)
+        _failed(what, error)
         return False
     return True
 
@@ -138,49 +137,3 @@ def reachable() -> bool:
         _failed("health", error)
         return False
     return True
-
-
-def health() -> tuple[bool, list[str]]:
-    """For /healthz (settings.HEALTH_CHECKS): whether the queue answers, and the lines that say
-    where its workers and jobs stand (read from the database)."""
-    from game import leases
-
-    ok = reachable()
-    try:
-        lines = leases.health_lines()
-    except Exception:
-        logger.exception("health check: cannot read the queue's leases")
-        lines = []
-    return ok, lines
-
-
-@huey.task()
-def run(key: str) -> None:
-    """Claim job `key`, do it under its lease, and say how it went (game/leases.py)."""
-    from game import leases
-
-    if not huey.immediate:
-        close_old_connections()
-    holder = leases.holder_name()
-    job = leases.claim(key, holder)
-    if job is None:
-        return  # held by another, finished, or out of attempts
-    work = HANDLERS.get(job.kind)
-    try:
-        if work is None:
-            raise LookupError(f"no handler for jobs of kind {job.kind!r}")
-        if huey.immediate:
-            work(job.argument)
-        else:
-            with leases.held(key, holder):
-                work(job.argument)
-    except Exception as error:
-        logger.exception("job %s failed on try %s", key, job.attempts)
-        leases.finish(key, holder, error=repr(error))
-        if leases.Job.objects.filter(key=key, state=leases.Job.State.WAITING).exists():
-            wake(key, job.kind)
-    else:
-        leases.finish(key, holder)
-    finally:
-        if not huey.immediate:
-            close_old_connections()

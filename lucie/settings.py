@@ -340,7 +340,7 @@ BACKUP_KEEP_DAYS = env_int("LUCIE_BACKUP_KEEP_DAYS", default=14, minimum=1)
 
 # The app's checks that /healthz runs beside the database's and the cache's, and the figures
 # /metrics reads at each scrape, by dotted path (lucie imports nothing from game).
-HEALTH_CHECKS = {"queue": "game.queue.health"}
+HEALTH_CHECKS = {"queue": "game.leases.health"}
 METRICS_COLLECTORS = ["game.leases.QueueCollector"]
 
 # Who may read /metrics: the connection's address must be in one of these networks. Prometheus

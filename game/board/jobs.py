@@ -90,9 +90,13 @@ def known(record: engine.Record) -> Answer | None:
         return Answer("undecided", further="exhausted")
     job = Job.objects.filter(key=job_key(record)).first()
     if job is not None and job.is_open:
-        return Answer("undecided", further="working")
+        # A job whose lease lapsed (its worker died, the queue lost it) is known no more: the
+        # board's poll asks for it again.
+        return Answer("undecided", further="working") if job.lease_until > timezone.now() else None
     since = _since(job.finished_at) if job is not None and job.finished_at else None
     if job is not None and since is not None:
+        if job.state == Job.State.FAILED and job.error == leases.QUEUE_REFUSED:
+            return Answer("undecided", further="refused") if since < REFUSED_SECONDS else None
         if job.state == Job.State.FAILED and since < ASK_SECONDS:
             return Answer("undecided", further="failed")
         # Done, and its verdict not in this cache (evicted, or kept in another process's

@@ -20,10 +20,6 @@ def difficulty(argument: str) -> None:
     difficulties.compute(int(argument))
 
 
-BACK_DAYS = 40
-"""The days before today whose missing figures the periodic job asks for (a month's page)."""
-
-
 def ask_difficulty(number: int, *, again: bool = False) -> Asked:
     """Ask for deal `number`'s figure: one job per deal, however often it is asked."""
     return leases.ask(Job.Kind.DIFFICULTY, f"difficulty:{number}", str(number), again=again)
@@ -36,11 +32,12 @@ def job_of(number: int) -> Job | None:
 @huey.periodic_task(crontab(minute="*/5"), priority=PRIORITY_DIFFICULTY)
 def coming_days() -> None:
     """Today's and tomorrow's figures (tomorrow's is ready before its midnight, UTC), so that
-    today's is known before the first player of the day asks; then any of the last BACK_DAYS
-    days still without one (the kind's cap bounds how many are open at once)."""
+    today's is known before the first player of the day asks; then any earlier day of this
+    month still without one (the month's page shows them; the kind's cap bounds how many are
+    open at once)."""
     today = deals.today_utc()
     days = [today, today + dt.timedelta(days=1)]
-    days += [today - dt.timedelta(days=back) for back in range(1, BACK_DAYS + 1)]
+    days += [today - dt.timedelta(days=back) for back in range(1, today.day)]
     for day in days:
         if day < deals.site_start():
             continue

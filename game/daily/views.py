@@ -23,10 +23,10 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import deals, engine, limits, rank
+from game import deals, engine, leases, rank
 from game.board import find
 from game.challenge import panel as challenge_panel
-from game.daily import difficulty, jobs, player, share
+from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.play.forms import NewGameForm
@@ -272,21 +272,19 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 
 @require_safe
 def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
-    """How hard a day's deal is, as the daily page's line: known, or asked of the queue's
-    workers (game/jobs.py: `difficulty`, once per deal a few minutes, counted against the
-    hint's rate limit) and polled again."""
+    """How hard a day's deal is, as the daily page's line: known, or still being worked out by
+    the queue's workers (game/daily/jobs.py asks for it every five minutes; a page only reads)
+    and polled again, saying so when no worker is running."""
     try:
         date = deals.parse_day(year, month, day)
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     number = deals.deal_number_for(date)
     found = difficulty.of_deal(number)
-    if found is None:
-        try:
-            limits.check(request, limits.HINT)
-            jobs.ask_difficulty(number)
-            found = difficulty.of_deal(number)  # worked out already where the queue is immediate
-        except limits.Limited:
-            pass
-    context = {"difficulty": found, "difficulty_url": request.path, "polled": True}
+    context = {
+        "difficulty": found,
+        "difficulty_url": request.path,
+        "polled": True,
+        "workers_away": found is None and leases.workers_away(),
+    }
     return render(request, "daily/_difficulty.html", context)

@@ -3,10 +3,9 @@ site, and the review page read until it is done."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from functools import cache as memo
+from typing import Any
 
 from django.test import Client
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.test import Client
 
-from game.board import jobs as board_jobs
 from game.board import winning_line
 from game.engine import solver
 from game.models import Game
@@ -70,13 +69,30 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 class HeldJobs:
     """The longer look's jobs asked for and not taken yet (a queue whose worker is busy): each
-    one's record text; `work()` runs them as a worker would."""
+    wake-up's record text; `work()` runs them as a worker would (game/queue.py: run)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.asked: list[str] = []
-        self._real = board_jobs.look_for_a_win
-        monkeypatch.setattr(board_jobs, "look_for_a_win", self.asked.append)
+        from game import leases
+
+        self.keys: list[str] = []
+        real = leases.wake
+
+        def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+            if kind != "show_a_win":
+                return real(key, kind, behind=behind)
+            self.keys.append(key)
+            return True
+
+        monkeypatch.setattr(leases, "wake", wake)
+
+    @property
+    def asked(self) -> list[str]:
+        from game.leases import Job
+
+        return [Job.objects.get(key=key).argument for key in self.keys]
 
     def work(self) -> None:
-        for text in self.asked:
-            self._real.call_local(text)
+        from game import leases
+
+        for key in self.keys:
+            leases.run.call_local(key)

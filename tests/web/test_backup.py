@@ -264,8 +264,9 @@ def test_a_backup_onto_the_live_database_or_its_files_is_refused(tmp_path: Path)
     before = rows(database_url, "SELECT * FROM game_game ORDER BY id")
     with serving(database_url, tmp_path) as server:
         assert server.player().get("/rules/").status == 200
-        for path in [live, Path(f"{live}-wal"), Path(f"{live}-shm"), tmp_path / "link.sqlite3",
-                     tmp_path / "hard.sqlite3", tmp_path / "sub" / ".." / "live.sqlite3"]:  # fmt: skip
+        beside = [Path(f"{live}-wal"), Path(f"{live}-shm"), tmp_path / "sub" / ".." / live.name]
+        links = [tmp_path / "link.sqlite3", tmp_path / "hard.sqlite3"]
+        for path in [live, *beside, *links]:
             done = manage(database_url, "backup", str(path))
             assert done.returncode != 0, (path, done.stdout)
             assert "refusing to write over" in done.stderr, done.stderr

@@ -25,7 +25,7 @@ def test_healthz_says_ok_while_the_database_answers(client: Client) -> None:
     response = client.get("/healthz")
 
     assert response.status_code == 200
-    assert response.content == b"ok"
+    assert response.content.split(b"\n")[0] == b"ok"
     assert response.cookies == {}
     assert "Cookie" not in response.get("Vary", "")
 
@@ -42,7 +42,7 @@ def test_healthz_is_503_when_the_database_fails(
     response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.content == b"database unavailable\n"
+    assert response.content.startswith(b"database unavailable\n")
 
 
 def test_healthz_only_answers_get(client: Client) -> None:
@@ -74,7 +74,7 @@ def test_healthz_is_503_naming_the_cache_when_it_fails(
     response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.content == b"cache unavailable\n"
+    assert response.content.startswith(b"cache unavailable\n")
 
 
 @pytest.mark.django_db
@@ -88,7 +88,7 @@ def test_healthz_names_both_when_both_fail(client: Client, monkeypatch: pytest.M
     response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.content == b"database unavailable\ncache unavailable\n"
+    assert response.content.startswith(b"database unavailable\ncache unavailable\n")
 
 
 @pytest.mark.django_db
@@ -159,7 +159,7 @@ def test_healthz_is_503_when_the_database_answers_reads_but_refuses_writes(
     response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.content == b"database unavailable\n"
+    assert response.content.startswith(b"database unavailable\n")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -80,7 +80,7 @@ def _keep_leases(consumer: Any) -> None:
             alive = sum(1 for _, process in consumer.worker_threads if process.is_alive())
             leases.beat(name, f"{alive} of {consumer.workers} worker processes alive")
             for job in leases.sweep(queue.pending()):
-                queue.wake(job.key, job.kind)
+                leases.wake(job.key, job.kind)
         except Exception:
             logger.exception("the lease keeper's round failed")
         time.sleep(leases.SWEEP_SECONDS)

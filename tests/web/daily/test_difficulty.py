@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
+from game import leases
 from game.daily import difficulty, jobs
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
@@ -95,19 +96,29 @@ def test_the_command_refuses_bad_input(args: tuple[str, str]) -> None:
 def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked: list[int] = []
-    job = jobs.difficulty
-    monkeypatch.setattr(jobs, "difficulty", asked.append)  # queued; no worker has taken it
+    asked: list[str] = []
+    # Queued; no worker has taken it.
+    monkeypatch.setattr(leases, "wake", lambda key, kind, behind=0: asked.append(key) or True)
     page = client.get("/daily/").content.decode()
     assert 'data-difficulty="unknown"' in page
     assert 'hx-get="/daily/2026/12/01/difficulty/"' in page
+    assert asked == []  # a page asks for nothing
 
+    jobs.coming_days.call_local()  # the periodic job, every five minutes
     answers = [client.get("/daily/2026/12/01/difficulty/").content.decode() for _ in range(5)]
     assert all('data-difficulty="unknown"' in answer for answer in answers)
     assert all('hx-trigger="load delay:3s"' in answer for answer in answers)
-    assert asked == [20261201]  # once, however often the page polls
+    # No worker has beaten: the line says what the figure waits for.
+    assert all('data-queue="workers-away"' in answer for answer in answers)
+    jobs.coming_days.call_local()
+    assert asked == ["difficulty:20261201", "difficulty:20261202"]  # once each
 
-    job.call_local(20261201)  # a worker takes the job
+    leases.beat("worker:test:1")
+    assert (
+        'data-queue="workers-away"'
+        not in client.get("/daily/2026/12/01/difficulty/").content.decode()
+    )
+    leases.run.call_local("difficulty:20261201")  # a worker takes the job
     answer = client.get("/daily/2026/12/01/difficulty/").content.decode()
     assert 'data-difficulty="medium"' in answer
     assert "hx-get" not in answer

@@ -5,19 +5,23 @@ the request that asks for it, unless a test holds it back as a queue with a busy
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 from redis.exceptions import RedisError
 
-from game import engine, queue
+from game import engine, leases, queue
 from game.board import jobs as board_jobs
 from game.board import winning_line
 from game.engine import solver
+from game.leases import Job
 from game.models import Game
 from lucie import metrics
 from tests.helpers.board import heard, kept_for
@@ -171,36 +175,41 @@ def test_many_players_asking_at_one_position_queue_one_job(
         assert further(poll(player, game).content.decode()) == "working"
 
     assert len(held.asked) == 1
-    assert kept_for(board_jobs.job_key(record_of(game))) <= board_jobs.ASK_SECONDS
+    assert Job.objects.filter(kind="show_a_win").count() == 1
 
 
 def test_a_job_asked_for_long_ago_and_lost_is_asked_for_again_by_a_poll(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its worker died, or the cache was emptied: nothing is known of it any more."""
+    """Its worker died, or the queue lost it: its lease lapsed."""
     request_gives_up(monkeypatch)
     held = HeldJobs(monkeypatch)
     game = start(client)
     ask(client, game)
-    cache.delete(board_jobs.job_key(record_of(game)))  # its ASK_SECONDS are over
+    assert further(poll(client, game).content.decode()) == "working"
+    assert len(held.asked) == 1
+    Job.objects.filter(key=board_jobs.job_key(record_of(game))).update(
+        lease_until=timezone.now() - dt.timedelta(seconds=1)
+    )
 
     assert further(poll(client, game).content.decode()) == "working"
     assert len(held.asked) == 2
 
 
-def test_the_lock_keeps_a_second_job_from_searching_the_same_position(
+def test_the_lease_keeps_a_second_job_from_searching_the_same_position(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     request_gives_up(monkeypatch)
-    asked = searches(monkeypatch)
+    held = HeldJobs(monkeypatch)
     game = start(client)
-    name = winning_line.cache_key(record_of(game)).removeprefix("peek:")
+    html = ask(client, game).content.decode()
+    asked = searches(monkeypatch)
 
-    # Another worker is searching this position (its job's lock is held).
-    with queue.lock(f"peek-{name}"):
-        html = ask(client, game).content.decode()
+    # Another worker holds this position's job: a second wake-up for it does nothing.
+    assert leases.claim(held.keys[0], "another worker") is not None
+    held.work()
 
-    assert len(asked) == 1  # the request's own search; the job found the lock taken
+    assert asked == []
     assert further(html) == "working"
 
 
@@ -211,7 +220,7 @@ def test_a_job_finding_the_verdict_kept_already_does_not_search(
     ask(client, game)  # decided in the request
     asked = searches(monkeypatch)
 
-    board_jobs.look_for_a_win.call_local(record_of(game).text)
+    board_jobs.look_for_a_win(record_of(game).text)
 
     assert asked == []
 
@@ -254,14 +263,12 @@ def test_a_job_that_fails_on_every_try_says_so(
         return real(position, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(solver, "solve", broken)
-    # The tries at once (a worker waits RETRY_DELAY between them).
-    monkeypatch.setattr(board_jobs.look_for_a_win.task_class, "default_retry_delay", 0)
     game = start(client)
 
     response = ask(client, game)
 
     assert response.status_code == 200
-    assert len(tries) == queue.RETRIES + 1
+    assert len(tries) == leases.MAX_ATTEMPTS
     html = response.content.decode()
     assert further(html) == "failed"
     assert "The longer look could not be finished" in panel(html)
@@ -288,15 +295,20 @@ def test_a_queue_that_refuses_the_job_says_so_and_is_never_a_500(
     assert "Could not look further just now" in panel(html)
     assert "data-line-poll" not in html
     assert metrics.QUEUE_ERRORS._value.get() == before + 1
-    assert "the task queue refused job look_for_a_win" in caplog.text
+    assert "the task queue failed" in caplog.text
     key = board_jobs.job_key(record_of(game))
-    assert kept_for(key) <= board_jobs.REFUSED_SECONDS
+    assert kept_for(f"show-a-win-refused:{key.removeprefix('show_a_win:')}") <= (
+        board_jobs.REFUSED_SECONDS
+    )
 
     # The queue is back; once the refusal has been kept its while, asking again works.
     monkeypatch.undo()
     request_gives_up(monkeypatch)
-    cache.delete(key)
-    assert WON in ask(client, game).content.decode()
+    queue._Down.until = 0.0
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=board_jobs.REFUSED_SECONDS + 1)
+    with time_machine.travel(later):
+        cache.clear()
+        assert WON in ask(client, game).content.decode()
 
 
 def test_a_queue_holding_its_cap_of_jobs_asks_no_more_and_says_so(
@@ -305,9 +317,10 @@ def test_a_queue_holding_its_cap_of_jobs_asks_no_more_and_says_so(
     # What a script finding many undecided positions from many addresses meets: the queue grows
     # no further than the cap, whoever asks.
     request_gives_up(monkeypatch)
-    monkeypatch.setattr(queue.huey, "pending_count", lambda: settings.SHOW_A_WIN_QUEUE_CAP)
-    enqueued: list[object] = []
-    monkeypatch.setattr(queue.huey, "enqueue", enqueued.append)
+    monkeypatch.setattr(settings, "QUEUE_CAPS", {**settings.QUEUE_CAPS, "show_a_win": 1})
+    held = HeldJobs(monkeypatch)
+    assert leases.ask("show_a_win", "show_a_win:another-position", "lucie 9").outcome == "queued"
+    enqueued = held.keys[1:]
     game = start(client)
 
     response = ask(client, game)

@@ -253,7 +253,7 @@ def woken(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         keys.append(key)
         return True
 
-    monkeypatch.setattr(queue, "wake", wake)
+    monkeypatch.setattr(leases, "wake", wake)
     return keys
 
 
@@ -284,7 +284,7 @@ def test_a_review_is_a_job_that_the_page_asks_for_then_polls_until_done(
     assert woken == [jobs.job_key(game)]
 
     # A worker takes the job; the next poll shows it finished.
-    queue.run.call_local(jobs.job_key(game))
+    leases.run.call_local(jobs.job_key(game))
     done = review_page(client, game, **HX)
     assert state(done) == "done"
     assert last_winnable(done) is not None
@@ -305,7 +305,7 @@ def test_a_job_whose_worker_died_is_woken_again_once_its_lease_lapses(
     ):
         assert [job.key for job in leases.sweep(pending=0)] == [key]
         assert state(review_page(client, game, **HX)) == "working"  # still waited for
-        queue.run.call_local(key)  # the wake-up the sweep gave, on another worker
+        leases.run.call_local(key)  # the wake-up the sweep gave, on another worker
     assert state(review_page(client, game, **HX)) == "done"
     job = Job.objects.get(key=key)
     assert (job.state, job.attempts) == (Job.State.DONE, 2)
@@ -331,7 +331,7 @@ def test_a_review_is_never_worked_on_twice_at_once(client: Client, woken: list[s
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
     ask_review(client, game)
     assert leases.claim(jobs.job_key(game), "another worker") is not None
-    queue.run.call_local(jobs.job_key(game))
+    leases.run.call_local(jobs.job_key(game))
     # The job found its lease held and did nothing: the review is as it was.
     assert state(review_page(client, game)) == "working"
     assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
@@ -427,7 +427,7 @@ def test_a_queue_that_refuses_the_job_is_said_not_a_500(
     assert metrics.QUEUE_ERRORS._value.get() == before + 1
     assert "the task queue failed" in caplog.text
     # Remembered as down a few seconds: the next ask does not wait for it again.
-    assert not queue.wake("any", "review")
+    assert not leases.wake("any", "review")
     monkeypatch.undo()
     queue._Down.until = 0.0
     assert state(ask_review(client, game, **HX).content.decode()) == "done"  # a press asks again
@@ -453,7 +453,7 @@ def test_an_askers_second_review_is_taken_after_everyones_first(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     behind: list[tuple[str, int]] = []
-    monkeypatch.setattr(queue, "wake", lambda key, kind, *, behind=0: behind_of(key, behind))
+    monkeypatch.setattr(leases, "wake", lambda key, kind, *, behind=0: behind_of(key, behind))
 
     def behind_of(key: str, count: int) -> bool:
         behind.append((key, count))
@@ -642,23 +642,25 @@ def test_a_review_takes_no_compute_slot_from_hints(client: Client) -> None:
 def test_asking_for_a_review_meets_the_solvers_rate_limit_and_polls_do_not(
     client: Client, settings: Any, woken: list[str]
 ) -> None:
-    games = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(2)]
-    settings.RATELIMIT_ENABLE = True
-    per_session = int(limits.SOLVE.per_session.split("/")[0])  # type: ignore[union-attr]
-    ask_review(client, games[0], **HX)
-    polls = [
-        client.get(f"/game/{games[0].pk}/review/", headers=HX).status_code
-        for _ in range(per_session + 2)
-    ]
-    assert set(polls) == {200}
-    assert woken == [jobs.job_key(games[0])]
-    # Past the limit (the session's tries count too), asking is refused with a clear answer.
-    for _ in range(per_session):
-        client.post(f"/game/{games[0].pk}/review/try/", {"move": "R"})
-    refused = ask_review(client, games[1], **HX)
-    assert refused.status_code == 200
-    assert int(refused["Retry-After"]) >= 1
-    assert woken == [jobs.job_key(games[0])]
+    # One minute's window throughout: django-ratelimit counts per clock minute.
+    with time_machine.travel(dt.datetime(2026, 12, 3, 12, 0, 5, tzinfo=dt.UTC), tick=False):
+        games = [lost_game(client, LOST_BEFORE_A_REDEAL) for _ in range(2)]
+        settings.RATELIMIT_ENABLE = True
+        per_session = int(limits.SOLVE.per_session.split("/")[0])  # type: ignore[union-attr]
+        ask_review(client, games[0], **HX)
+        polls = [
+            client.get(f"/game/{games[0].pk}/review/", headers=HX).status_code
+            for _ in range(per_session + 2)
+        ]
+        assert set(polls) == {200}
+        assert woken == [jobs.job_key(games[0])]
+        # Past the limit (the session's tries count too), asking is refused with a clear answer.
+        for _ in range(per_session):
+            client.post(f"/game/{games[0].pk}/review/try/", {"move": "R"})
+        refused = ask_review(client, games[1], **HX)
+        assert refused.status_code == 200
+        assert int(refused["Retry-After"]) >= 1
+        assert woken == [jobs.job_key(games[0])]
 
 
 def test_an_embed_game_has_no_review(client: Client) -> None:
