@@ -22,7 +22,7 @@ from tests.web.live_gunicorn import ROOT
 COMPOSE = ROOT / "compose.yaml"
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 ENV_EXAMPLE = ROOT / "deploy" / "lucie.env.example"
-LONG_RUNNING = ("proxy", "app", "prune", "backup", "work", "db", "cache")
+LONG_RUNNING = ("proxy", "app", "work", "db", "cache")
 # What docker compose would take from .env for the ${...} in the file.
 SAMPLE_ENV = {
     "SITE_ADDRESS": "lucie.example",
@@ -68,11 +68,11 @@ def variables_read_by_the_app() -> set[str]:
 
 
 def test_the_services_and_their_images(services: dict[str, dict[str, Any]]) -> None:
-    assert set(services) == {"proxy", "app", "migrate", "prune", "backup", "work", "db", "cache"}
+    assert set(services) == {"proxy", "app", "migrate", "work", "db", "cache"}
     assert re.fullmatch(r"caddy:2\.\d+", services["proxy"]["image"])
     assert services["db"]["image"] == "postgres:15"  # the version CI tests against
     assert re.fullmatch(r"redis:7\.\d+", services["cache"]["image"])
-    for name in ("app", "migrate", "prune", "backup", "work"):
+    for name in ("app", "migrate", "work"):
         assert services[name]["build"] == "."
         assert services[name]["image"] == "lucie:latest"
     assert (ROOT / "Dockerfile").is_file()
@@ -114,35 +114,31 @@ def test_the_app_runs_the_images_own_command(services: dict[str, dict[str, Any]]
     assert services["app"]["command"] == json.loads(cmd[1])
 
 
-def test_migrate_and_prune_run_management_commands_that_exist(
-    services: dict[str, dict[str, Any]],
-) -> None:
+def test_one_scheduler_no_sleep_loop_and_no_cron(services: dict[str, dict[str, Any]]) -> None:
+    """The periodic work (prune, daily ranks, difficulty, the nightly backup) is the queue's
+    periodic tasks (game/jobs.py), run by `manage.py work`: no service loops on `sleep`."""
+    for name, service in services.items():
+        command = " ".join(service.get("command") or [])
+        assert "sleep" not in command, name
+        assert "cron" not in command, name
+    assert services["work"]["command"] == ["python", "manage.py", "work"]
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
-    assert services["migrate"]["restart"] == "no"
-    prune = " ".join(services["prune"]["command"])
-    assert "python manage.py prune;" in prune
-    assert "sleep 86400" in prune  # once a day
-    assert (ROOT / "game" / "management" / "commands" / "prune.py").is_file()
+    from game import jobs
+
+    periodic = {task.__name__ for task in jobs.huey._registry._periodic_tasks}
+    assert {"prune", "daily_ranks", "nightly_backups", "coming_days"} <= periodic
 
 
-def test_the_nightly_backup_runs_the_backup_command_onto_its_own_volume(
+def test_the_workers_write_the_nightly_backup_onto_its_own_volume(
     compose: dict[str, Any], services: dict[str, dict[str, Any]]
 ) -> None:
-    backup = " ".join(services["backup"]["command"])
-    assert "python manage.py backup /backups/lucie-" in backup
-    # Compose turns $$ into $: the shell names each night's file by its date.
-    assert "$$(date -u +%Y%m%d).dump" in backup
-    assert "sleep 86400" in backup  # once a day, as the prune
-    assert "-mtime +14 -delete" in backup  # two weeks kept
-    assert services["backup"]["volumes"] == ["backups:/backups"]
+    work = services["work"]
+    assert work["environment"]["LUCIE_BACKUP_DIR"] == "/backups"
+    assert work["volumes"] == ["backups:/backups"]
     assert "backups" in compose["volumes"]
     # The image makes /backups for its user, so a new volume takes that owner.
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert re.search(r"mkdir /data /backups", dockerfile)
-    assert "postgresql-client-15" in dockerfile  # pg_dump for the db service's PostgreSQL 15
-    assert (ROOT / "game" / "management" / "commands" / "backup.py").is_file()
-    # Unhealthy once the newest copy is more than a day (and an hour) old.
-    assert "-mmin -1500" in " ".join(services["backup"]["healthcheck"]["test"])
 
 
 def test_redis_is_a_cache_that_keeps_nothing_on_disk(services: dict[str, dict[str, Any]]) -> None:
@@ -183,8 +179,6 @@ def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
 
     assert waits("migrate") == {"db": "service_healthy"}
     assert waits("app") == {"migrate": "service_completed_successfully", "cache": "service_healthy"}
-    assert waits("prune") == {"migrate": "service_completed_successfully"}
-    assert waits("backup") == {"migrate": "service_completed_successfully"}
     assert waits("work") == waits("app")
     assert services["work"]["command"] == ["python", "manage.py", "work"]
     assert waits("proxy") == {"app": "service_healthy"}
@@ -195,7 +189,7 @@ def test_services_start_in_order(services: dict[str, dict[str, Any]]) -> None:
 
 def test_the_app_is_given_only_variables_it_reads(services: dict[str, dict[str, Any]]) -> None:
     read = variables_read_by_the_app()
-    for name in ("app", "migrate", "prune", "backup", "work"):
+    for name in ("app", "migrate", "work"):
         given = set(services[name]["environment"])
         assert given <= read, f"{name}: {sorted(given - read)} are read by nothing"
     assert {"SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"} <= set(
