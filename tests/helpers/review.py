@@ -85,3 +85,24 @@ def won_game(client: Client) -> Game:
     game = play_through_site(client, *WON_BY_GREEDY, greedy_record(*WON_BY_GREEDY))
     assert game.status == Game.Status.WON
     return game
+
+
+def lost_over_http(player: Any, number: int) -> int:
+    """A game of deal `number` lost by always taking the greedy hint, played through the site
+    over real HTTP by `player` (tests/web/live_gunicorn.Player); its id."""
+    from game import engine
+    from tests.web.live_gunicorn import read_board
+
+    played = engine.Play(number)
+    while (found := engine.greedy_hint(played.position)) is not None:
+        played.play(found.move)
+    moves = [move.text for move in played.moves]
+    assert player.get(f"/deal/{number}/").status == 200  # the page, and its CSRF cookie
+    answer = player.post(f"/deal/{number}/move/", {"move": moves[0], "n": 0})
+    assert answer.status == 200, answer.body[:300]
+    game = int(read_board(answer.body).game_id)
+    for count, move in enumerate(moves[1:], start=1):
+        action, data = ("redeal", {}) if move == "R" else ("move", {"move": move})
+        answer = player.post(f"/game/{game}/{action}/", {"n": count, "auto": "0", **data})
+        assert answer.status == 200, (count, move, answer.body[:300])
+    return game

@@ -7,7 +7,7 @@ already a process of its own, niced), and its deadlines read the process's CPU c
 the wall clock: a job's budget is CPU seconds, which a loaded machine stretches in time but never
 cuts short.
 
-Beside them this process keeps the leases honest (game/leases.py): every SWEEP_SECONDS it beats
+Beside them a keeper process keeps the leases honest (game/leases.py): every SWEEP_SECONDS it beats
 (the heartbeat pages, /healthz and /metrics read) and sweeps, waking again a job whose holder
 stopped renewing its lease (a worker killed mid-job) or whose wake-up the queue lost. An idle
 worker looks at the queue every POLL_SECONDS at most, so a job starts within a second of its ask.
@@ -16,14 +16,15 @@ worker looks at the queue every POLL_SECONDS at most, so a job starts within a s
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
-import threading
+import socket
 import time
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 from game.engine import search
 
@@ -63,22 +64,26 @@ class Command(BaseCommand):
             max_delay=POLL_SECONDS,
             health_check_interval=2,
         )
-        # A thread of this process only: the worker processes fork from it without it.
-        keeper = threading.Thread(target=_keep_leases, args=(consumer,), daemon=True)
+        # The keeper is a process of its own, forked while this one has no thread: a thread here
+        # would be copied mid-call into every worker Huey forks later (one started again after
+        # a crash too), and SQLite's locks copied held would hang that worker for good.
+        connections.close_all()
+        keeper = multiprocessing.get_context("fork").Process(
+            target=_keep_leases, args=(os.getpid(), workers), name="lease keeper", daemon=True
+        )
         keeper.start()
         consumer.run()
 
 
-def _keep_leases(consumer: Any) -> None:
-    """Beat and sweep every SWEEP_SECONDS for as long as the consumer runs."""
+def _keep_leases(master: int, workers: int) -> None:
+    """Beat and sweep every SWEEP_SECONDS for as long as `manage.py work` (`master`) runs."""
     from game import leases, queue
 
-    name = f"worker:{leases.holder_name().rsplit(':', 1)[0]}"
-    while True:
+    name = f"worker:{socket.gethostname()}:{master}"
+    while os.getppid() == master:
         try:
             close_old_connections()
-            alive = sum(1 for _, process in consumer.worker_threads if process.is_alive())
-            leases.beat(name, f"{alive} of {consumer.workers} worker processes alive")
+            leases.beat(name, f"manage.py work, {workers} worker processes")
             for job in leases.sweep(queue.pending()):
                 leases.wake(job.key, job.kind)
         except Exception:

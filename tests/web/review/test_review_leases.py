@@ -1,0 +1,210 @@
+"""Reviews whose workers die, whose queue loses its messages or freezes, against gunicorn and
+real `manage.py work` processes: the lease in the database (game/leases.py) finishes the work by
+itself, and the pages only ever poll.
+
+On the SQLite pass the queue is a SQLite file; on the PostgreSQL pass (QUEUE_URL set) it is
+Redis, as in production. The tests of a lost or frozen Redis start a Redis of their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.backups import rows
+from tests.helpers.review import lost_over_http
+from tests.web.live_gunicorn import ROOT, Player, running_gunicorn, server_environment, stop
+from tests.web.redis_server import RedisServer, redis_server
+
+pytestmark = pytest.mark.slow
+
+LOSS = 11  # a deal the greedy hint loses in 47 moves
+DONE_WITHIN = 90
+BURNERS = int(os.environ.get("LUCIE_TEST_BURNERS", "2"))
+
+
+def _state(html: str) -> str:
+    found = re.search(r'data-review-state="(\w+)"', html)
+    assert found is not None, html[:500]
+    return found[1]
+
+
+def _queue_env(tmp_path: Path, **more: str) -> dict[str, str]:
+    return {
+        "LUCIE_QUEUE_PATH": str(tmp_path / "queue.sqlite3"),
+        "LUCIE_QUEUE_NAME": f"lucie-test-{secrets.token_hex(4)}",
+        # No daily deal on offer yet: the workers' daily difficulty jobs (which go first) stay
+        # out of these reviews' way.
+        "LUCIE_SITE_START": "2099-01",
+        **more,
+    }
+
+
+@contextlib.contextmanager
+def _work(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    with log.open("ab") as sink:
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "work", "--workers", "1"],
+            cwd=ROOT,
+            env=server_environment(database_url, **env),
+            stdout=sink,
+            stderr=sink,
+        )
+    try:
+        yield worker
+    finally:
+        stop(worker)
+
+
+@contextlib.contextmanager
+def _burners(count: int) -> Iterator[None]:
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+def _children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in found]
+
+
+def _job(database_url: str) -> dict[str, object]:
+    found = rows(database_url, "SELECT state, attempts, holder FROM game_job WHERE kind = 'review'")
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _until_done(player: Player, game: int, seconds: float) -> tuple[str, float]:
+    started = time.monotonic()
+    state = "working"
+    while time.monotonic() - started < seconds:
+        page = player.get(f"/game/{game}/review/", htmx=True)
+        assert page.status == 200
+        state = _state(page.body)
+        if state != "working":
+            break
+        time.sleep(1)
+    return state, time.monotonic() - started
+
+
+def test_a_worker_killed_mid_review_hands_it_on_and_the_polling_page_sees_it_done(
+    tmp_path: Path,
+) -> None:
+    queue = _queue_env(tmp_path)
+    with running_gunicorn(tmp_path, workers=2, threads=4, **queue) as server:
+        player = server.player()
+        game = lost_over_http(player, LOSS)
+        asked = player.post(f"/game/{game}/review/ask/", {})
+        assert asked.status == 200
+        assert _state(asked.body) == "working"
+        log = tmp_path / "work.log"
+        with _work(server.database_url, log, **queue) as worker:
+            # Two busy processes at niceness 0 slow the niced worker's search to seconds.
+            with _burners(BURNERS):
+                deadline = time.monotonic() + 60
+                seen = []
+                while (now := _job(server.database_url))["state"] != "running":
+                    seen.append(now["state"])
+                    assert time.monotonic() < deadline, (set(seen), log.read_text()[-500:])
+                    time.sleep(0.05)
+                # The worker process that holds the job (its lease names it), not the others.
+                holder = int(str(now["holder"]).split(":")[1])
+                assert holder in _children(worker.pid)
+                os.kill(holder, signal.SIGKILL)
+            killed = time.monotonic()
+            state, _ = _until_done(player, game, DONE_WITHIN)
+            took = time.monotonic() - killed
+            assert worker.poll() is None, log.read_text()[-2000:]
+            job = _job(server.database_url)
+    assert state == "done", log.read_text()[-3000:]
+    assert took < DONE_WITHIN
+    assert (job["state"], job["attempts"]) == ("done", 2)  # the killed try, then another
+
+
+def _redis_on(port: int) -> subprocess.Popen[bytes]:
+    binary = shutil.which("redis-server")
+    assert binary is not None
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    return process
+
+
+def test_a_queue_redis_restarted_empty_loses_no_review_and_no_worker_is_said(
+    tmp_path: Path,
+) -> None:
+    with redis_server() as redis:
+        queue = _queue_env(tmp_path, QUEUE_URL=redis.url)
+        with running_gunicorn(tmp_path, workers=2, threads=4, **queue) as server:
+            player = server.player()
+            game = lost_over_http(player, LOSS)
+            asked = player.post(f"/game/{game}/review/ask/", {})
+            assert _state(asked.body) == "working"
+            # No worker has ever run: the page says what the review waits for.
+            page = player.get(f"/game/{game}/review/", htmx=True).body
+            assert 'data-queue="workers-away"' in page
+            assert "waiting for the site" in page
+            # The queue's Redis restarts with nothing in it: the wake-up is gone.
+            redis.stop()
+            restarted = RedisServer(_redis_on(redis.port), redis.port)
+            try:
+                log = tmp_path / "work.log"
+                with _work(server.database_url, log, **queue):
+                    state, took = _until_done(player, game, DONE_WITHIN)
+                assert state == "done", log.read_text()[-3000:]
+                assert took < DONE_WITHIN
+                assert _job(server.database_url)["state"] == "done"
+            finally:
+                restarted.stop()
+
+
+def test_a_frozen_queue_redis_costs_a_request_100_ms_at_most_and_fails_health(
+    tmp_path: Path,
+) -> None:
+    with redis_server() as redis:
+        queue = _queue_env(tmp_path, QUEUE_URL=redis.url)
+        with running_gunicorn(tmp_path, workers=1, threads=4, **queue) as server:
+            player = server.player()
+            games = [lost_over_http(player, LOSS) for _ in range(2)]
+
+            def timed(path: str, data: dict[str, object] | None = None) -> tuple[int, float]:
+                started = time.perf_counter()
+                answer = player.get(path) if data is None else player.post(path, data)
+                return answer.status, time.perf_counter() - started
+
+            quiet = min(timed("/rules/")[1] for _ in range(5))
+            redis.freeze()
+            try:
+                status, asking = timed(f"/game/{games[0]}/review/ask/", {})
+                assert status == 200
+                page = player.get(f"/game/{games[0]}/review/", htmx=True).body
+                assert "could not be started just now" in page or _state(page) == "failed"
+                status, again = timed(f"/game/{games[1]}/review/ask/", {})
+                rules = max(timed("/rules/")[1] for _ in range(5))
+                time.sleep(1.1)  # past the health answer's reuse
+                health = Player(server.port).get("/healthz")
+            finally:
+                redis.thaw()
+    assert asking < quiet + 0.1 + 0.25, (asking, quiet)  # one queue call's 100 ms, and the page
+    assert again < quiet + 0.25, (again, quiet)  # then the queue is left alone a while
+    assert rules < quiet + 0.1, (rules, quiet)
+    assert health.status == 503
+    assert "queue unavailable" in health.body
