@@ -44,7 +44,9 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lucie.settings")
     os.environ.pop("DATABASE_URL", None)
     os.environ.pop("QUEUE_URL", None)
+    import django
 
+    django.setup()
     from tests.helpers.backups import rows
     from tests.helpers.review import lost_over_http
     from tests.web.live_gunicorn import running_gunicorn, server_environment, stop

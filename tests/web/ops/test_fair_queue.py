@@ -1,0 +1,54 @@
+"""The queue's caps and fairness (game/leases.py): a flood of reviews from a few addresses fills
+only the reviews' share, an address's second job waits behind everyone's first, and a Show a win
+asked meanwhile is still taken and searched."""
+
+from __future__ import annotations
+
+import pytest
+from pytest_django.fixtures import Settings
+
+from game import leases, queue
+from game.leases import Job
+
+pytestmark = pytest.mark.django_db
+
+
+def test_fifty_review_asks_from_ten_addresses_leave_show_a_win_its_room(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    woken: list[tuple[str, int]] = []
+
+    def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+        woken.append((key, queue.PRIORITIES[kind] - min(behind, queue.BEHIND_MOST)))
+        return True
+
+    monkeypatch.setattr(leases, "wake", wake)
+    outcomes = [
+        leases.ask("review", f"review:{n}", str(n), asker=f"address-{n % 10}").outcome
+        for n in range(50)
+    ]
+    cap = settings.QUEUE_CAPS["review"]
+    assert outcomes.count("queued") == cap
+    assert outcomes.count("full") == 50 - cap
+    assert Job.objects.filter(kind="review").count() == cap  # a refused ask leaves no row
+    priorities = [priority for _key, priority in woken]
+    # Each address's first review goes at the reviews' priority, its second one below.
+    assert priorities[:10] == [queue.PRIORITY_REVIEW] * 10
+    assert priorities[10:20] == [queue.PRIORITY_REVIEW - 1] * 10
+    # Show a win has a share of its own, and its priority is above every review's.
+    assert leases.ask("show_a_win", "show_a_win:p", "lucie 7").outcome == "queued"
+    assert woken[-1][1] > max(priorities)
+
+
+def test_a_show_a_win_asked_during_a_flood_of_reviews_is_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    searched: list[str] = []
+    monkeypatch.setitem(queue.HANDLERS, "show_a_win", searched.append)
+    monkeypatch.setitem(queue.HANDLERS, "review", lambda argument: None)
+    for n in range(50):
+        leases.ask("review", f"review:{n}", str(n), asker=f"address-{n % 10}")
+    asked = leases.ask("show_a_win", "show_a_win:p", "lucie 7")
+    assert asked.outcome == "queued"  # the queue here is immediate: the job has run
+    assert searched == ["lucie 7"]
+    assert Job.objects.get(key="show_a_win:p").state == Job.State.DONE
