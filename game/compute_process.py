@@ -14,6 +14,7 @@ thread that wakes every `PARENT_POLL_SECONDS`; a search is plain Python, which l
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -26,6 +27,10 @@ def start(niceness: int, parent: int) -> None:
     pid, passed from the worker, so that a parent gone before this line runs is noticed too)."""
     # Raising one's own niceness needs no privilege.
     os.nice(niceness)
+    # And on Linux, the idle class: a search runs only on CPU no page request wants, so eight
+    # clients asking hints cannot make the pages beside them wait their turn behind searches.
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     watch = threading.Thread(target=_watch, args=(parent,), name="watch-parent", daemon=True)
     watch.start()
 
