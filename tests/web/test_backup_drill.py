@@ -140,6 +140,8 @@ def test_a_backup_taken_mid_stream_restores_the_site_as_it_stood(tmp_path: Path)
                 board = read_board(answer.body)
             lost_id = board.game_id
             assert loser.get(f"/game/{lost_id}/review/").status == 200
+            # The page's own POST as it loads asks for the review (its row is made then).
+            assert loser.post(f"/game/{lost_id}/review/ask/", {}).status == 200
 
             # Today's deal by the server's clock (a run may move the tests' own clock).
             daily = "/daily/"
