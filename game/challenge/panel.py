@@ -92,7 +92,7 @@ def context(request: HttpRequest, game: Game, *, sessions: bool = True) -> dict[
     `sessions` is kept for the embed's call."""
     if game.pk is None or game.status == Game.Status.PLAYING:
         return None
-    found: dict[str, Any] = {"game_id": game.pk}
+    found: dict[str, Any] = {"make_url": reverse("challenge_make", args=[game.pk])}
     mine = actions.result(game)
     entry = ChallengeEntry.objects.select_related("challenge__game").filter(game_id=game.pk).first()
     if entry is not None:

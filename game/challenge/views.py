@@ -13,11 +13,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from game import engine, limits
 from game.challenge import actions, panel
-from game.models import Challenge, ChallengeEntry
+from game.models import Challenge, ChallengeEntry, Game
 from game.players import session_key
 
 
@@ -42,6 +42,22 @@ def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
     mine = actions.taken_up(challenge, key) if key else None
     taken = ChallengeEntry.objects.filter(challenge=challenge).count()
     return _page(request, challenge, mine=mine, full=taken >= actions.MAX_ENTRIES)
+
+
+@require_POST
+def make(request: HttpRequest, game_id: int) -> HttpResponse:
+    """"Challenge a friend" on a finished game of this session that has no challenge yet (one
+    that ended before challenges were made with the game's end): made now, counted against
+    the rate limit (CHALLENGE), then back to the game (post/redirect/get)."""
+    game = Game.objects.filter(
+        pk=game_id, session_key=request.session.session_key or "-"
+    ).exclude(status=Game.Status.PLAYING).first()
+    if game is None:
+        raise Http404("no such finished game")
+    if not Challenge.objects.filter(game=game).exists():
+        limits.check(request, limits.CHALLENGE)
+        actions.make(game)
+    return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
 
 
 def _page(request: HttpRequest, challenge: Challenge, **extra: Any) -> HttpResponse:
