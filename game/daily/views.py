@@ -88,7 +88,7 @@ def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[s
         "day_url": _day_url(day),
         "streaks": player.streaks(key, today),
         "daily_game": game,
-        # How hard the deal is; if the scheduled command missed it, the page asks for it.
+        # How hard the deal is; if the scheduled job missed it, the page's line asks (a POST).
         "difficulty": difficulty.of_deal(deals.deal_number_for(day)),
         "difficulty_url": reverse(
             "daily_difficulty", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
@@ -257,18 +257,19 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     return render(request, "daily/month.html", context)
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
-    """How hard a day's deal is, as the daily page's line: known, or asked of the queue's
-    workers (game/jobs.py: `difficulty`, once per deal a few minutes, counted against the
-    hint's rate limit) and polled again."""
+    """How hard a day's deal is, as the daily page's line. A GET reads it; the line's POST (htmx,
+    while the figure is not known) also asks the queue's workers for it (game/jobs.py:
+    `difficulty`, once per deal a few minutes, counted against the hint's rate limit), and is
+    polled again."""
     try:
         date = deals.parse_day(year, month, day)
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     number = deals.deal_number_for(date)
     found = difficulty.of_deal(number)
-    if found is None:
+    if found is None and request.method == "POST":
         try:
             limits.check(request, limits.HINT)
             jobs.ask_difficulty(number)

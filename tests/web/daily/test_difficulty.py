@@ -100,17 +100,22 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
     monkeypatch.setattr(jobs, "difficulty", asked.append)  # queued; no worker has taken it
     page = client.get("/daily/").content.decode()
     assert 'data-difficulty="unknown"' in page
-    assert 'hx-get="/daily/2026/12/01/difficulty/"' in page
+    assert 'hx-post="/daily/2026/12/01/difficulty/"' in page
+    # A GET only reads: nothing is asked.
+    assert (
+        'data-difficulty="unknown"' in client.get("/daily/2026/12/01/difficulty/").content.decode()
+    )
+    assert asked == []
 
-    answers = [client.get("/daily/2026/12/01/difficulty/").content.decode() for _ in range(5)]
+    answers = [client.post("/daily/2026/12/01/difficulty/").content.decode() for _ in range(5)]
     assert all('data-difficulty="unknown"' in answer for answer in answers)
     assert all('hx-trigger="load delay:3s"' in answer for answer in answers)
     assert asked == [20261201]  # once, however often the page polls
 
     job.call_local(20261201)  # a worker takes the job
-    answer = client.get("/daily/2026/12/01/difficulty/").content.decode()
+    answer = client.post("/daily/2026/12/01/difficulty/").content.decode()
     assert 'data-difficulty="medium"' in answer
-    assert "hx-get" not in answer
+    assert "hx-post" not in answer
     row = DealDifficulty.objects.get()
     assert (row.wins, row.played) == (PINNED[20261201], SAMPLES)
     assert 'data-difficulty="medium"' in client.get("/daily/").content.decode()
