@@ -246,9 +246,9 @@ def month_ranks(game_ids: Iterable[int], today: dt.date) -> dict[int, Rank]:
             found[row.game_id] = of_row(row, today)
             continue
         better, same, others = (
-            row.n_better or 0,  # type: ignore[attr-defined]
-            row.n_same or 0,  # type: ignore[attr-defined]
-            row.n_others or 0,  # type: ignore[attr-defined]
+            row.n_better or 0,
+            row.n_same or 0,
+            row.n_others or 0,
         )
         worse = others - better - same
         found[row.game_id] = Rank(

@@ -20,8 +20,8 @@ from game import deals, tally
 from game.daily import figures as daily_figures
 from game.daily import player, share
 from game.daily.player import DayResult
-from game.result import Result
 from game.models import Game
+from game.result import Result
 
 pytestmark = pytest.mark.django_db
 
