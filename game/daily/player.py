@@ -1,5 +1,5 @@
-"""This player's daily games: the result of each day of a month, the daily streak and the
-month's badges.
+"""This player's daily games: the result of each day of a month and the month's badges (the
+daily streak and the days won are game/streaks.py's, named here too).
 
 A day's result is the first end of the session's counted entry of its deal (game/tally.py keeps
 it): undo and play after it are practice. A game is "on the day" when its first move was made
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
-
-from django.db.models import F, QuerySet
 
 from game import deals, rank
 from game.models import DailyRank, Game
 from game.result import FIELDS, Result, of_entry, of_game, on_the_day
-from game.status import RANK_WIN, TOO_FAST, WIN
+from game.streaks import Streaks as Streaks
+from game.streaks import daily_games, first_ends, won_days_between
+from game.streaks import streaks as streaks
+from game.streaks import won_days as won_days
 
 
 @dataclass(frozen=True)
@@ -84,25 +84,6 @@ class DayResult:
 _STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
 
 
-def _daily_games(low: int, high: int) -> QuerySet[Game]:
-    # `started_at__isnull=False` (not an exclude) so that the SQL says "IS NOT NULL", which lets
-    # the database use the partial index game_daily_entries.
-    return Game.objects.filter(
-        rules=deals.DAILY_RULES,
-        deal_number__gte=low,
-        deal_number__lte=high,
-        started_at__isnull=False,
-    )
-
-
-def _first_ends(session_key: str, low: int, high: int) -> dict[int, tuple[DailyRank, Any]]:
-    """The session's counted entries' first ends in the range, by deal, with when each began."""
-    rows = DailyRank.objects.filter(
-        game__session_key=session_key, deal_number__gte=low, deal_number__lte=high
-    ).annotate(begun=F("game__started_at"))
-    return {row.deal_number: (row, row.begun) for row in rows}
-
-
 def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult]:
     """This player's result for each day of the month they played, keyed by deal number: the
     first end of a day's counted entry, else the day's best game.
@@ -114,11 +95,11 @@ def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult
         return {}
     low, high = deals.month_bounds(first)
     rows = (
-        _daily_games(low, high)
+        daily_games(low, high)
         .filter(session_key=session_key)
         .values_list("pk", "deal_number", "started_at", "status", "move_count", *FIELDS)
     )
-    ends = _first_ends(session_key, low, high)
+    ends = first_ends(session_key, low, high)
     best: dict[int, tuple[tuple[int, int, int], DayResult]] = {}
     found: dict[int, DayResult] = {}
     for pk, number, started_at, status, moves, *fields in rows:
@@ -151,28 +132,6 @@ def day_result_of(game: Game, row: DailyRank | None) -> DayResult:
     return DayResult(of_game(game), on_day, game.pk or 0)
 
 
-def _won_days(session_key: str, low: int, high: int) -> dict[int, bool]:
-    """The deals of the range this player won, each with whether it was won on the day: a
-    counted entry's first end when it has one (won without help, not a script's), else any win
-    of the deal. The one definition the streak and the badges read (two queries)."""
-    ends = _first_ends(session_key, low, high)
-    won: dict[int, bool] = {
-        number: on_the_day(number, begun)
-        for number, (row, begun) in ends.items()
-        if row.key >= RANK_WIN
-    }
-    wins = (
-        _daily_games(low, high)
-        .filter(WIN, session_key=session_key)
-        .exclude(TOO_FAST)
-        .exclude(deal_number__in=list(ends))
-        .values_list("deal_number", "started_at")
-    )
-    for number, started_at in wins:
-        won[number] = won.get(number, False) or on_the_day(number, started_at)
-    return won
-
-
 # ---------------------------------------------------------------- the month's badge
 
 BADGES = ((20, "gold"), (10, "silver"), (5, "bronze"))
@@ -202,16 +161,6 @@ class MonthBadge:
         return badge(self.days_won)
 
 
-def won_days(session_key: str | None, today: dt.date | None = None) -> dict[int, bool]:
-    """Every deal this player won since the site began (`_won_days`), for the streak and the
-    badges of one page: two queries."""
-    if not session_key:
-        return {}
-    today = today or deals.today_utc()
-    low = deals.deal_number_for(deals.site_start())
-    return _won_days(session_key, low, deals.deal_number_for(today))
-
-
 def earlier_badges(
     session_key: str | None, first: dt.date, won: dict[int, bool] | None = None
 ) -> list[MonthBadge]:
@@ -231,62 +180,9 @@ def earlier_badges(
         low = deals.month_bounds(months[-1])[0]
         high = deals.month_bounds(months[0])[1]
         if won is None:
-            won = _won_days(session_key, low, high)
+            won = won_days_between(session_key, low, high)
         for number in (number for number in won if low <= number <= high):
             by_month.setdefault(number // 100, set()).add(number)
     return [
         MonthBadge(month, len(by_month.get(month.year * 100 + month.month, ()))) for month in months
     ]
-
-
-@dataclass(frozen=True)
-class Streaks:
-    current: int
-    best: int
-
-
-def streaks(
-    session_key: str | None, today: dt.date | None = None, won: dict[int, bool] | None = None
-) -> Streaks:
-    """The daily streak (days in a row won on the day, ending today or yesterday) and the best.
-
-    The one definition of the daily streak, which the win panel, the daily page, the month page
-    and the statistics page all show: a day counts when it was won on the day (`_won_days`: a
-    counted entry's first end, never play after it). Which were won on the day is told here,
-    over the rows (cheaper than the SQL's date parts, which SQLite computes in Python for every
-    row; bench/daily.py).
-    """
-    if not session_key:
-        return Streaks(0, 0)
-    today = today or deals.today_utc()
-    if won is None:
-        won = won_days(session_key, today)
-    days = {
-        day
-        for number, on_day in won.items()
-        if on_day and (day := deals.day_of_deal(number)) is not None
-    }
-    return Streaks(current=_run_ending(days, today), best=_longest_run(days))
-
-
-def _run_ending(days: set[dt.date], today: dt.date) -> int:
-    one = dt.timedelta(days=1)
-    day = today if today in days else today - one
-    run = 0
-    while day in days:
-        run += 1
-        day -= one
-    return run
-
-
-def _longest_run(days: set[dt.date]) -> int:
-    one = dt.timedelta(days=1)
-    best = 0
-    for day in days:
-        if day - one in days:
-            continue
-        run = 1
-        while day + one * run in days:
-            run += 1
-        best = max(best, run)
-    return best

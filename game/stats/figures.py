@@ -70,35 +70,40 @@ class Recent:
     """One of the last games, for the strip: its Result (game/result.py)."""
 
     number: int
-    result: Result
+    game_result: Result
     deal_number: int
     replay_token: str
     pk: int = 0
 
     @property
+    def result(self) -> str:
+        """won, assisted, lost or abandoned (game.result's states)."""
+        return self.game_result.state
+
+    @property
     def state(self) -> str:
-        return self.result.state
+        return self.game_result.state
 
     @property
     def clean(self) -> bool:
         """A clean win (status.CLEAN_WIN): no undo, no hint, no "Show a win"."""
-        return self.result.clean
+        return self.game_result.clean
 
     @property
     def cards_home(self) -> int:
-        return self.result.cards_home
+        return self.game_result.cards_home
 
     @property
     def reviewable(self) -> bool:
-        return self.result.state in (WON, HELPED, LOST)
+        return self.game_result.state in (WON, HELPED, LOST)
 
     @property
     def time(self) -> str:
-        return self.result.time
+        return self.game_result.time
 
     @property
     def summary(self) -> str:
-        result = self.result
+        result = self.game_result
         if result.clean:
             what = gettext("won in %(time)s, a clean win") % {"time": self.time}
         elif result.state == WON:

@@ -14,11 +14,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import deals, engine, limits, rank
+from game import deals, engine, limits, rank, streaks
 from game.board import find, words
 from game.challenge import panel as challenge_panel
-from game.daily import player as daily_player
 from game.players import HtmxHttpRequest, bad_request, session_key
+from game.result import of_game
 from game.stats import charts, tabs, transfer
 from game.stats import figures as stats
 
@@ -97,10 +97,11 @@ def _todays_daily(key: str | None) -> dict[str, Any] | None:
     game = find.day_game(key, deals.todays_deal_number()) if key else None
     if game is None:
         return None
-    result = daily_player.day_result(game)
+    placed = rank.of_game(game)
+    result = placed.result if placed is not None else of_game(game)
     if not result.finished:
         return None
-    return {"result": result, "rank": rank.of_game(game)}
+    return {"result": result, "rank": placed}
 
 
 @require_safe
@@ -124,7 +125,7 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
         # The full page only: the dialog (htmx) shows the figures alone.
         "challenges": [] if request.htmx else challenge_panel.made(key),
         # The daily streak and today's result: the same numbers and words as the daily pages.
-        "daily_streaks": daily_player.streaks(key),
+        "daily_streaks": streaks.streaks(key),
         "daily_today": _todays_daily(key),
     }
     template = "game/stats.html#stats" if request.htmx else "game/stats.html"

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from django.db.models import Min
 from django.utils.translation import ngettext
 
-from game import engine
+from game import engine, streaks
 from game.board import words
 from game.board.clock import format_ms
-from game.daily import player
 from game.models import Game
 from game.stats import figures
 
@@ -95,7 +94,7 @@ def for_game(game: Game, url: str) -> WinScreen:
         new_best=earlier is None or game.elapsed_ms < earlier,
         played=stats.played,
         won=stats.won,
-        streak=player.streaks(game.session_key).current if game.daily else stats.current_streak,
+        streak=streaks.streaks(game.session_key).current if game.daily else stats.current_streak,
         win_rate=stats.win_rate,
         daily=game.daily,
     )
