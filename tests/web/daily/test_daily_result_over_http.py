@@ -170,14 +170,20 @@ WORDS = {
 }
 
 
-def every_place(player: DailyPlayer, language: str) -> tuple[str, str, str, list[tuple[str, ...]]]:
-    """The panel's and the result box's words, the month cell's, the share text's, and every
-    rank mark of the daily page and the cell, in `language`."""
+def every_place(
+    player: DailyPlayer, language: str
+) -> tuple[str, str, str, str, list[tuple[str, ...]]]:
+    """The panel's and the result box's words, the month cell's, the share text's, the
+    statistics page's, and every rank mark of the daily page, the cell and the statistics, in
+    `language`."""
     page = player.page("/daily/", language)
     month = player.page("/daily/2027/01/", language)
     cell = month_cell(month, "2027-01-01")
+    stats = re.search(r"<p data-daily-today=.*?</p>", player.page("/stats/", language), re.S)
+    assert stats is not None
     panels = " ".join(text_of(p) for p in re.findall(r'<p class="daily-rank".*?</p>', page, re.S))
-    return panels, text_of(cell), share_text(page), rank_marks(page) + rank_marks(cell)
+    marks = rank_marks(page) + rank_marks(cell) + rank_marks(stats[0])
+    return panels, text_of(cell), share_text(page), text_of(stats[0]), marks
 
 
 @pytest.mark.parametrize("language", ["", "fr", "de"])
@@ -187,21 +193,21 @@ def test_every_page_says_the_same_place_for_the_first_a_tie_and_the_2nd_of_3(
     first_words, second_words, tie_words = WORDS[language]
     first = join()
     win(first)
-    panels, cell, share, marks = every_place(first, language)
-    for words in (panels, cell, share):
+    panels, cell, share, stats, marks = every_place(first, language)
+    for words in (panels, cell, share, stats):
         assert first_words in words
-    assert marks == [("1", "1", "100")] * 3
+    assert marks == [("1", "1", "100")] * 4
 
     second, third = join(), join()
     lose(second)
     lose(third)
 
     for player in (second, third):
-        panels, cell, share, marks = every_place(player, language)
-        for words in (panels, cell, share):
+        panels, cell, share, stats, marks = every_place(player, language)
+        for words in (panels, cell, share, stats):
             assert second_words in words, words
             assert tie_words in words, words
-        assert marks == [("2", "3", "0")] * 3
+        assert marks == [("2", "3", "0")] * 4
     assert re.findall(r'data-rank-tied="(\d+)"', second.page("/daily/")) == ["1", "1"]
 
 
