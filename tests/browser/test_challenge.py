@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -121,7 +122,7 @@ def test_the_daily_page_says_where_a_finished_game_ranks(
 
 
 def test_the_challenger_sees_both_results_side_by_side_on_a_320_px_phone(
-    browser: Browser, live_server: LiveServer
+    browser: Browser, live_server: LiveServer, artifact_dir: Path
 ) -> None:
     """The challenger's own game page after a friend finished: their result beside the
     friend's, every column in view and nothing cut, and "Challenge a friend" drawn as a
@@ -150,6 +151,7 @@ def test_the_challenger_sees_both_results_side_by_side_on_a_320_px_phone(
         # Nothing clipped: every cell's text fits the cell.
         assert cell.evaluate("c => c.scrollWidth <= c.clientWidth + 1"), cell.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    side.screenshot(path=artifact_dir / "challenge-side-by-side-320.png")
     button = page.locator("a[data-challenge]")
     look = button.evaluate(
         "a => { const s = getComputedStyle(a); return [s.borderTopStyle, s.textDecorationLine,"
