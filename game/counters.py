@@ -5,14 +5,15 @@ Counted where every path that changes a game ends, so the site, the embed, the d
 imported record all count alike: a first move begins a game, a logged move is a move (auto-moves
 included), a shorter log is an undo, and a game that stops playing ended. A save that changes
 what a daily entry counts for (game.tally.counted) changes its day's tally row in the same
-transaction, and drops the month's cached figures once it commits (game.daily.figures).
+transaction, and drops the month's cached figures once it commits (game.daily.figures). A
+game that ends gets its challenge (game/challenge/), in the same transaction.
 """
 
 from __future__ import annotations
 
 from game import tally
 from game.daily import figures
-from game.models import Game
+from game.models import Challenge, Game
 from lucie import metrics
 
 # Before its first save a game has no moves and is under way.
@@ -32,6 +33,14 @@ def _state(game: Game) -> tuple[bool, int, str]:
 def _counted(game: Game) -> tally.Counted:
     # Only a daily entry counts for anything: no other game reads the tally's rules.
     return tally.counted(game) if game.__dict__.get("daily_entry") else tally.NOT_COUNTED
+
+
+def offer_challenge(game: Game) -> None:
+    """A game that ends is offered to friends: its challenge (the link "Challenge a friend")
+    is made now, in the transaction of the change that ended it, so that no page showing it
+    has to write. One per game: ending again (after an undo) finds it."""
+    if game.pk is not None and not game.imported:
+        Challenge.objects.get_or_create(game_id=game.pk)
 
 
 def remember(sender: type[Game], instance: Game, **kwargs: object) -> None:
@@ -54,6 +63,7 @@ def count(sender: type[Game], instance: Game, created: bool = False, **kwargs: o
         metrics.GAMES_STARTED.inc()
     if now_status != status and now_status != Game.Status.PLAYING:
         metrics.GAMES_FINISHED.labels(result=now_status).inc()
+        offer_challenge(instance)
     before = tally.NOT_COUNTED if created else getattr(instance, "_counted", tally.NOT_COUNTED)
     counted = _counted(instance)
     instance._counted = counted  # type: ignore[attr-defined]

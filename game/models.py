@@ -267,18 +267,35 @@ class DealDifficulty(models.Model):
 
 
 class DailyRank(models.Model):
-    """A finished daily entry's place among its deal's (game/tally.py keeps it with the tally's
-    row, in the same transaction): `key` orders the results, higher better (tally.rank_key), so
-    that "better than P % of the day's players" is two counts over the index on (deal, key)
-    instead of a look at every game of the day. `percentile` is the player's figure once the day
-    is over, kept for the calendar's cell."""
+    """A counted daily entry's first end (game/tally.py writes it in the same transaction as
+    the save that first ends the game, and never changes it after): the day's result of that
+    game for the tally, the rank, the streak, the badge and the calendar, whatever undo and play
+    do to the game afterwards (practice). Its columns are the game's as they stood then
+    (game.result.FIELDS, read by game.result.of_entry); `key` orders the results, higher better
+    (game.status.rank_key; a negative key is not ranked), so that the day's place and "better
+    than P %" are counts over the index on (deal, key). Once the day is over `manage.py
+    daily_ranks` keeps the figures (`percentile`, `place`, `of`, `tied`) for the calendar."""
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="daily_rank"
     )
     deal_number = models.BigIntegerField()
     key = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOST)
+    assisted = models.BooleanField(default=False)
+    elapsed_ms = models.PositiveBigIntegerField(default=0)
+    wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    move_count = models.PositiveIntegerField(default=0)
+    cards_home = models.PositiveSmallIntegerField(default=0)
+    redeals_used = models.PositiveSmallIntegerField(default=0)
+    mercis_used = models.PositiveSmallIntegerField(default=0)
+    undos = models.PositiveIntegerField(default=0)
+    hints = models.PositiveIntegerField(default=0)
+    ended_at = models.DateTimeField(null=True, blank=True)
     percentile = models.PositiveSmallIntegerField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    of = models.PositiveIntegerField(null=True, blank=True)
+    tied = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [  # noqa: RUF012 (Django reads it once)
@@ -293,8 +310,8 @@ class Challenge(models.Model):
     """A finished game offered to friends (game/challenge/): whoever opens its link plays the
     same deal under the same rules as a game of their own. Its token is the link's only key
     (unguessable, like Game.token); the page it opens shows the deal, the rules and the
-    results, nothing of the player or their moves. One per game, made on the first showing of
-    the finished game's panel."""
+    results, nothing of the player or their moves. One per game, made when its player asks for
+    the link (a POST: game/challenge/views.py), never by showing a page."""
 
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_made")

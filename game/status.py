@@ -33,13 +33,38 @@ def is_clean_win(status: str, assisted: bool, undos: int, hints: int) -> bool:
     return status == Status.WON and not (assisted or undos or hints)
 
 
-# How two finished results of one deal compare (the daily rank, a challenge): a win beats a loss;
-# wins by the server's clock (Game.wall_ms, which no pause shortens), then by fewer moves; losses
-# (and a win with "Show a win", which ranks as a loss with every card home) by cards home. One
-# integer, higher better, so that a database index orders them.
+BEST_TIME_FLOOR_MS_PER_MOVE = 250
+"""The fastest a person plays, a move after another: a game whose server-clock time
+(Game.wall_ms) is under this many milliseconds a move came from a script. Such a game is not
+ranked, not one of the day's winners and no best time (`too_fast`, TOO_FAST: the one rule)."""
+
+
+def too_fast(wall_ms: int | None, move_count: int) -> bool:
+    """Played faster than a person plays (BEST_TIME_FLOOR_MS_PER_MOVE): a script's game.
+
+    >>> too_fast(17_000, 68), too_fast(16_999, 68), too_fast(None, 68)
+    (False, True, False)
+    """
+    return wall_ms is not None and wall_ms < move_count * BEST_TIME_FLOOR_MS_PER_MOVE
+
+
+TOO_FAST = models.Q(wall_ms__lt=models.F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
+"""`too_fast` as a filter of games."""
+
+
+# How two finished results of one deal compare (the daily rank, a challenge), as one integer,
+# higher better, so that a database index orders them. An honest game (no "Show a win", not
+# faster than a person plays) has a key of 0 or more: a win beats a loss; wins by the server's
+# clock (Game.wall_ms, which no pause shortens), then by fewer moves; losses by cards home. A
+# game helped by "Show a win" has a negative key, below every honest game whatever it brought
+# home, and a script's game (too_fast) lower still: neither is ranked (RANKED).
 RANK_MOVES = 10_000
 RANK_WALL_CAP_MS = 10**10
 RANK_WIN = 1_000
+RANKED = 0
+"""The lowest key of a ranked game: the day's place and percentile count keys from here up."""
+RANK_HELPED = -53
+RANK_TOO_FAST = -100
 
 
 def rank_key(
@@ -49,13 +74,20 @@ def rank_key(
 
     >>> rank_key("won", False, 60_000, 90, 52) > rank_key("won", False, 61_000, 80, 52)
     True
-    >>> rank_key("won", True, 60_000, 90, 52) == rank_key("lost", False, None, 90, 52)
+    >>> rank_key("won", True, 60_000, 90, 52) < rank_key("lost", False, 60_000, 90, 0)
+    True
+    >>> rank_key("won", False, 1_000, 68, 52) < RANKED
     True
     """
     if status == Status.PLAYING:
         return None
-    if status == Status.WON and not assisted:
+    if too_fast(wall_ms, move_count):
+        return RANK_TOO_FAST
+    home = min(cards_home, 52)
+    if assisted:
+        return RANK_HELPED + home
+    if status == Status.WON:
         wall = min(RANK_WALL_CAP_MS if wall_ms is None else wall_ms, RANK_WALL_CAP_MS)
         moves = min(move_count, RANK_MOVES - 1)
         return RANK_WIN + (RANK_WALL_CAP_MS - wall) * RANK_MOVES + (RANK_MOVES - 1 - moves)
-    return 52 if status == Status.WON else min(cards_home, 52)
+    return home

@@ -1,16 +1,20 @@
-"""Everyone's figures per day, kept as one row a day (game.models.DailyTally) as games change.
+"""Everyone's figures per day, kept as one row a day (game.models.DailyTally) as games change,
+and each counted entry's first end (game.models.DailyRank) beside it.
 
 Counting a month's entries on every read grows with the entries (bench/daily.py: with 30,000
 entries on a month's days the month page took 1.9 times as long as an empty one); a row a day
-costs the same whatever the number of players. The row changes in the same transaction as the
-game whose save changes what the figures read from it (`counted`: begun, won
-clean, and the time and length of a win), through the ORM's post_save (game/counters.py), so
-the two never disagree after a commit:
+costs the same whatever the number of players. The rows change in the same transaction as the
+game whose save changes what the figures read from it (`counted`: begun, and ended), through
+the ORM's post_save (game/counters.py), so the two never disagree after a commit:
 
-- an entry begun adds a player; a clean win adds a winner and may lower the best time (a time
-  under the floor of BEST_TIME_FLOOR_MS_PER_MOVE a move is no record);
-- a change that takes something away (a win undone, an entry that stops counting) rebuilds
-  that day's row from its games, which is rare.
+- an entry begun adds a player;
+- an entry's first end (won, lost, left, or won with "Show a win") is kept on its DailyRank
+  row, once: that is its result for the day's figures, the rank, the streak, the badge and the
+  calendar. Undo, redo and play after it are practice and change none of them. A first end that
+  is an honest win (game.status.rank_key at least RANK_WIN: no "Show a win", not faster than a
+  person plays) adds a winner and may lower the best time;
+- a change that takes something away (an entry that stops counting) rebuilds that day's rows,
+  which is rare.
 
 Writes that go around the ORM's signals (`QuerySet.update`, `bulk_create`, raw SQL) must call
 `rebuild` for the deals they touched, as game/stats/transfer.py does; the migration that made
@@ -23,34 +27,38 @@ which shows a win's statistics, so a tally inside game.daily closed a circle of 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Value, When
 
 from game import deals
 from game.models import DailyRank, DailyTally, Game
-from game.status import WIN, rank_key
+from game.result import FIELDS
+from game.status import BEST_TIME_FLOOR_MS_PER_MOVE, RANK_WIN, TOO_FAST, WIN, rank_key
 
-BEST_TIME_FLOOR_MS_PER_MOVE = 250
-"""A win faster than this per move is not shown as a best time: no person plays a card a quarter
-of a second after the last, move after move (auto-finish included, it is a small share of a game).
-A time under it can only come from a script, so it counts as a win but never as the record."""
+__all__ = ["BEST_TIME_FLOOR_MS_PER_MOVE"]
 
 
 def plausible_win() -> Q:
     """A win (status.WIN) whose time may stand as everyone's best: timed by the server's own
     clock from the first move to the win (Game.wall_ms, which no pause or resume from the page
-    shortens), and not faster than a person plays."""
-    return WIN & Q(wall_ms__gte=F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
+    shortens), and not faster than a person plays (status.TOO_FAST, the one rule)."""
+    return WIN & Q(wall_ms__isnull=False) & ~TOO_FAST
 
 
-Counted = tuple[object, ...]
+HONEST_WIN = Q(key__gte=RANK_WIN)
+"""A DailyRank (a first end) that is one of the day's winners: a win without "Show a win", not
+faster than a person plays (game.status.rank_key)."""
+
+
+Counted = tuple[bool, bool]
 
 # What everyone's figures read from a game: whether it is a daily entry (Game.daily_entry) that
-# has begun, its status, whether it was assisted, and the time and length of a win. A change to
-# any of these (a first move, a win, a loss, an abandon, a peek) changes the deal's row and drops
-# the month's cached figures (game.daily.figures); a move that changes none of them (most moves)
-# does neither.
-NOT_COUNTED: Counted = (False, Game.Status.PLAYING, False, None, None)
+# has begun, and whether it has ended. A change to either (a first move, an end, an undo out of
+# an end) may change the deal's rows and drops the month's cached figures (game.daily.figures);
+# a move that changes neither (most moves) does neither.
+NOT_COUNTED: Counted = (False, False)
 
 
 def counted(game: Game) -> Counted:
@@ -58,68 +66,57 @@ def counted(game: Game) -> Counted:
     fields = game.__dict__
     if not fields.get("daily_entry") or fields.get("started_at") is None:
         return NOT_COUNTED
-    status = fields.get("status")
-    won = status == Game.Status.WON
-    return (
-        True,
-        status,
-        fields.get("assisted"),
-        fields.get("wall_ms") if won else None,
-        fields.get("move_count") if won else None,
-    )
+    return (True, fields.get("status", Game.Status.PLAYING) != Game.Status.PLAYING)
 
 
-def _won(counted: Counted) -> bool:
-    return bool(counted[0]) and counted[1] == Game.Status.WON and not counted[2]
-
-
-def _record_time(counted: Counted) -> int | None:
-    wall, moves = counted[3], counted[4]
-    if not _won(counted) or not isinstance(wall, int) or not isinstance(moves, int):
-        return None
-    return wall if wall >= moves * BEST_TIME_FLOOR_MS_PER_MOVE else None
-
-
-def record_change(deal_number: int, before: Counted, now: Counted) -> None:
-    """Bring the deal's row in line with one game that counted as `before` and counts as `now`
-    (`counted`'s tuples)."""
-    players = int(bool(now[0])) - int(bool(before[0]))
-    winners = int(_won(now)) - int(_won(before))
-    best = _record_time(now)
-    if players < 0 or winners < 0 or (_record_time(before) is not None and best is None):
-        rebuild(deal_number, deal_number)
-        return
-    if not players and not winners and best is None:
+def record(game: Game, before: Counted, now: Counted) -> None:
+    """Bring the deal's rows in line with one game that counted as `before` and counts as `now`
+    (`counted`'s tuples), in the transaction of the game's save."""
+    number = game.deal_number
+    if before[0] and not now[0]:
+        rebuild(number, number)
         return
     with transaction.atomic():
-        DailyTally.objects.get_or_create(deal_number=deal_number)
-        changes: dict[str, object] = {
-            "players": F("players") + players,
-            "winners": F("winners") + winners,
-        }
-        if best is not None:
-            changes["best_wall_ms"] = Case(
-                When(Q(best_wall_ms__isnull=True) | Q(best_wall_ms__gt=best), then=Value(best)),
-                default=F("best_wall_ms"),
-                output_field=PositiveBigIntegerField(),
-            )
-        DailyTally.objects.filter(deal_number=deal_number).update(**changes)
+        if now[0] and not before[0]:
+            DailyTally.objects.get_or_create(deal_number=number)
+            DailyTally.objects.filter(deal_number=number).update(players=F("players") + 1)
+        if now[1] and not (before[0] and before[1]):
+            _first_end(game)
 
 
-def record_rank(game: Game, now: Counted) -> None:
-    """Keep the game's place among its deal's finished entries (DailyRank) in line with what it
-    counts as `now`: a finished entry has a row, anything else none. Called with record_change,
-    in the same transaction as the game's save."""
-    key = None
-    if now[0] and game.pk is not None:
-        key = rank_key(game.status, game.assisted, game.wall_ms, game.move_count, game.cards_home)
-    if key is None:
-        DailyRank.objects.filter(game_id=game.pk).delete()
-        return
-    DailyRank.objects.update_or_create(
+def first_end(game: Game) -> DailyRank:
+    """A finished game's first end as its DailyRank row (not saved): its result columns as they
+    stand, and its rank key."""
+    values = {name: getattr(game, name) for name in FIELDS}
+    key = rank_key(game.status, game.assisted, game.wall_ms, game.move_count, game.cards_home)
+    assert key is not None, "a game under way has no end"
+    return DailyRank(
         game_id=game.pk,
-        defaults={"deal_number": game.deal_number, "key": key, "percentile": None},
+        deal_number=game.deal_number,
+        key=key,
+        ended_at=game.finished_at,
+        **values,
     )
+
+
+def _first_end(game: Game) -> None:
+    """Keep the game's first end, if it has none kept yet; an honest win counts a winner."""
+    if game.pk is None or DailyRank.objects.filter(game_id=game.pk).exists():
+        return
+    row = first_end(game)
+    row.save(force_insert=True)
+    if row.key < RANK_WIN:
+        return
+    changes: dict[str, object] = {"winners": F("winners") + 1}
+    if row.wall_ms is not None:
+        best = row.wall_ms
+        changes["best_wall_ms"] = Case(
+            When(Q(best_wall_ms__isnull=True) | Q(best_wall_ms__gt=best), then=Value(best)),
+            default=F("best_wall_ms"),
+            output_field=PositiveBigIntegerField(),
+        )
+    DailyTally.objects.get_or_create(deal_number=game.deal_number)
+    DailyTally.objects.filter(deal_number=game.deal_number).update(**changes)
 
 
 def entries(low: int, high: int) -> Q:
@@ -137,57 +134,49 @@ def entries(low: int, high: int) -> Q:
 
 
 def rebuild(low: int, high: int) -> None:
-    """Count the deals from `low` to `high` afresh from their games (after a bulk write), and
-    rank their finished entries afresh (a day's kept percentiles are kept)."""
-    rows = (
-        Game.objects.filter(entries(low, high))
-        .values("deal_number")
-        .annotate(
-            players=Count("pk"),
-            winners=Count("pk", filter=WIN),
-            best=Min("wall_ms", filter=plausible_win()),
-        )
-        .order_by()
-    )
+    """Count the deals from `low` to `high` afresh (after a bulk write): players from their
+    entries; a first end kept for each finished entry that has none (as the game stands) and
+    dropped for a game that no longer counts; winners and the best time from the first ends."""
     with transaction.atomic():
+        counted_ids = Game.objects.filter(entries(low, high)).values("pk")
+        DailyRank.objects.filter(deal_number__gte=low, deal_number__lte=high).exclude(
+            game_id__in=counted_ids
+        ).delete()
+        missing = (
+            Game.objects.filter(entries(low, high))
+            .exclude(status=Game.Status.PLAYING)
+            .filter(daily_rank__isnull=True)
+        )
+        DailyRank.objects.bulk_create(
+            (first_end(game) for game in missing.iterator(chunk_size=2_000)), batch_size=2_000
+        )
+        players = dict(
+            Game.objects.filter(entries(low, high))
+            .values("deal_number")
+            .annotate(players=Count("pk"))
+            .order_by()
+            .values_list("deal_number", "players")
+        )
+        ends: dict[int, Any] = {
+            row["deal_number"]: row
+            for row in DailyRank.objects.filter(deal_number__gte=low, deal_number__lte=high)
+            .values("deal_number")
+            .annotate(
+                winners=Count("pk", filter=HONEST_WIN),
+                best=Min("wall_ms", filter=HONEST_WIN),
+            )
+            .order_by()
+        }
         DailyTally.objects.filter(deal_number__gte=low, deal_number__lte=high).delete()
         DailyTally.objects.bulk_create(
             DailyTally(
-                deal_number=row["deal_number"],
-                players=row["players"],
-                winners=row["winners"],
-                best_wall_ms=row["best"],
+                deal_number=number,
+                players=count,
+                winners=ends.get(number, {}).get("winners", 0),
+                best_wall_ms=ends.get(number, {}).get("best"),
             )
-            for row in rows
+            for number, count in players.items()
         )
-        _rerank(low, high)
-
-
-def _rerank(low: int, high: int) -> None:
-    finished = (
-        Game.objects.filter(entries(low, high))
-        .exclude(status=Game.Status.PLAYING)
-        .values_list(
-            "pk", "deal_number", "status", "assisted", "wall_ms", "move_count", "cards_home"
-        )
-    )
-    kept = dict(
-        DailyRank.objects.filter(
-            deal_number__gte=low, deal_number__lte=high, percentile__isnull=False
-        ).values_list("game_id", "percentile")
-    )
-    DailyRank.objects.filter(deal_number__gte=low, deal_number__lte=high).delete()
-    batch: list[DailyRank] = []
-    for pk, number, status, assisted, wall_ms, moves, home in finished.iterator(chunk_size=5_000):
-        key = rank_key(status, assisted, wall_ms, moves, home)
-        if key is not None:
-            batch.append(
-                DailyRank(game_id=pk, deal_number=number, key=key, percentile=kept.get(pk))
-            )
-        if len(batch) >= 5_000:
-            DailyRank.objects.bulk_create(batch)
-            batch = []
-    DailyRank.objects.bulk_create(batch)
 
 
 def read(low: int, high: int) -> list[DailyTally]:

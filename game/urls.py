@@ -68,9 +68,11 @@ urlpatterns = [
     # A finished game offered to friends (game/challenge/): its link's page and form.
     re_path(
         r"^challenge/(?P<token>[A-Za-z0-9_-]{1,64})/$",
-        challenge_views.challenge_page,
+        # A link opened by a French or German browser answers in its language.
+        languages.first_visit(challenge_views.challenge_page),
         name="challenge",
     ),
+    path("game/<int:game_id>/challenge/", challenge_views.make, name="challenge_make"),
     # The embed (/embed/..., framed by other sites, no cookies) and its snippet page.
     path("", include("game.embed.urls")),
 ]

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from game import engine
 from game.board import store
 from game.models import Challenge, ChallengeEntry, Game
-from game.status import rank_key
+from game.result import FIELDS, Result, of_game
 
 MAX_ENTRIES = 20
 """Friends' games one challenge takes: its list of results never grows past it."""
@@ -79,60 +79,16 @@ def take_up(challenge: Challenge, session_key: str) -> Game:
 # ---------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
-class Result:
-    """One side of a challenge, as its page and panels show it: nothing but the result."""
-
-    state: str  # won, assisted, lost, abandoned, playing
-    elapsed_ms: int
-    move_count: int
-    cards_home: int
-    helped: bool  # an undo, a hint or "Show a win"
-    key: int | None  # game.status.rank_key: higher is better, None under way
-
-    @property
-    def finished(self) -> bool:
-        return self.key is not None
-
-    @property
-    def clean(self) -> bool:
-        return self.state == "won" and not self.helped
-
-
-RESULT_FIELDS = (
-    "status", "assisted", "elapsed_ms", "wall_ms", "move_count", "cards_home", "undos", "hints",
-)  # fmt: skip
-
-
-def result_of(
-    status: str,
-    assisted: bool,
-    elapsed_ms: int,
-    wall_ms: int | None,
-    move_count: int,
-    cards_home: int,
-    undos: int,
-    hints: int,
-) -> Result:
-    state = ("assisted" if assisted else "won") if status == Game.Status.WON else str(status)
-    return Result(
-        state=state,
-        elapsed_ms=elapsed_ms,
-        move_count=move_count,
-        cards_home=cards_home,
-        helped=bool(assisted or undos or hints),
-        key=rank_key(status, assisted, wall_ms, move_count, cards_home),
-    )
-
-
 def result(game: Game) -> Result:
-    return result_of(*(getattr(game, name) for name in RESULT_FIELDS))
+    """One side of a challenge: the game's result as it stands (game.result)."""
+    return of_game(game)
 
 
 def verdict(mine: Result, theirs: Result) -> str:
     """Who won a challenge between two finished results: "mine", "theirs" or "tie" (the daily
-    rank's order: a win beats a loss, wins by the server's clock then moves, losses by cards
-    home)."""
+    rank's order, game.status.rank_key: a win beats a loss, wins by the server's clock then
+    moves, losses by cards home, and a game helped by "Show a win" or played faster than a
+    person can below every honest game)."""
     if mine.key is None or theirs.key is None or mine.key == theirs.key:
         return "tie"
     return "mine" if mine.key > theirs.key else "theirs"
@@ -145,9 +101,9 @@ def friends_results(challenge_id: int) -> list[Result]:
         Game.objects.filter(challenge_entry__challenge_id=challenge_id)
         .exclude(status=Game.Status.PLAYING)
         .order_by("challenge_entry__pk")
-        .values_list(*RESULT_FIELDS)[:MAX_ENTRIES]
+        .values_list(*FIELDS)[:MAX_ENTRIES]
     )
-    return [result_of(*row) for row in rows]
+    return [Result.build(*row) for row in rows]
 
 
 @dataclass(frozen=True)
@@ -176,9 +132,9 @@ def made_by(session_key: str) -> list[Made]:
         Game.objects.filter(challenge_entry__challenge__in=challenges)
         .exclude(status=Game.Status.PLAYING)
         .order_by("challenge_entry__pk")
-        .values_list("challenge_entry__challenge_id", *RESULT_FIELDS)
+        .values_list("challenge_entry__challenge_id", *FIELDS)
     )
     friends: dict[int, list[Result]] = {}
     for challenge_id, *fields in rows:
-        friends.setdefault(challenge_id, []).append(result_of(*fields))
+        friends.setdefault(challenge_id, []).append(Result.build(*fields))
     return [Made(c, result(c.game), friends.get(c.pk, [])) for c in challenges]

@@ -1,7 +1,8 @@
 """What a finished game's panel shows of challenges (board/challenge.jinja), on the site and in
 the embed: the link to challenge a friend, the two results side by side when the game was a
-challenge taken up, and every friend's result when it was challenged. Three short queries, and
-only for a finished game.
+challenge taken up, and the challenger's result beside each friend's when it was challenged.
+Three short queries, only for a finished game, and no write: the challenge is made by the
+change that ends the game (game/counters.py) or by the player's POST (game/challenge/views.py).
 """
 
 from __future__ import annotations
@@ -13,21 +14,10 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext
 
-from game import limits
 from game.board.clock import format_ms
 from game.challenge import actions
-from game.challenge.actions import Result
 from game.models import Challenge, ChallengeEntry, Game
-
-
-def state_label(result: Result) -> str:
-    return {
-        "won": pgettext("a challenge's result", "Won"),
-        "assisted": pgettext("a challenge's result", "Won with “Show a win”"),
-        "lost": pgettext("a challenge's result", "Lost"),
-        "abandoned": pgettext("a challenge's result", "Left unfinished"),
-        "playing": pgettext("a challenge's result", "Still playing"),
-    }[result.state]
+from game.result import Result
 
 
 @dataclass(frozen=True)
@@ -48,7 +38,7 @@ def shown(who: str, result: Result) -> Shown:
     return Shown(
         who=who,
         state=result.state,
-        result=state_label(result),
+        result=result.label,
         time=format_ms(result.elapsed_ms),
         moves=result.move_count,
         cards_home=result.cards_home,
@@ -73,49 +63,50 @@ def link(request: HttpRequest, challenge: Challenge) -> str:
     return request.build_absolute_uri(reverse("challenge", args=[challenge.token]))
 
 
-def offered(request: HttpRequest, game: Game, *, sessions: bool = True) -> Challenge | None:
-    """The finished game's challenge, made now if it has none yet and the rate limit allows
-    (CHALLENGE, per network and session); None when it does not."""
-    found = Challenge.objects.filter(game_id=game.pk).first()
-    if found is not None:
-        return found
-    try:
-        limits.check(request, limits.CHALLENGE, session=sessions)
-    except limits.Limited:
+def offered(game: Game) -> Challenge | None:
+    """The finished game's challenge, made by the change that ended it (game/counters.py) or
+    by its player's POST; a page only reads it."""
+    if game.pk is None:
         return None
-    return actions.make(game)
+    return Challenge.objects.filter(game_id=game.pk).first()
+
+
+SIDE_BY_SIDE = 5
+"""Friends' results the challenger's panel shows side by side with their own, the latest
+first; the statistics page lists them all."""
+
+
+def versus(mine: Result, theirs: Result, who: str) -> dict[str, Any]:
+    """Two results side by side: theirs first, then this player's, and who won."""
+    outcome = actions.verdict(mine, theirs)
+    return {
+        "theirs": shown(who, theirs),
+        "mine": shown(gettext("You"), mine),
+        "verdict": outcome,
+        "sentence": verdict_sentence(outcome),
+    }
 
 
 def context(request: HttpRequest, game: Game, *, sessions: bool = True) -> dict[str, Any] | None:
-    """The panel's challenge part for a finished stored game; None for any other."""
+    """The panel's challenge part for a finished stored game; None for any other. Reads only:
+    `sessions` is kept for the embed's call."""
     if game.pk is None or game.status == Game.Status.PLAYING:
         return None
-    found: dict[str, Any] = {}
+    found: dict[str, Any] = {"make_url": reverse("challenge_make", args=[game.pk])}
     mine = actions.result(game)
     entry = ChallengeEntry.objects.select_related("challenge__game").filter(game_id=game.pk).first()
     if entry is not None:
-        theirs = actions.result(entry.challenge.game)
-        found["versus"] = {
-            "theirs": shown(gettext("Your friend"), theirs),
-            "mine": shown(gettext("You"), mine),
-            "verdict": actions.verdict(mine, theirs),
-            "sentence": verdict_sentence(actions.verdict(mine, theirs)),
-        }
-    challenge = offered(request, game, sessions=sessions)
-    if challenge is None:
-        found["limited"] = True
-    else:
+        found["versus"] = versus(mine, actions.result(entry.challenge.game), gettext("Your friend"))
+    challenge = offered(game)
+    if challenge is not None:
         found["url"] = link(request, challenge)
         friends = actions.friends_results(challenge.pk)
-        if friends:
-            found["me"] = shown(gettext("You"), mine)
-            found["friends"] = [
-                (
-                    shown(gettext("Friend %(number)s") % {"number": number}, friend),
-                    actions.verdict(mine, friend),
-                )
-                for number, friend in enumerate(friends, 1)
-            ]
+        numbered = list(enumerate(friends, 1))[::-1]
+        found["friends"] = [
+            versus(mine, friend, gettext("Friend %(number)s") % {"number": number})
+            for number, friend in numbered[:SIDE_BY_SIDE]
+        ]
+        found["more_friends"] = max(0, len(friends) - SIDE_BY_SIDE)
     return found
 
 

@@ -4,7 +4,9 @@ cached month when a game changes what it counts.
 
 A daily game is any game of a date's deal number under the default rules (`lucie`), however it
 was opened. Only started games (a first move made) count as played; an abandoned game counts as
-played, not won; a game in which the solver was peeked at (`assisted`) is never a win.
+played, not won; a game in which the solver was peeked at (`assisted`) is never a win, nor is
+one played faster than a person can (game.status.too_fast). A day's winners and best time are
+read from each entry's first end (game/tally.py): play after it is practice.
 
 Everything for a month page is a fixed number of queries, whatever the number of days or games:
 everyone's figures here, and this player's in game/daily/player.py.
@@ -25,8 +27,7 @@ from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
 
 from game import deals, tally
 from game.board.clock import format_ms
-from game.models import Game
-from game.status import WIN
+from game.models import DailyRank, Game
 from lucie import metrics
 
 logger = logging.getLogger(__name__)
@@ -61,7 +62,6 @@ class DayFigures:
 
 
 BEST_TIME_FLOOR_MS_PER_MOVE = tally.BEST_TIME_FLOOR_MS_PER_MOVE
-_plausible_win = tally.plausible_win
 
 
 def _entries(low: int, high: int) -> QuerySet[Game]:
@@ -135,8 +135,7 @@ def counted_otherwise(game: Game, before: tally.Counted, now: tally.Counted) -> 
     its day's tally row follows, its rank among the day's finished entries too, and the month's
     cached figures are dropped."""
     if game.rules == deals.DAILY_RULES:
-        tally.record_change(game.deal_number, before, now)
-        tally.record_rank(game, now)
+        tally.record(game, before, now)
         _forget_on_change(game, before, now)
 
 
@@ -190,8 +189,6 @@ def day_breakdown(day: dt.date) -> DayBreakdown:
         .annotate(started_day=started_day_number())
         .aggregate(
             players=Count("pk"),
-            winners=Count("pk", filter=WIN),
-            best=Min("wall_ms", filter=_plausible_win()),
             on_the_day=Count("pk", filter=Q(started_day=number)),
             in_progress=Count("pk", filter=Q(status=Game.Status.PLAYING)),
             lost=Count("pk", filter=Q(status=Game.Status.LOST)),
@@ -199,8 +196,12 @@ def day_breakdown(day: dt.date) -> DayBreakdown:
             sessions=Count("session_key", distinct=True, filter=~Q(session_key="")),
         )
     )
+    ends = DailyRank.objects.filter(deal_number=number).aggregate(
+        winners=Count("pk", filter=tally.HONEST_WIN),
+        best=Min("wall_ms", filter=tally.HONEST_WIN),
+    )
     return DayBreakdown(
-        figures=DayFigures(number, totals["players"], totals["winners"], totals["best"]),
+        figures=DayFigures(number, totals["players"], ends["winners"], ends["best"]),
         on_the_day=totals["on_the_day"],
         late=totals["players"] - totals["on_the_day"],
         in_progress=totals["in_progress"],

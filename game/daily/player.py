@@ -1,146 +1,135 @@
-"""This player's daily games: the result of each day of a month, and the daily streak.
+"""This player's daily games: the result of each day of a month and the month's badges (the
+daily streak and the days won are game/streaks.py's, named here too).
 
-A game is "on the day" when its first move was made on the UTC date its deal number names: only
-those count for the daily streak; the others were "played late". A month page reads this
-player's games of the month in one query, and their wins (for the streak) in one more.
+A day's result is the first end of the session's counted entry of its deal (game/tally.py keeps
+it): undo and play after it are practice. A game is "on the day" when its first move was made
+on the UTC date its deal number names (game.result.on_the_day): only those count for the daily
+streak; the others were "played late". A month page reads this player's games of the month and
+their first ends in two queries, and their wins (for the streak) in two more.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
 
-from django.db.models import QuerySet
-from django.utils.translation import pgettext_lazy
-
-from game import deals
-from game.board.clock import format_ms
-from game.models import Game
-from game.status import WIN, is_clean_win
+from game import deals, rank
+from game.models import DailyRank, Game
+from game.result import FIELDS, Result, of_entry, of_game, on_the_day
+from game.streaks import Streaks as Streaks
+from game.streaks import daily_games, first_ends, won_days_between
+from game.streaks import streaks as streaks
+from game.streaks import won_days as won_days
 
 
 @dataclass(frozen=True)
 class DayResult:
-    """This player's result on one day, from the game that says the most about it."""
+    """This player's result on one day: a counted entry's first end (game/tally.py), else the
+    game that says the most about the day. Its figures are the game's Result (game/result.py)."""
 
-    state: str  # won, assisted, playing, lost, abandoned
+    result: Result
     on_the_day: bool
-    elapsed_ms: int
-    move_count: int
-    cards_home: int
-    redeals_used: int
-    mercis_used: int
     game_id: int
-    clean: bool = False  # a clean win: no undo, no hint, no "Show a win" (Game.is_clean_win)
+    counted: bool = False  # the first end of the session's counted entry
+    practice: bool = False  # the counted game was played on after its first end
+
+    @property
+    def state(self) -> str:
+        return self.result.state
+
+    @property
+    def won(self) -> bool:
+        """Won for the streak and the badge: without "Show a win", not faster than a person."""
+        return self.result.won and not self.result.too_fast
+
+    @property
+    def clean(self) -> bool:
+        return self.result.clean
 
     @property
     def time(self) -> str:
-        return format_ms(self.elapsed_ms)
+        return self.result.time
 
     @property
     def label(self) -> str:
-        return str(STATE_LABELS[self.state])
+        return self.result.label
 
     @property
     def finished(self) -> bool:
-        return self.state != "playing"
+        return self.result.finished
+
+    @property
+    def elapsed_ms(self) -> int:
+        return self.result.elapsed_ms
+
+    @property
+    def move_count(self) -> int:
+        return self.result.move_count
+
+    @property
+    def cards_home(self) -> int:
+        return self.result.cards_home
+
+    @property
+    def redeals_used(self) -> int:
+        return self.result.redeals_used
+
+    @property
+    def mercis_used(self) -> int:
+        return self.result.mercis_used
 
 
-STATE_LABELS = {
-    "won": pgettext_lazy("a daily result", "Won"),
-    "assisted": pgettext_lazy("a daily result", "Won with help"),
-    "playing": pgettext_lazy("a daily result", "In progress"),
-    "lost": pgettext_lazy("a daily result", "Lost"),
-    "abandoned": pgettext_lazy("a daily result", "Left unfinished"),
-}
-# Which of a day's games speaks for it: a clean win first, then one under way, then the rest.
+# Which of a day's games speaks for it when no counted entry has ended: a clean win first, then
+# one under way, then the rest.
 _STATE_RANK = {"won": 0, "assisted": 1, "playing": 2, "lost": 3, "abandoned": 4}
 
 
-def _daily_games(low: int, high: int) -> QuerySet[Game]:
-    # `started_at__isnull=False` (not an exclude) so that the SQL says "IS NOT NULL", which lets
-    # the database use the partial index game_daily_entries.
-    return Game.objects.filter(
-        rules=deals.DAILY_RULES,
-        deal_number__gte=low,
-        deal_number__lte=high,
-        started_at__isnull=False,
-    )
-
-
-def _state(status: str, assisted: bool) -> str:
-    if status == Game.Status.WON:
-        return "assisted" if assisted else "won"
-    return str(status)
-
-
 def player_month(session_key: str | None, first: dt.date) -> dict[int, DayResult]:
-    """This player's result for each day of the month they played, keyed by deal number.
+    """This player's result for each day of the month they played, keyed by deal number: the
+    first end of a day's counted entry, else the day's best game.
 
     The games are read as plain rows, not Game instances, and only each day's best becomes a
     result: a player may try a day's deal many times, and a row costs a fraction of an instance
     (bench/daily.py)."""
     if not session_key:
         return {}
+    low, high = deals.month_bounds(first)
     rows = (
-        _daily_games(*deals.month_bounds(first))
+        daily_games(low, high)
         .filter(session_key=session_key)
-        .values_list(*RESULT_FIELDS)
+        .values_list("pk", "deal_number", "started_at", "status", "move_count", *FIELDS)
     )
-    best: dict[int, tuple[tuple[int, int, int], tuple[Any, ...]]] = {}
-    for row in rows:
-        pk, number, status, assisted, started_at, elapsed_ms = row[:6]
-        state = _state(status, assisted)
+    ends = first_ends(session_key, low, high)
+    best: dict[int, tuple[tuple[int, int, int], DayResult]] = {}
+    found: dict[int, DayResult] = {}
+    for pk, number, started_at, status, moves, *fields in rows:
+        on_day = on_the_day(number, started_at)
+        if number in ends and ends[number][0].game_id == pk:
+            row = ends[number][0]
+            practice = status != row.status or moves != row.move_count
+            found[number] = DayResult(of_entry(row), on_day, pk, True, practice)
+            continue
+        result = Result.build(*fields)
         # A win on the day beats a late one, a faster win a slower one; otherwise the latest game.
-        tie = elapsed_ms if state == "won" else -pk
-        rank = (_STATE_RANK[state], 0 if _on_the_day(number, started_at) else 1, tie)
+        tie = result.elapsed_ms if result.state == "won" else -pk
+        rank = (_STATE_RANK[result.state], 0 if on_day else 1, tie)
         if number not in best or rank < best[number][0]:
-            best[number] = (rank, row)
-    return {number: result_of(*row) for number, (_, row) in best.items()}
-
-
-RESULT_FIELDS = (
-    "pk", "deal_number", "status", "assisted", "started_at", "elapsed_ms", "move_count",
-    "cards_home", "redeals_used", "mercis_used", "undos", "hints",
-)  # fmt: skip
-"""What a day's result reads from a game, in the order `result_of` takes them."""
+            best[number] = (rank, DayResult(result, on_day, pk))
+    return {number: day for number, (_, day) in best.items()} | found
 
 
 def day_result(game: Game) -> DayResult:
-    return result_of(*(getattr(game, name) for name in RESULT_FIELDS))
+    """A game's result for its day: its first end when it is a counted entry that has ended,
+    else as it stands."""
+    return day_result_of(game, rank.entry_of(game))
 
 
-def result_of(
-    pk: int,
-    deal_number: int,
-    status: str,
-    assisted: bool,
-    started_at: dt.datetime | None,
-    elapsed_ms: int,
-    move_count: int,
-    cards_home: int,
-    redeals_used: int,
-    mercis_used: int,
-    undos: int,
-    hints: int,
-) -> DayResult:
-    """The result of a game read as RESULT_FIELDS."""
-    return DayResult(
-        state=_state(status, assisted),
-        on_the_day=_on_the_day(deal_number, started_at),
-        elapsed_ms=elapsed_ms,
-        move_count=move_count,
-        cards_home=cards_home,
-        redeals_used=redeals_used,
-        mercis_used=mercis_used,
-        game_id=pk,
-        clean=is_clean_win(status, assisted, undos, hints),
-    )
-
-
-def _on_the_day(number: int, started_at: dt.datetime | None) -> bool:
-    return started_at is not None and deals.deal_number_for(started_at.astimezone(dt.UTC)) == number
+def day_result_of(game: Game, row: DailyRank | None) -> DayResult:
+    """`day_result`, with the game's first end read already (rank.entry_of)."""
+    on_day = on_the_day(game.deal_number, game.started_at)
+    if row is not None:
+        return DayResult(of_entry(row), on_day, game.pk, True, rank.played_on(game, row))
+    return DayResult(of_game(game), on_day, game.pk or 0)
 
 
 # ---------------------------------------------------------------- the month's badge
@@ -172,9 +161,11 @@ class MonthBadge:
         return badge(self.days_won)
 
 
-def earlier_badges(session_key: str | None, first: dt.date) -> list[MonthBadge]:
+def earlier_badges(
+    session_key: str | None, first: dt.date, won: dict[int, bool] | None = None
+) -> list[MonthBadge]:
     """The badges of the BADGE_MONTHS months before `first` (those on offer), the latest first:
-    one query over this player's wins, at most a year of days."""
+    two queries over this player's wins, at most a year of days (none when `won` is given)."""
     months = []
     month = first
     for _ in range(BADGE_MONTHS):
@@ -184,68 +175,14 @@ def earlier_badges(session_key: str | None, first: dt.date) -> list[MonthBadge]:
         months.append(month)
     if not months:
         return []
-    won: dict[int, set[int]] = {}
+    by_month: dict[int, set[int]] = {}
     if session_key:
         low = deals.month_bounds(months[-1])[0]
         high = deals.month_bounds(months[0])[1]
-        numbers = (
-            _daily_games(low, high)
-            .filter(WIN, session_key=session_key)
-            .values_list("deal_number", flat=True)
-        )
-        for number in numbers:
-            won.setdefault(number // 100, set()).add(number)
-    return [MonthBadge(month, len(won.get(month.year * 100 + month.month, ()))) for month in months]
-
-
-@dataclass(frozen=True)
-class Streaks:
-    current: int
-    best: int
-
-
-def streaks(session_key: str | None, today: dt.date | None = None) -> Streaks:
-    """The daily streak (days in a row won on the day, ending today or yesterday) and the best.
-
-    One query for this player's wins and when each was begun; which were won on the day is told
-    here, over those rows (cheaper than the SQL's date parts, which SQLite computes in Python
-    for every row; bench/daily.py).
-    """
-    if not session_key:
-        return Streaks(0, 0)
-    today = today or deals.today_utc()
-    low = deals.deal_number_for(deals.site_start())
-    wins = (
-        _daily_games(low, deals.deal_number_for(today))
-        .filter(WIN, session_key=session_key)
-        .values_list("deal_number", "started_at")
-    )
-    days = {
-        day
-        for number, started_at in wins
-        if _on_the_day(number, started_at) and (day := deals.day_of_deal(number)) is not None
-    }
-    return Streaks(current=_run_ending(days, today), best=_longest_run(days))
-
-
-def _run_ending(days: set[dt.date], today: dt.date) -> int:
-    one = dt.timedelta(days=1)
-    day = today if today in days else today - one
-    run = 0
-    while day in days:
-        run += 1
-        day -= one
-    return run
-
-
-def _longest_run(days: set[dt.date]) -> int:
-    one = dt.timedelta(days=1)
-    best = 0
-    for day in days:
-        if day - one in days:
-            continue
-        run = 1
-        while day + one * run in days:
-            run += 1
-        best = max(best, run)
-    return best
+        if won is None:
+            won = won_days_between(session_key, low, high)
+        for number in (number for number in won if low <= number <= high):
+            by_month.setdefault(number // 100, set()).add(number)
+    return [
+        MonthBadge(month, len(by_month.get(month.year * 100 + month.month, ()))) for month in months
+    ]

@@ -1,15 +1,49 @@
-"""The text a player shares after a daily game: the result in one line, and the deal's link."""
+"""The text a player shares after a daily game: the result in one line, and the deal's link.
+
+A finished daily game has one share text (`for_day`), shown once on the daily page (its result
+box) and the month page: its result (a counted entry's first end), its place or percentile in
+the rank's own words (game.rank.Rank.share), the link to play the same deal and the challenge
+link.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import ngettext, pgettext
+
+from game import deals
+from game.challenge import panel as challenge_panel
+from game.models import Game
 
 if TYPE_CHECKING:
     from game.daily.difficulty import Difficulty
     from game.daily.player import DayResult
     from game.rank import Rank
+
+
+def for_day(
+    request: HttpRequest,
+    game: Game,
+    result: DayResult,
+    rank: Rank | None,
+    hardness: Difficulty | None,
+) -> str:
+    """The one share text of a finished daily game."""
+    day = deals.day_of_deal(game.deal_number)
+    assert day is not None
+    path = reverse("daily_day", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"])
+    challenge = challenge_panel.offered(game)
+    return share_text(
+        game.deal_number,
+        result,
+        request.build_absolute_uri(path),
+        hardness,
+        rank=rank,
+        challenge_url=challenge_panel.link(request, challenge) if challenge else "",
+    )
 
 
 def share_text(
@@ -57,7 +91,7 @@ def share_text(
         parts.append(pgettext("the share text", "no merci"))
     if not result.on_the_day:
         parts.append(pgettext("the share text", "played late"))
-    if rank is not None and rank.share:
+    if rank is not None:
         parts.append(rank.share)
     hard = f" \N{MIDDLE DOT} {hardness.share}" if hardness is not None else ""
     text = f"La Belle Lucie #{deal_number} \N{EM DASH} {', '.join(parts)}{hard}\n{url}"

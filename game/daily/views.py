@@ -11,6 +11,7 @@ stores the session and the game, as the session's entry in the daily figures.
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -25,7 +26,6 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from game import deals, engine, leases, rank
 from game.board import find
-from game.challenge import panel as challenge_panel
 from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
@@ -88,7 +88,7 @@ def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[s
         "day_url": _day_url(day),
         "streaks": player.streaks(key, today),
         "daily_game": game,
-        # How hard the deal is; if the scheduled command missed it, the page asks for it.
+        # How hard the deal is; if the scheduled job missed it, the page's line asks (a POST).
         "difficulty": difficulty.of_deal(deals.deal_number_for(day)),
         "difficulty_url": reverse(
             "daily_difficulty", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
@@ -96,21 +96,13 @@ def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[s
         **_rollover_context(),
     }
     if game is not None:
-        mine = player.day_result(game)
+        entry = rank.entry_of(game)
+        mine = player.day_result_of(game, entry)
         context["mine"] = mine
         if mine.finished:
-            url = request.build_absolute_uri(_day_url(day))
-            placed = rank.of_game(game, today)
-            challenge = challenge_panel.offered(request, game)
+            placed = None if entry is None else rank.of_row(entry, today, mine.practice)
             context["rank"] = placed
-            context["share"] = share.share_text(
-                game.deal_number,
-                mine,
-                url,
-                context["difficulty"],
-                rank=placed,
-                challenge_url=challenge_panel.link(request, challenge) if challenge else "",
-            )
+            context["share"] = share.for_day(request, game, mine, placed, context["difficulty"])
     return context
 
 
@@ -136,21 +128,19 @@ def day(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
 def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
     number = deals.deal_number_for(date)
     rules = engine.Rules.parse(deals.DAILY_RULES)
-    if request.method != "POST" and request.session.session_key is None:
-        # A browser with no session: the deal's first board, stored (as this session's daily
-        # entry) only when the first move is made.
-        pending = first_board(number, rules, daily=True)
-        return _render_day(request, date, pending, selected=selected_card(request))
-    key = session_key(request)
-    game = find.day_game(key, number)
     if request.method == "POST":
-        if game is None:
-            game = start_game(request, key, number, rules, daily=True)
+        made = session_key(request)
+        if find.day_game(made, number) is None:
+            start_game(request, made, number, rules, daily=True)
         # The deal's page, not the game's: post/redirect/get, and a reload shows the same.
         return HttpResponseRedirect(_play_url(date), status=303)
+    key = request.session.session_key
+    game = find.day_game(key, number) if key else None
     if game is None:
-        # The day's game lives beside the other game in progress, which it never ends.
-        game = start_game(request, key, number, rules, daily=True)
+        # A page only reads: the deal's first board, stored (as this session's daily entry,
+        # beside the other game in progress, which it never ends) when its first move is made.
+        pending = first_board(number, rules, daily=True)
+        return _render_day(request, date, pending, selected=selected_card(request))
     return _render_day(request, date, game)
 
 
@@ -161,6 +151,9 @@ def _render_day(
     context["today"] = deals.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
     context.update(day_context(request, date, game if game.pk is not None else None))
+    if context.get("win") is not None:
+        # The result box under the board carries the day's one share text.
+        context["win"] = dataclasses.replace(context["win"], share="")
     response = render(request, "daily/play.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -194,7 +187,8 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     today = deals.today_utc()
     key = request.session.session_key
     mine = player.player_month(key, first)
-    placed = rank.month_percentiles([result.game_id for result in mine.values()], today)
+    won = player.won_days(key, today)
+    placed = rank.month_ranks([result.game_id for result in mine.values()], today)
     everyone = daily_figures.month_figures(first)
     low, high = deals.month_bounds(first)
     hardness = difficulty.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
@@ -216,7 +210,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
                 "future": date > today,
                 "url": _play_url(date),
                 "mine": mine.get(number),
-                "percentile": placed.get(mine[number].game_id) if number in mine else None,
+                "rank": placed.get(mine[number].game_id) if number in mine else None,
                 "everyone": everyone.get(number, daily_figures.DayFigures(number)),
             }
             cells.append(cell)
@@ -231,7 +225,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     previous = deals.add_months(first, -1)
     following = deals.add_months(first, 1)
     todays = mine.get(deals.deal_number_for(today)) if first == today.replace(day=1) else None
-    won_this_month = sum(1 for r in mine.values() if r.state == "won")
+    won_this_month = sum(1 for r in mine.values() if r.won)
     context: dict[str, Any] = {
         "first": first,
         "weeks": weeks,
@@ -245,27 +239,20 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         "previous": previous,
         "next_url": _month_url(following) if following <= today.replace(day=1) else "",
         "next": following,
-        "streaks": player.streaks(key, today),
+        "streaks": player.streaks(key, today, won),
         "won_this_month": won_this_month,
         "badge": player.badge(won_this_month),
-        "badges": player.earlier_badges(key, first),
+        "badges": player.earlier_badges(key, first, won),
         "badge_levels": player.BADGES,
         # A game still under way is neither won nor lost yet: it is not counted against the month.
         "played_this_month": sum(1 for r in mine.values() if r.finished),
         **_rollover_context(),
     }
     if todays is not None and todays.finished:
-        url = request.build_absolute_uri(_day_url(today))
         number = deals.deal_number_for(today)
         game = Game.objects.get(pk=todays.game_id)
-        challenge = challenge_panel.offered(request, game)
-        context["share"] = share.share_text(
-            number,
-            todays,
-            url,
-            hardness.get(number),
-            rank=rank.of_game(game, today),
-            challenge_url=challenge_panel.link(request, challenge) if challenge else "",
+        context["share"] = share.for_day(
+            request, game, todays, placed.get(game.pk), hardness.get(number)
         )
     return render(request, "daily/month.html", context)
 

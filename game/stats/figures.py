@@ -29,6 +29,7 @@ from django.utils.translation import gettext, pgettext
 
 from game.board.clock import format_ms
 from game.models import Game
+from game.result import FIELDS, HELPED, LOST, WON, Result
 from game.status import CLEAN_WIN, WIN
 
 # Cards home per game: bins of five, then the near misses and the wins on their own.
@@ -66,50 +67,53 @@ class Bin:
 
 @dataclass(frozen=True)
 class Recent:
-    """One of the last games, for the strip."""
+    """One of the last games, for the strip: its Result (game/result.py)."""
 
     number: int
-    status: str
-    assisted: bool
-    cards_home: int
-    elapsed_ms: int
+    game_result: Result
     deal_number: int
     replay_token: str
     pk: int = 0
-    undos: int = 0
-    hints: int = 0
+
+    @property
+    def result(self) -> str:
+        """won, assisted, lost or abandoned (game.result's states)."""
+        return self.game_result.state
+
+    @property
+    def state(self) -> str:
+        return self.game_result.state
 
     @property
     def clean(self) -> bool:
         """A clean win (status.CLEAN_WIN): no undo, no hint, no "Show a win"."""
-        return self.result == "won" and not (self.undos or self.hints)
+        return self.game_result.clean
+
+    @property
+    def cards_home(self) -> int:
+        return self.game_result.cards_home
 
     @property
     def reviewable(self) -> bool:
-        return self.status in (Game.Status.WON, Game.Status.LOST)
-
-    @property
-    def result(self) -> str:
-        if self.status == Game.Status.WON:
-            return "assisted" if self.assisted else "won"
-        return self.status
+        return self.game_result.state in (WON, HELPED, LOST)
 
     @property
     def time(self) -> str:
-        return format_ms(self.elapsed_ms)
+        return self.game_result.time
 
     @property
     def summary(self) -> str:
-        if self.result == "won" and self.clean:
+        result = self.game_result
+        if result.clean:
             what = gettext("won in %(time)s, a clean win") % {"time": self.time}
-        elif self.result == "won":
+        elif result.state == WON:
             what = gettext("won in %(time)s") % {"time": self.time}
-        elif self.result == "assisted":
+        elif result.state == HELPED:
             what = gettext("won with help (counts as played)")
-        elif self.result == "lost":
-            what = gettext("lost, %(count)s cards home") % {"count": self.cards_home}
+        elif result.state == LOST:
+            what = gettext("lost, %(count)s cards home") % {"count": result.cards_home}
         else:
-            what = gettext("abandoned, %(count)s cards home") % {"count": self.cards_home}
+            what = gettext("abandoned, %(count)s cards home") % {"count": result.cards_home}
         return gettext("Game %(number)s: deal #%(deal)s, %(what)s") % {
             "number": self.number,
             "deal": self.deal_number,
@@ -259,20 +263,13 @@ def _recent(games: QuerySet[Game]) -> tuple[Recent, ...]:
     rows = list(
         games.filter(finished_at__isnull=False)
         .order_by("-finished_at", "-pk")
-        .values_list(
-            "status",
-            "assisted",
-            "cards_home",
-            "elapsed_ms",
-            "deal_number",
-            "replay_token",
-            "pk",
-            "undos",
-            "hints",
-        )[:RECENT]
+        .values_list("deal_number", "replay_token", "pk", *FIELDS)[:RECENT]
     )
     rows.reverse()  # oldest first, so the strip reads left to right
-    return tuple(Recent(number, *row) for number, row in enumerate(rows, start=1))
+    return tuple(
+        Recent(number, Result.build(*fields), deal, token, pk)
+        for number, (deal, token, pk, *fields) in enumerate(rows, start=1)
+    )
 
 
 def _win_times(games: QuerySet[Game], best_ms: int | None) -> tuple[WinTime, ...]:

@@ -14,10 +14,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import engine, limits
-from game.board import words
+from game import deals, engine, limits, rank, streaks
+from game.board import find, words
 from game.challenge import panel as challenge_panel
 from game.players import HtmxHttpRequest, bad_request, session_key
+from game.result import of_game
 from game.stats import charts, tabs, transfer
 from game.stats import figures as stats
 
@@ -91,6 +92,18 @@ def _stats_since(request: HttpRequest) -> dt.datetime | None:
         return None
 
 
+def _todays_daily(key: str | None) -> dict[str, Any] | None:
+    """Today's daily result and its place, as the daily page words them, if it has ended."""
+    game = find.day_game(key, deals.todays_deal_number()) if key else None
+    if game is None:
+        return None
+    placed = rank.of_game(game)
+    result = placed.result if placed is not None else of_game(game)
+    if not result.finished:
+        return None
+    return {"result": result, "rank": placed}
+
+
 @require_safe
 def stats_page(request: HtmxHttpRequest) -> HttpResponse:
     """Numbers and pictures for one rule set (`?rules=nomerci`; the default rules without it) or
@@ -111,6 +124,9 @@ def stats_page(request: HtmxHttpRequest) -> HttpResponse:
         "transfer_minutes": transfer.TRANSFER_MINUTES,
         # The full page only: the dialog (htmx) shows the figures alone.
         "challenges": [] if request.htmx else challenge_panel.made(key),
+        # The daily streak and today's result: the same numbers and words as the daily pages.
+        "daily_streaks": streaks.streaks(key),
+        "daily_today": _todays_daily(key),
     }
     template = "game/stats.html#stats" if request.htmx else "game/stats.html"
     response = render(request, template, context)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.db.models import Min
 from django.utils.translation import ngettext
 
-from game import engine
+from game import engine, streaks
 from game.board import words
 from game.board.clock import format_ms
 from game.models import Game
@@ -29,6 +29,7 @@ class WinScreen:
     won: int = 0
     streak: int = 0
     win_rate: str = ""
+    daily: bool = False  # a daily game: `streak` is the daily streak (game.daily.player.streaks)
 
     @property
     def has_figures(self) -> bool:
@@ -72,9 +73,11 @@ def share_text(game: Game, url: str) -> str:
 
 
 def for_game(game: Game, url: str) -> WinScreen:
-    """The screen for a won game; with no session (the embed) it has no figures."""
+    """The screen for a won game; with no session (the embed) it has no figures. A daily
+    game's share text is the day's (game/daily/share.py, in the daily page's result box) and
+    its streak the daily streak, the one number every daily page shows."""
     time = format_ms(game.elapsed_ms)
-    share = share_text(game, url)
+    share = "" if game.daily else share_text(game, url)
     if not game.session_key or game.assisted:
         return WinScreen(time=time, moves=game.move_count, share=share)
     stats = figures.for_session(game.session_key, game.rules)
@@ -91,6 +94,7 @@ def for_game(game: Game, url: str) -> WinScreen:
         new_best=earlier is None or game.elapsed_ms < earlier,
         played=stats.played,
         won=stats.won,
-        streak=stats.current_streak,
+        streak=streaks.streaks(game.session_key).current if game.daily else stats.current_streak,
         win_rate=stats.win_rate,
+        daily=game.daily,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -82,9 +83,9 @@ def test_a_friend_takes_up_the_challenge_and_both_see_the_results(
     expect(result.locator("tr", has_text="Cards home")).to_have_text(re.compile(r"17\s*30"))
 
     page.reload()
-    row = page.locator("tr[data-friend-result]")
-    expect(row).to_have_count(1)
-    expect(row).to_have_attribute("data-verdict", "theirs")
+    side = page.locator("section[data-friend-result]")
+    expect(side).to_have_count(1)
+    expect(side).to_have_attribute("data-verdict", "theirs")
     page.goto(f"{live_server.url}/stats/")
     expect(page.locator("[data-challenges] tr[data-friend-result]")).to_have_count(1)
     friend_context.close()
@@ -110,9 +111,53 @@ def test_the_daily_page_says_where_a_finished_game_ranks(
 
     box = page.locator("#daily-result [data-percentile]")
     expect(box).to_have_attribute("data-percentile", "66")
-    expect(box).to_have_text("You did better than 66 % of today's players.")
+    expect(box).to_have_text("You are 2nd of 4 players today.")
+    expect(box).to_have_attribute("data-rank-place", "2")
+    expect(box).to_have_attribute("data-rank-of", "4")
     expect(page.locator(".end [data-percentile]")).to_have_attribute("data-percentile", "66")
     share = page.get_by_label("Your result to share")
-    expect(share).to_have_value(re.compile("better than 66 % of the day's players"))
+    expect(share).to_have_value(re.compile("2nd of 4 players"))
     expect(share).to_have_value(re.compile(r"Beat me on this deal: http://\S+/challenge/"))
     context.close()
+
+
+def test_the_challenger_sees_both_results_side_by_side_on_a_320_px_phone(
+    browser: Browser, live_server: LiveServer, artifact_dir: Path
+) -> None:
+    """The challenger's own game page after a friend finished: their result beside the
+    friend's, every column in view and nothing cut, and "Challenge a friend" drawn as a
+    button."""
+    page, game, href = challenger_link(browser, live_server)
+    friend_context = browser.new_context()
+    friend = friend_context.new_page()
+    friend.goto(href)
+    friend.get_by_role("button", name="Take up the challenge").click()
+    expect(friend).to_have_url(re.compile(r"/game/\d+/$"))
+    end_game(session_of(friend_context), cards_home=30, elapsed_ms=300_000, wall_ms=310_000)
+    friend_context.close()
+
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{live_server.url}/game/{game.pk}/")
+    side = page.locator("section[data-friend-result]")
+    expect(side).to_have_count(1)
+    side.scroll_into_view_if_needed()
+    expect(side).to_have_attribute("data-verdict", "theirs")
+    expect(side.locator("tr", has_text="Cards home")).to_have_text(re.compile(r"30\s*17"))
+    for cell in side.locator("th, td").all():
+        box = cell.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 320 + 0.5, cell.inner_text()
+        # Nothing clipped: every cell's text fits the cell.
+        assert cell.evaluate("c => c.scrollWidth <= c.clientWidth + 1"), cell.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    side.screenshot(path=artifact_dir / "challenge-side-by-side-320.png")
+    button = page.locator("a[data-challenge]")
+    look = button.evaluate(
+        "a => { const s = getComputedStyle(a); return [s.borderTopStyle, s.textDecorationLine,"
+        " s.backgroundColor]; }"
+    )
+    assert look[0] != "none"
+    assert look[1] == "none"
+    assert look[2] not in ("rgba(0, 0, 0, 0)", "transparent")
+    page.context.close()

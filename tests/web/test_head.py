@@ -84,6 +84,7 @@ def examples(client: Client) -> dict[str, str]:
         "daily_day": f"/daily/{day}/",
         "daily_result": f"/daily/{day}/result/",
         "challenge": f"/challenge/{challenge.token}/",
+        "challenge_make": f"/game/{game.pk}/challenge/",
         "embed:today": "/embed/",
         "embed:another": "/embed/another/",
         "embed:deal": "/embed/deal/7/",

@@ -247,9 +247,14 @@ def test_the_challenger_sees_every_friends_result_on_the_game_and_in_the_statist
     html = page(client, f"/game/{game.pk}/")
     stats = page(client, "/stats/")
 
-    for shown in (html, stats):
-        rows = re.findall(r'<tr data-friend-result data-verdict="(\w+)"', shown)
-        assert rows == ["theirs", "mine", "mine"]
+    # Side by side with each friend's on the game's panel, the latest first; listed in the
+    # statistics in the order they were taken up.
+    sides = re.findall(
+        r'<section class="challenge-result" data-friend-result data-verdict="(\w+)"', html
+    )
+    assert sides == ["mine", "mine", "theirs"]
+    rows = re.findall(r'<tr data-friend-result data-verdict="(\w+)"', stats)
+    assert rows == ["theirs", "mine", "mine"]
     assert "Friend 3" in stats
 
 
@@ -268,19 +273,35 @@ def test_the_challenges_list_is_capped(client: Client) -> None:
     assert "data-challenge-full" in page(late, link)
 
 
-def test_making_links_is_rate_limited(
-    client: Client, rate_limits: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(limits, "CHALLENGE", limits.Rate("challenge", "3/m", "3/m"))
+def test_a_game_that_ends_has_its_link_and_showing_it_makes_nothing(client: Client) -> None:
     games = [challenged(client) for _ in range(4)]
+    assert Challenge.objects.count() == 4
 
     shown = [challenge_links(page(client, f"/game/{game.pk}/")) for game in games]
 
-    assert [len(links) for links in shown] == [1, 1, 1, 0]
-    assert "No challenge link could be made just now" in page(client, f"/game/{games[3].pk}/")
+    assert [len(links) for links in shown] == [1, 1, 1, 1]
+    assert Challenge.objects.count() == 4
+
+
+def test_asking_for_links_is_rate_limited(
+    client: Client, rate_limits: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Games that ended before a game's end made its challenge: the panel offers a POST.
+    monkeypatch.setattr(limits, "CHALLENGE", limits.Rate("challenge", "3/m", "3/m"))
+    games = [challenged(client) for _ in range(4)]
+    Challenge.objects.all().delete()
+    assert "data-challenge-make" in page(client, f"/game/{games[0].pk}/")
+
+    answers = [client.post(f"/game/{game.pk}/challenge/").status_code for game in games]
+
+    assert answers == [303, 303, 303, 429]
     assert Challenge.objects.count() == 3
-    # A link made already is shown again without counting.
     assert len(challenge_links(page(client, f"/game/{games[0].pk}/"))) == 1
+    # Asking again for a link made already counts nothing and makes nothing.
+    assert client.post(f"/game/{games[0].pk}/challenge/").status_code == 303
+    assert Challenge.objects.count() == 3
+    # Nobody else's game.
+    assert Client().post(f"/game/{games[3].pk}/challenge/").status_code == 404
 
 
 @pytest.mark.parametrize("token", ["nosuchchallengeatall", "a" * 64])

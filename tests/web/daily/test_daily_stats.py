@@ -21,6 +21,7 @@ from game.daily import figures as daily_figures
 from game.daily import player, share
 from game.daily.player import DayResult
 from game.models import Game
+from game.result import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -200,12 +201,13 @@ def test_a_browser_with_no_session_has_no_streak() -> None:
 # ---------------------------------------------------------------- this player's month
 
 
-def test_the_day_is_told_by_its_best_game() -> None:
-    game("me", 20261128, Game.Status.LOST)
-    won = game("me", 20261128, elapsed_ms=200_000)
-    game("me", 20261128, elapsed_ms=100_000, started=at(29))  # faster but late
-    game("me", 20261127, Game.Status.ABANDONED)
-    playing = game("me", 20261127, Game.Status.PLAYING)
+def test_a_day_with_no_counted_entry_is_told_by_its_best_game() -> None:
+    # No counted entry (another browser on the same network had it): the best game speaks.
+    game("me", 20261128, Game.Status.LOST, daily_entry=False)
+    won = game("me", 20261128, elapsed_ms=200_000, daily_entry=False)
+    game("me", 20261128, elapsed_ms=100_000, started=at(29), daily_entry=False)  # faster, late
+    game("me", 20261127, Game.Status.ABANDONED, daily_entry=False)
+    playing = game("me", 20261127, Game.Status.PLAYING, daily_entry=False)
 
     month = player.player_month("me", dt.date(2026, 11, 1))
 
@@ -215,14 +217,29 @@ def test_the_day_is_told_by_its_best_game() -> None:
     assert month[20261127].label == "In progress"
 
 
+def test_a_counted_entry_s_first_end_tells_the_day_whatever_came_after() -> None:
+    entry = game("me", 20261128, Game.Status.LOST, cards_home=12)
+    game("me", 20261128, elapsed_ms=200_000)  # a later try, won: practice
+    entry.status = Game.Status.WON  # the entry undone and played out afterwards
+    entry.cards_home = 52
+    entry.save()
+
+    month = player.player_month("me", dt.date(2026, 11, 1))
+
+    assert month[20261128].game_id == entry.pk
+    assert (month[20261128].state, month[20261128].cards_home) == ("lost", 12)
+    assert month[20261128].practice
+    assert player.streaks("me") == player.Streaks(0, 0)
+
+
 def test_a_day_of_many_tries_is_told_by_its_best_whatever_their_order() -> None:
-    game("me", 20261128, Game.Status.LOST, hints=2)
+    game("me", 20261128, Game.Status.LOST, hints=2, daily_entry=False)
     clean = game("me", 20261128, elapsed_ms=250_000)
     game("me", 20261128, elapsed_ms=90_000, assisted=True)  # faster, but with help
     game("me", 20261128, elapsed_ms=300_000, undos=1)  # slower
     game("me", 20261128, Game.Status.PLAYING)
-    game("me", 20261126, Game.Status.LOST)
-    latest = game("me", 20261126, Game.Status.LOST, cards_home=30)
+    game("me", 20261126, Game.Status.LOST, daily_entry=False)
+    latest = game("me", 20261126, Game.Status.LOST, cards_home=30, daily_entry=False)
     game("other", 20261128, elapsed_ms=60_000)
 
     month = player.player_month("me", dt.date(2026, 11, 1))
@@ -235,9 +252,10 @@ def test_a_day_of_many_tries_is_told_by_its_best_whatever_their_order() -> None:
 
 
 def test_a_win_on_the_day_counts_for_the_streak_among_later_tries() -> None:
-    game("me", 20261128, started=at(29))  # won late
-    game("me", 20261128, Game.Status.LOST)
-    game("me", 20261128, started=at(28, hour=23))  # won on the day, after a loss
+    # Tries that are not the day's counted entry (its network had one already).
+    game("me", 20261128, started=at(29), daily_entry=False)  # won late
+    game("me", 20261128, Game.Status.LOST, daily_entry=False)
+    game("me", 20261128, started=at(28, hour=23), daily_entry=False)  # won on the day
     game("me", 20261129, Game.Status.PLAYING)
     game("me", 20261129)
 
@@ -248,18 +266,22 @@ def test_a_win_on_the_day_counts_for_the_streak_among_later_tries() -> None:
 
 
 def result(**fields: object) -> DayResult:
+    on_the_day = bool(fields.pop("on_the_day", True))
     values: dict[str, object] = {
         "state": "won",
-        "on_the_day": True,
         "elapsed_ms": 252_000,
+        "wall_ms": 260_000,
         "move_count": 93,
         "cards_home": 52,
         "redeals_used": 2,
         "mercis_used": 1,
-        "game_id": 1,
+        "clean": False,
+        "helped": True,
+        "too_fast": False,
+        "key": 1_000,
     }
     values.update(fields)
-    return DayResult(**values)  # type: ignore[arg-type]
+    return DayResult(Result(**values), on_the_day, 1)  # type: ignore[arg-type]
 
 
 URL = "https://lucie.example/daily/2026/11/29/"
@@ -293,6 +315,8 @@ def test_share_text(fields: dict[str, object], line: str) -> None:
 def test_share_text_carries_nothing_about_the_player(client: Client) -> None:
     key = client.session.session_key
     assert key is not None
+    for other in ("a", "b", "c"):  # the game's id is then not a figure the text holds
+        game(other, 20261128, Game.Status.PLAYING, started=None)
     played = game(key, 20261129, token="secret-token-abc")
 
     html = client.get("/daily/").content.decode()

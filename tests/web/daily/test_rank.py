@@ -59,9 +59,10 @@ def test_a_win_in_the_middle_did_better_than_three_of_four(client: Client) -> No
 
     html = page(client, "/daily/")
 
-    # On the end panel and in the result box under the board.
+    # On the end panel and in the result box under the board: below ten players, the place.
     assert percentiles(html) == [75, 75]
-    assert "You did better than 75 % of today's players." in html
+    assert "You are 2nd of 5 players today." in html
+    assert 'data-rank-place="2" data-rank-of="5"' in html
     assert "data-clean" not in marked(html, 'class="daily-rank"')
 
 
@@ -83,14 +84,21 @@ def test_wins_tie_on_the_clock_break_by_moves(client: Client) -> None:
     assert percentiles(client.get("/daily/").content.decode()) == [50, 50]
 
 
-def test_a_win_with_show_a_win_ranks_as_a_loss_with_every_card_home(client: Client) -> None:
+def test_a_win_with_show_a_win_is_not_ranked_and_says_why(client: Client) -> None:
     others()
-    finished(session_of(client), DEAL, started=BEGUN, assisted=True, wall_ms=10_000)
+    finished(session_of(client), DEAL, started=BEGUN, assisted=True, wall_ms=60_000)
 
     html = page(client, "/daily/")
 
-    # Above both losses (52 cards home), below both wins, however fast.
-    assert percentiles(html) == [50, 50]
+    assert percentiles(html) == []
+    assert "data-rank-place" not in html
+    assert "Not ranked: “Show a win” was used" in html
+    assert "better than" not in html.lower()
+    # The four honest players' figures do not count it.
+    loser = Game.objects.get(session_key="p1")
+    placed = rank.of_game(loser)
+    assert placed is not None
+    assert (placed.place, placed.of, placed.percentile) == (4, 4, 0)
 
 
 def test_only_counted_entries_count(client: Client) -> None:
@@ -117,7 +125,7 @@ def test_a_loss_ranks_by_cards_home(client: Client) -> None:
     html = page(client, "/daily/")
 
     assert percentiles(html) == [25, 25]
-    assert "You did better than 25 % of today's players." in html
+    assert "You are 4th of 5 players today." in html
 
 
 def test_a_game_left_unfinished_ranks_as_a_loss() -> None:
@@ -127,7 +135,7 @@ def test_a_game_left_unfinished_ranks_as_a_loss() -> None:
     placed = rank.of_game(left)
 
     assert placed is not None
-    assert (placed.percentile, placed.others) == (25, 4)
+    assert (placed.percentile, placed.place, placed.of) == (25, 4, 5)
 
 
 def test_the_first_to_finish_is_told_so(client: Client) -> None:
@@ -136,7 +144,7 @@ def test_the_first_to_finish_is_told_so(client: Client) -> None:
     html = page(client, "/daily/")
 
     assert percentiles(html) == [100, 100]
-    assert "You are the first of today's players to finish this deal." in html
+    assert "You are 1st of 1 player today." in html
 
 
 def test_a_game_under_way_has_no_rank(client: Client) -> None:
@@ -163,18 +171,19 @@ def test_the_rank_follows_the_day_within_half_a_minute(client: Client) -> None:
         assert percentiles(client.get("/daily/").content.decode()) == [50, 50]
 
 
-def test_a_lost_game_undone_leaves_the_ranks_and_a_new_end_comes_back() -> None:
+def test_a_lost_game_undone_and_ended_again_keeps_its_first_end() -> None:
     game = finished("p1", DEAL, Game.Status.LOST, started=BEGUN, cards_home=12)
     assert DailyRank.objects.get(game=game).key == 12
 
     game.status = Game.Status.PLAYING
     game.save()
-    assert not DailyRank.objects.filter(game=game).exists()
+    assert DailyRank.objects.get(game=game).key == 12
 
-    game.status = Game.Status.LOST
-    game.cards_home = 14
+    game.status = Game.Status.WON
+    game.cards_home = 52
     game.save()
-    assert DailyRank.objects.get(game=game).key == 14
+    kept = DailyRank.objects.get(game=game)
+    assert (kept.key, kept.status, kept.cards_home) == (12, "lost", 12)
 
 
 def test_a_rebuild_ranks_every_finished_entry_again() -> None:
@@ -200,9 +209,10 @@ def test_a_past_days_figure_is_kept_for_its_calendar_cell(client: Client) -> Non
     cache.clear()
     html = client.get("/daily/2026/12/").content.decode()
 
-    assert DailyRank.objects.get(game=mine).percentile == 75
-    assert 'data-percentile="75"' in html
-    assert "Better than 75 %" in html
+    kept = DailyRank.objects.get(game=mine)
+    assert (kept.percentile, kept.place, kept.of) == (75, 2, 5)
+    assert 'data-rank-place="2" data-rank-of="5" data-percentile="75"' in html
+    assert "2nd of 5 players" in html
     assert percentiles(client.get("/daily/2026/12/01/").content.decode()) == [75, 75]
 
 
@@ -237,8 +247,10 @@ def test_asking_again_and_again_counts_once(client: Client) -> None:
         with CaptureQueriesContext(connection) as queries:
             response = client.get("/daily/2026/12/31/result/")
         assert response.status_code == 200
+        # The first end is read by its key; the day's counts come from the cache.
         counts += sum(
-            "game_dailyrank" in (query["sql"] or "") for query in queries.captured_queries
+            "game_dailyrank" in (sql := query["sql"] or "") and "COUNT(" in sql
+            for query in queries.captured_queries
         )
 
         assert b'data-percentile="75"' in response.content

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0011_queue_one_daily_game_in_play'),
+        ('game', '0012_daily_rank_first_end'),
     ]
 
     operations = [
