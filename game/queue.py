@@ -35,8 +35,8 @@ from huey import Huey, PriorityRedisHuey, SqliteHuey
 from huey.storage import RedisStorage
 from redis import ConnectionPool
 from redis.backoff import NoBackoff
-from redis.retry import Retry
 from redis.exceptions import RedisError
+from redis.retry import Retry
 
 from lucie import metrics
 

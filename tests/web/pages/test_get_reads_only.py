@@ -113,13 +113,7 @@ PAGES: list[Any] = [
     "the statistics of a rule set",
     "a replay",
     "the difficulty line",
-    pytest.param(
-        "the review",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="game/review/ (issue 39's) stores a GameReview row on the review's first GET",
-        ),
-    ),
+    "the review",
     "the game won with help",
 ]
 
