@@ -18,6 +18,8 @@ from game.engine import (
     card_moves,
     legal_moves,
     search,
+    snapshot_position,
+    snapshot_text,
 )
 from game.engine.fair import fair_move
 from game.engine.solver import solve
@@ -179,3 +181,17 @@ def plain_fans(position: Position) -> list[list[int]]:
 
 def steps_of(position: Position) -> list[search.Step]:
     return list(search.DealSearch.from_position(position).steps())
+
+
+def test_a_snapshot_under_once_keeps_the_moved_cards() -> None:
+    rules = APP_RULES
+    game = Play(1, rules)
+    while plays := card_moves(game.position) or ([REDEAL] if game.position.can_redeal else []):
+        game.play(plays[0])
+    game.play(Move.parse("*9C>5C"))
+    text = snapshot_text(game.position, game.moves)
+    resumed = snapshot_position(text, game.moves, rules, 1)
+    assert resumed == game.position
+    assert resumed is not None
+    assert resumed.only_home(Card.parse("9C"))
+    assert Play.from_record(game.record.text).position == game.position
