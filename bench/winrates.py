@@ -234,7 +234,7 @@ def main() -> None:
             todo = list(tasks(names, args.deals, args.hint_seconds, args.solve_seconds, done))
             print(f"{len(todo)} games to play, {len(done)} already done", flush=True)
             with Pool(args.jobs) as pool, args.progress.open("a") as progress:
-                for row in pool.imap(run, todo, chunksize=1):
+                for row in pool.imap_unordered(run, todo, chunksize=1):
                     progress.write(json.dumps(row) + "\n")
                     progress.flush()
                     done[(str(row["rules"]), int(row["deal"]))] = row
