@@ -12,10 +12,10 @@ beneath each card (another card, the bottom of a fan, or its foundation) and the
 that fixes the whole layout up to the order of the fans, mercis and free mercis included.
 
 Two options change the moves. Under `once` a card moved from fan to fan may then only go home:
-the search marks such cards, and the key adds those whose restriction the layout does not show
-already (a card built on its successor could only go home anyway; the free merci's card laid on
-any other card could not). Under `stuck` the merci is a move only when no other move is left;
-then every foundation move must come before it, so forcing them stays exact.
+the search marks such cards, and while a merci is left the key adds the marked cards still out
+(the layout alone does not say which cards have moved). Under `stuck` the merci is a move only
+when no other move is left; then every foundation move must come before it, so forcing them stays
+exact.
 """
 
 from __future__ import annotations
@@ -173,10 +173,8 @@ class DealSearch:
         self.moved = [False] * 52  # under `once`: cards moved from fan to fan in this deal
         for card in moved:
             self.moved[card] = True
-        # The moved cards whose restriction the layout does not show (see the module's doc).
-        self.loose: set[int] = set()
-        for card in range(52):
-            self._refresh(card)
+        # The marked cards still in the fans: part of the key (see the module's doc).
+        self.marked: set[int] = {card for card in range(52) if self.moved[card]}
 
     @classmethod
     def under(
@@ -218,23 +216,11 @@ class DealSearch:
     # ------------------------------------------------------------------ state
 
     def key(self) -> bytes:
-        if self.loose:
-            return bytes(self.beneath) + bytes(sorted(self.loose))
+        if self.marked and self.mercis_left:
+            # Only a merci can tell a marked card from another: without one, a card that moved
+            # lies on its successor or is a King alone, and could only go home anyway.
+            return bytes(self.beneath) + bytes(sorted(self.marked))
         return bytes(self.beneath)
-
-    def _refresh(self, card: int) -> None:
-        """Whether `card` belongs in `loose`: moved, still out, and lying on neither its
-        successor nor (a King) the bottom of a fan, where it could not move anyway."""
-        under = self.beneath[card]
-        if (
-            self.moved[card]
-            and under != HOME_MARK
-            and under != card + 1
-            and not (under == BOTTOM and card % 13 == KING_RANK)
-        ):
-            self.loose.add(card)
-        else:
-            self.loose.discard(card)
 
     def play(self, step: Step) -> None:
         kind, card, source, depth, target, merci = step
@@ -243,15 +229,13 @@ class DealSearch:
         beneath = self.beneath
         self.line.append(step)
         self.saved.append(beneath[card])
-        above = -1
         if depth == len(fan) - 1:
             fan.pop()
             top_of[card] = -1
             if fan:
                 top_of[fan[-1]] = source
         else:
-            above = fan[depth + 1]
-            beneath[above] = beneath[card]
+            beneath[fan[depth + 1]] = beneath[card]
             del fan[depth]
         if kind == HOME:
             suit = card // 13
@@ -275,9 +259,9 @@ class DealSearch:
         if self.once:
             if kind != HOME:
                 self.moved[card] = True
-            self._refresh(card)
-            if above >= 0:
-                self._refresh(above)
+                self.marked.add(card)
+            elif self.moved[card]:
+                self.marked.discard(card)
 
     def undo(self) -> None:
         kind, card, source, depth, target, merci = self.line.pop()
@@ -310,9 +294,9 @@ class DealSearch:
         if self.once:
             if kind != HOME:
                 self.moved[card] = False  # a moved card never moves from fan to fan again
-            self._refresh(card)
-            if depth < len(fan) - 1:
-                self._refresh(fan[depth + 1])
+                self.marked.discard(card)
+            elif self.moved[card]:
+                self.marked.add(card)
 
     def play_home_moves(self) -> int:
         """Play every safe move there is; returns how many, for `undo_many`.
