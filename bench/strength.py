@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/strength.py                     # everything (about an hour on 2 cores)
     .venv/bin/python bench/strength.py --deals 100 --jobs 2 --rule-deals 20 --parts hint,solver
+    .venv/bin/python bench/strength.py --rules lucie-free-once --deals 300 --parts hint
+    .venv/bin/python bench/strength.py --smoke                # every part on a few deals, seconds
 
 Fairness: each game played by a hint draws its redeals from a hidden shuffle seed,
 `hidden_seed(n) = n + 10**12`, which is never passed to the hint. The hint only ever sees the
@@ -17,9 +19,10 @@ must end with 52 cards home, and every loss it reports must be a proof (`Solutio
 
 Parts (`--parts`, comma-separated; all by default):
 - `hint`: the fair hint on deals 1..--deals under the default rules (wins on 1-300 and on all,
-  timing), and the greedy hint on the same deals;
+  timing), and the greedy hint on the same deals; with `--rules`, the fair hint again on the
+  same deals under each of those rule sets, its wins printed beside the default's;
 - `rules`: the fair hint on deals 1..--rule-deals under each rule set of RULE_SETS;
-- `every`: hint timing on deals 1..--every-deals under each of the 126 rule sets;
+- `every`: hint timing on deals 1..--every-deals under each of the 444 rule sets;
 - `solver`: the solver on deals 1..--deals (default rules) and 1..300 (SOLVER_RULES);
 - `review`: the review of each game the fair hint loses on deals 1..--deals (default rules),
   as the site makes it (game/review/found.py): the binary search for where it slipped away, then
@@ -41,9 +44,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Play, Position, Rules, every_rule_set, search
+from game.engine import Play, Position, Rules, apply, every_rule_set, search
 from game.engine.hint import HINT_SECONDS, Hint, greedy_hint, hint
-from game.engine.legal import apply
 from game.engine.review import Slip
 from game.engine.solver import Solution, solve
 
@@ -217,7 +219,21 @@ def main() -> None:
         default=HINT_SECONDS,
         help=f"the hint's time limit (default {HINT_SECONDS}, the site's; 'none': no limit)",
     )
+    parser.add_argument(
+        "--rules",
+        default="",
+        help="rule sets (comma-separated) whose fair hint the `hint` part plays on the same deals "
+        "as the default's, for example lucie-free-once",
+    )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every part on a few deals with one process (seconds): that the script still runs",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.deals, args.rule_deals, args.every_deals, args.jobs = 2, 1, 1, 1
+    others = [Rules.parse(name).name for name in args.rules.split(",") if name]
     parts = set(args.parts.split(","))
     if parts - set(PARTS):
         parser.error(f"unknown parts: {', '.join(sorted(parts - set(PARTS)))}")
@@ -233,6 +249,14 @@ def main() -> None:
             if total > 300:
                 print(f"fair hint wins: {wins(fair[:300])}/300")
             print(f"fair hint wins: {wins(fair)}/{total}")
+            for name in others:
+                games = hints("fair", name, numbers)
+                print(
+                    f"fair hint wins ({name}): {wins(games)}/{total}, "
+                    f"beside {wins(fair)}/{total} under lucie",
+                    flush=True,
+                )
+                print(time_lines(games, f" ({name})"), flush=True)
             greedy = hints("greedy", "lucie", numbers)
             print(f"greedy hint wins: {wins(greedy)}/{total}")
             print(time_lines(fair), flush=True)
@@ -242,12 +266,14 @@ def main() -> None:
                 print(f"fair hint wins ({name}): {wins(games)}/{len(games)}")
                 print(time_lines(games, f" ({name})"), flush=True)
         if "every" in parts:
+            sweep = every_rule_set()[::37] if args.smoke else every_rule_set()
             games = [
                 game
-                for rules in every_rule_set()
+                for rules in sweep
                 for game in hints("fair", rules.name, range(1, args.every_deals + 1))
             ]
-            label = f"all {len(every_rule_set())} rule sets, deals 1-{args.every_deals}"
+            which = "" if args.smoke else "all "
+            label = f"{which}{len(sweep)} rule sets, deals 1-{args.every_deals}"
             print(time_lines(games, f" ({label})"), flush=True)
         if "solver" in parts:
             verified = proven = 0

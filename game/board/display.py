@@ -147,6 +147,7 @@ def board_context(
         "redeals_left": "unlimited" if redeals_left is None else redeals_left,
         "mercis_left": position.mercis_left,
         "merci_open": position.merci_open and game.status == Game.Status.PLAYING,
+        "merci_waits": position.merci_waits and game.status == Game.Status.PLAYING,
         "elapsed_ms": shown_ms,
         "elapsed_text": clock.format_ms(shown_ms),
         "timer_running": running,

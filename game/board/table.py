@@ -36,6 +36,7 @@ class CardView:
     # The move that tapping this card makes when a card is selected with JavaScript off.
     target_move: str = ""
     hint: str = ""
+    only_home: bool = False  # under `once`: moved from fan to fan, so it may only go home
 
     @property
     def moves_text(self) -> str:
@@ -161,6 +162,7 @@ def fan_views(
             view.top = depth == len(fan) - 1
             view.buried = not view.top
             view.moves = by_card.get(card.code, [])
+            view.only_home = position.only_home(card)
             view.selected = card.code == selected
             if view.top:
                 view.target_move = targets.get(f"card:{card.code}", "")

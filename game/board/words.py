@@ -240,6 +240,12 @@ LAYOUT_TITLES = {
     engine.Layout.SIXTEEN: pgettext_lazy("a rule set's name", "Sixteen fans"),
 }
 NO_MERCI = gettext_lazy("La Belle Lucie, no merci")
+# Translators: the rule set of the La Belle Lucie app: the free merci, and a card moved from one
+# fan to another may then only go home.
+APP_GAME = gettext_lazy("the app's game")
+# Translators: said after a card's name to a screen reader, and as the card's tooltip, under the
+# rule that a card moved from one fan to another may then only go to its foundation.
+ONLY_HOME = gettext_lazy("moved once: it may only go home")
 
 
 def _title(rules: engine.Rules) -> tuple[str, bool]:
@@ -271,6 +277,10 @@ def rules_label(rules: engine.Rules) -> str:
             changes.append(_("no merci") if rules.mercis == 0 else _mercis(rules.mercis))
     if rules.free_merci:
         changes.append(_("free merci"))
+    if rules.once:
+        changes.append(_("a moved card only goes home"))
+    if rules.stuck:
+        changes.append(_("merci only when stuck"))
     if rules.kings_fill_empty:
         changes.append(_("Kings fill empty fans"))
     if not changes:
@@ -285,6 +295,10 @@ def rules_described(rules: engine.Rules) -> str:
     details = [redeals, _mercis(rules.mercis)]
     if rules.free_merci:
         details.append(_("free merci"))
+    if rules.once:
+        details.append(_("a card moved onto another fan may then only go home"))
+    if rules.stuck:
+        details.append(_("the merci only when no other move is left"))
     if rules.kings_fill_empty:
         details.append(_("Kings may fill an empty fan"))
     return _("%(title)s: %(details)s") % {"title": title, "details": ", ".join(details)}
@@ -756,6 +770,14 @@ WORDS = {
         "a refused move", "only a King may fill an empty fan, not %(card)s"
     ),
     "alone": pgettext_lazy("a refused move", "%(card)s is alone in its fan already"),
+    "moved_once": pgettext_lazy(
+        "a refused move",
+        "%(card)s has moved from one fan to another in this deal: now it may only go to its "
+        "foundation",
+    ),
+    "merci_not_stuck": pgettext_lazy(
+        "a refused move", "the merci may be taken only when no other move is left"
+    ),
     "not_a_move": pgettext_lazy("a refused move", "%(text)s is not a move"),
     "not_a_move_form": pgettext_lazy(
         "a refused move", "%(text)s is not a move: write it like 6C>7C, 6C>F, *6C>F or R"

@@ -25,9 +25,18 @@ from .position import (
     card_moves,
     legal_moves,
 )
-from .rules import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
+from .rules import (
+    APP_RULES,
+    DEFAULT_RULES,
+    PRESETS,
+    InvalidRulesError,
+    Layout,
+    Rules,
+    every_rule_set,
+)
 
 __all__ = [
+    "APP_RULES",
     "DECK",
     "DEFAULT_RULES",
     "MAX_DEAL",

@@ -85,14 +85,14 @@ LAST_DEAL_KEPT = 300_000
 """Last-deal positions remembered between hints (shown lost, or their most cards home): a hint
 cut short by its deadline leaves what it proved, and the next hint goes on from there."""
 
-_shown_lost: dict[tuple[bool, bool], set[Key]] = {}
-_most_home: dict[tuple[bool, bool], dict[Key, int]] = {}
+_shown_lost: dict[tuple[bool, bool, bool, bool], set[Key]] = {}
+_most_home: dict[tuple[bool, bool, bool, bool], dict[Key, int]] = {}
 
 
 def _last_deal_tables(rules: Rules) -> tuple[set[Key], dict[Key, int]]:
     """The tables for last deals under these rules. A position's key holds the whole layout
     and the mercis left, so only the options that change the moves tell tables apart."""
-    kind = (rules.free_merci, rules.kings_fill_empty)
+    kind = (rules.free_merci, rules.kings_fill_empty, rules.once, rules.stuck)
     lost = _shown_lost.setdefault(kind, set())
     most = _most_home.setdefault(kind, {})
     if len(lost) + len(most) > LAST_DEAL_KEPT:
@@ -198,9 +198,7 @@ def _second_last_odds(rules: Rules, packed: int, budget: Budget) -> float:
         return _odds[key]
     total = 0.0
     for fans, foundations in _samples(rules, packed, OUTER_SAMPLES, "outer"):
-        search = DealSearch(
-            fans, foundations, 0, False, rules.kings_fill_empty, budget.share(REACH_NODES)
-        )
+        search = DealSearch.under(rules, fans, foundations, 0, budget.share(REACH_NODES))
         try:
             reach = search.reachable()
         except DeadlineReached:
@@ -220,13 +218,8 @@ def _last_deal_odds(rules: Rules, packed: int, samples: int, budget: Budget) -> 
         return _odds[key]
     score = 0.0
     for fans, foundations in _samples(rules, packed, samples, "last"):
-        search = DealSearch(
-            fans,
-            foundations,
-            rules.mercis,
-            rules.free_merci,
-            rules.kings_fill_empty,
-            budget.share(SAMPLE_NODES),
+        search = DealSearch.under(
+            rules, fans, foundations, rules.mercis, budget.share(SAMPLE_NODES)
         )
         try:
             score += search.wins(set())

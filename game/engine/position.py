@@ -66,7 +66,8 @@ class Position:
 
     `text` is the position's one canonical form, which `Position.parse` reads back (as a chess
     board's FEN): the rule set, the deal number, redeals and mercis used, and the fans, bottom
-    card first, with what is home left out (it follows from the fans):
+    card first, with what is home left out (it follows from the fans). Under the `once` option,
+    the cards moved from fan to fan in this deal follow (`moved=9C`): they may only go home.
 
     >>> start = Position.start(1)
     >>> start.text[:32]
@@ -75,6 +76,8 @@ class Position:
     True
     >>> Position.parse("lucie 7 2/1 KC,KDQD,,KS").foundations
     (12, 11, 13, 12)
+    >>> Position.parse("lucie-free-once 7 2/1 KC,KDQD,,KS moved=QD").only_home(Card.parse("QD"))
+    True
     """
 
     rules: Rules
@@ -84,6 +87,7 @@ class Position:
     redeals_used: int = 0
     mercis_used: int = 0
     shuffle_seed: int = 0
+    moved: frozenset[Card] = frozenset()  # under `once`: moved fan to fan in this deal
 
     @classmethod
     def start(
@@ -123,9 +127,31 @@ class Position:
         return (left is None or left > 0) and self.cards_home < 52
 
     @property
-    def merci_open(self) -> bool:
-        """Whether a merci may be taken now: the last deal, one left, and a buried card to take."""
+    def merci_due(self) -> bool:
+        """Whether the merci's time has come: the last deal, one left, and a buried card to take
+        (under `stuck` it may still wait for the other moves to run out: see `merci_open`)."""
         return self.is_last_deal and self.mercis_left > 0 and any(len(fan) > 1 for fan in self.fans)
+
+    @property
+    def merci_open(self) -> bool:
+        """Whether a merci may be taken now: its time has come, and under `stuck` no other move
+        is left."""
+        return self.merci_due and not (self.rules.stuck and _plays(self))
+
+    @property
+    def merci_waits(self) -> bool:
+        """Whether the merci is held back by the `stuck` rule alone: a card can still move.
+
+        >>> start = Position.start(1, Rules.parse("lucie-r0-stuck"))
+        >>> start.merci_waits, start.merci_open
+        (True, False)
+        """
+        return self.merci_due and self.rules.stuck and bool(_plays(self))
+
+    def only_home(self, card: Card) -> bool:
+        """Whether `card` may go nowhere but to its foundation (under `once`, once it has moved
+        from one fan to another in this deal)."""
+        return card in self.moved
 
     def is_home_next(self, card: Card) -> bool:
         return self.foundations[card.suit_index] == card.rank - 1
@@ -152,7 +178,8 @@ class Position:
         fans = ",".join("".join(card.code for card in fan) for fan in self.fans)
         seed = "" if self.shuffle_seed == self.deal_number else f" seed={self.shuffle_seed}"
         used = f"{self.redeals_used}/{self.mercis_used}"
-        return f"{self.rules.name} {self.deal_number}{seed} {used} {fans}"
+        moved = " moved=" + "".join(card.code for card in sorted(self.moved)) if self.moved else ""
+        return f"{self.rules.name} {self.deal_number}{seed} {used} {fans}{moved}"
 
     @classmethod
     def parse(cls, text: str) -> Position:
@@ -161,6 +188,7 @@ class Position:
         seed_part = [part for part in parts[2:3] if part.startswith("seed=")]
         if seed_part:
             parts.pop(2)
+        moved_text = parts.pop()[6:] if len(parts) == 5 and parts[4].startswith("moved=") else ""
         if len(parts) != 4:
             raise InvalidPositionError(
                 "a position reads `rules deal redeals/mercis fans`, like `lucie 7 0/0 9DQH8H,...`"
@@ -175,10 +203,17 @@ class Position:
                 tuple(Card.parse(fan[i : i + 2]) for i in range(0, len(fan), 2))
                 for fan in fan_text.split(",")
             )
+            moved = frozenset(
+                Card.parse(moved_text[i : i + 2]) for i in range(0, len(moved_text), 2)
+            )
         except ValueError as error:
             raise InvalidPositionError(f"not a position: {error}") from None
         if redeals < 0 or mercis < 0:
             raise InvalidPositionError("not a position: counts are never negative")
+        if moved and not rules.once:
+            raise InvalidPositionError("not a position: only the `once` option keeps moved cards")
+        if not moved <= {card for fan in fans for card in fan}:
+            raise InvalidPositionError("not a position: a moved card is not in the fans")
         return cls(
             rules,
             deal_number,
@@ -187,6 +222,7 @@ class Position:
             redeals_used=redeals,
             mercis_used=mercis,
             shuffle_seed=seed,
+            moved=moved,
         )
 
     def __str__(self) -> str:
@@ -225,7 +261,7 @@ def legal_moves(position: Position) -> list[Move]:
     ['3D>4D', '9H>TH', 'R']
     """
     moves = _plays(position)
-    if position.merci_open:
+    if position.merci_due and not (position.rules.stuck and moves):
         moves += _mercis(position)
     if position.can_redeal:
         moves.append(REDEAL)
@@ -249,6 +285,7 @@ def _plays(position: Position) -> list[Move]:
     tops = _top_index(position)
     empties = [i for i, fan in enumerate(position.fans) if not fan]
     kings_fill = position.rules.kings_fill_empty
+    moved = position.moved
     moves: list[Move] = []
     for fan in position.fans:
         if not fan:
@@ -256,6 +293,8 @@ def _plays(position: Position) -> list[Move]:
         card = fan[-1]
         if position.is_home_next(card):
             moves.append(Move.home(card))
+        if card in moved:
+            continue
         if card.rank < KING:
             above = DECK[card.index + 1]
             if above in tops:
@@ -273,6 +312,8 @@ def _mercis(position: Position) -> list[Move]:
         for card in fan[:-1]:
             if position.is_home_next(card):
                 moves.append(Move.home(card, merci=True))
+            if card in position.moved:
+                continue
             if position.rules.free_merci:
                 moves += [Move.build(card, top, merci=True) for top in tops]
             elif card.rank < KING and DECK[card.index + 1] in tops:
@@ -310,13 +351,22 @@ def apply(position: Position, move: Move) -> Position:
         raise IllegalMoveError(
             f"the {card.name} is not on top of its fan: only top cards move", "buried", card=card
         )
+    if card in position.moved and not move.to_foundation:
+        raise IllegalMoveError(
+            f"the {card.name} has moved from one fan to another in this deal: "
+            "now it may only go to its foundation",
+            "moved_once",
+            card=card,
+        )
     fans = list(position.fans)
     fans[fan_index] = fan[:depth] + fan[depth + 1 :]
     foundations = position.foundations
+    moved = position.moved
     if move.to_foundation:
         if not position.is_home_next(card):
             raise _home_refusal(position, card)
         foundations = _raise_foundation(foundations, card)
+        moved = moved - {card}
     elif move.onto is not None:
         target = _check_build(position, card, move.onto, move.merci)
         fans[target] = fans[target] + (card,)
@@ -324,11 +374,14 @@ def apply(position: Position, move: Move) -> Position:
         assert move.empty_fan is not None
         _check_empty_fan(position, card, move.empty_fan, len(fan), move.merci)
         fans[move.empty_fan] = (card,)
+    if position.rules.once and not move.to_foundation:
+        moved = moved | {card}
     return replace(
         position,
         fans=tuple(fans),
         foundations=foundations,
         mercis_used=position.mercis_used + move.merci,
+        moved=moved,
     )
 
 
@@ -340,7 +393,7 @@ def _redeal(position: Position) -> Position:
     index = position.redeals_used + 1
     cards = [card for fan in position.fans for card in fan]
     fans = deals.redeal(cards, position.shuffle_seed, index)
-    return replace(position, fans=fans, redeals_used=index)
+    return replace(position, fans=fans, redeals_used=index, moved=frozenset())
 
 
 def _check_merci(position: Position, card: Card, buried: bool) -> None:
@@ -355,6 +408,10 @@ def _check_merci(position: Position, card: Card, buried: bool) -> None:
     if not buried:
         raise IllegalMoveError(
             f"the {card.name} is on top: the merci draws a buried card", "merci_on_top", card=card
+        )
+    if position.rules.stuck and _plays(position):
+        raise IllegalMoveError(
+            "the merci may be taken only when no other move is left", "merci_not_stuck"
         )
 
 

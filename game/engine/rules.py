@@ -2,7 +2,13 @@
 
 A rule set has one canonical short name, used in URLs and game records, for example
 `lucie` (the default), `nomerci`, `trefoil`, `sixteen`, or a base followed by the options that
-differ from the default: `lucie-r3-m2-free-kings`, `trefoil-ru`.
+differ from the default: `lucie-r3-m2-free-kings`, `trefoil-ru`, `lucie-free-once` (the La
+Belle Lucie app's game), `lucie-stuck`.
+
+Two options come from the rule books. `once`: a card moved from one fan to another may afterwards
+go only to its foundation, until the next redeal (building in suit already makes that so; it
+matters for the free merci's card). `stuck`: the merci may be taken only when no other move is
+left.
 """
 
 from __future__ import annotations
@@ -43,6 +49,8 @@ class Rules:
     mercis: int = 1
     free_merci: bool = False
     kings_fill_empty: bool = False
+    once: bool = False  # a card moved onto another fan may then only go home, until a redeal
+    stuck: bool = False  # the merci only when no other move is left
 
     def __post_init__(self) -> None:
         if self.redeals is not None and not 0 <= self.redeals <= MAX_REDEALS:
@@ -53,15 +61,29 @@ class Rules:
             raise InvalidRulesError("unlimited redeals allow no merci")
         if self.free_merci and not self.mercis:
             raise InvalidRulesError("a free merci needs at least one merci")
+        if self.stuck and not self.mercis:
+            raise InvalidRulesError("a merci only when stuck needs at least one merci")
 
     @classmethod
     def parse(cls, name: str) -> Rules:
-        """Read a rule-set name such as `lucie`, `nomerci` or `trefoil-r1-kings`."""
+        """Read a rule-set name such as `lucie`, `nomerci` or `trefoil-r1-kings`.
+
+        >>> Rules.parse("lucie-free-once") == Rules(free_merci=True, once=True)
+        True
+        >>> Rules.parse("lucie-kings-once-free").name
+        'lucie-free-once-kings'
+        >>> Rules.parse("lucie-stuck").stuck
+        True
+        >>> Rules.parse("nomerci-stuck")
+        Traceback (most recent call last):
+        ...
+        game.engine.rules.InvalidRulesError: a merci only when stuck needs at least one merci
+        """
         if not isinstance(name, str) or not name.strip():
             raise InvalidRulesError("a rule set needs a name, like lucie")
         base, *options = name.strip().lower().split("-")
         layout, redeals, mercis = _base(base)
-        free = kings = False
+        free = kings = once = stuck = False
         seen: set[str] = set()
         for option in options:
             kind = option[:1] if option[:1] in ("r", "m") else option
@@ -72,6 +94,10 @@ class Rules:
                 free = True
             elif option == "kings":
                 kings = True
+            elif option == "once":
+                once = True
+            elif option == "stuck":
+                stuck = True
             elif option == "ru":
                 redeals = None
             elif len(option) == 2 and option[0] == "r" and option[1] in "0123456789":
@@ -82,7 +108,7 @@ class Rules:
                 raise InvalidRulesError(f"unknown option {option!r} in rule set {name!r}")
         if redeals is None and "m" not in seen:
             mercis = 0  # unlimited redeals allow no merci, so "ru" implies "m0"
-        return cls(layout, redeals, mercis, free, kings)
+        return cls(layout, redeals, mercis, free, kings, once, stuck)
 
     @property
     def name(self) -> str:
@@ -99,6 +125,10 @@ class Rules:
             parts.append(f"m{self.mercis}")
         if self.free_merci:
             parts.append("free")
+        if self.once:
+            parts.append("once")
+        if self.stuck:
+            parts.append("stuck")
         if self.kings_fill_empty:
             parts.append("kings")
         return "-".join(parts)
@@ -122,6 +152,10 @@ class Rules:
                 changes.append("no merci" if self.mercis == 0 else _count(self.mercis, "merci"))
         if self.free_merci:
             changes.append("free merci")
+        if self.once:
+            changes.append("a moved card only goes home")
+        if self.stuck:
+            changes.append("merci only when stuck")
         if self.kings_fill_empty:
             changes.append("Kings fill empty fans")
         return f"{title} ({', '.join(changes)})" if changes else title
@@ -135,6 +169,10 @@ class Rules:
         details = [redeals, _count(self.mercis, "merci")]
         if self.free_merci:
             details.append("free merci")
+        if self.once:
+            details.append("a card moved onto another fan may then only go home")
+        if self.stuck:
+            details.append("the merci only when no other move is left")
         if self.kings_fill_empty:
             details.append("Kings may fill an empty fan")
         return f"{title}: {', '.join(details)}"
@@ -147,23 +185,33 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+APP_RULES = Rules(free_merci=True, once=True)
+"""The La Belle Lucie app's game: the drawn card may go on any fan, and from there only home."""
+
 PRESETS: dict[str, Rules] = {
     "lucie": DEFAULT_RULES,
     "nomerci": Rules(mercis=0),
     "trefoil": Rules(layout=Layout.TREFOIL),
     "sixteen": Rules(layout=Layout.SIXTEEN),
+    APP_RULES.name: APP_RULES,
 }
+"""The rule sets offered in one choice, by name."""
 
 
 def every_rule_set() -> tuple[Rules, ...]:
     """Every valid rule set: each layout with each redeal count, merci count and option that
-    make sense together (126 in all)."""
+    make sense together.
+
+    >>> len(every_rule_set())
+    444
+    """
     found = []
-    for layout, redeals, mercis, free, kings in itertools.product(
-        Layout, (*range(MAX_REDEALS + 1), None), range(MAX_MERCIS + 1), (False, True), (False, True)
+    flags = (False, True)
+    for layout, redeals, mercis, free, kings, once, stuck in itertools.product(
+        Layout, (*range(MAX_REDEALS + 1), None), range(MAX_MERCIS + 1), flags, flags, flags, flags
     ):
         try:
-            found.append(Rules(layout, redeals, mercis, free, kings))
+            found.append(Rules(layout, redeals, mercis, free, kings, once, stuck))
         except InvalidRulesError:
             continue
     return tuple(found)

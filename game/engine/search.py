@@ -10,17 +10,24 @@ The search keeps its own mutable picture of the fans (cards as numbers 0-51 in t
 order of `DECK`) and plays and takes back moves in place. A position is remembered by what lies
 beneath each card (another card, the bottom of a fan, or its foundation) and the mercis left:
 that fixes the whole layout up to the order of the fans, mercis and free mercis included.
+
+Two options change the moves. Under `once` a card moved from fan to fan may then only go home:
+the search marks such cards, and while a merci is left the key adds the marked cards still out
+(the layout alone does not say which cards have moved). Under `stuck` the merci is a move only
+when no other move is left; then every foundation move must come before it, so forcing them stays
+exact.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .cards import DECK
 from .moves import Move
 from .position import Position
+from .rules import Rules
 
 HOME, BUILD, EMPTY = 0, 1, 2
 BOTTOM, HOME_MARK = 52, 53
@@ -128,6 +135,9 @@ class DealSearch:
         free_merci: bool = False,
         kings_fill: bool = False,
         budget: Budget | None = None,
+        once: bool = False,
+        stuck: bool = False,
+        moved: Iterable[int] = (),
     ) -> None:
         self.fans = fans
         self.found = list(foundations)
@@ -158,25 +168,58 @@ class DealSearch:
         self.partial = False
         # Whether to give up forcing foundation moves while a free merci is left (exact, slower).
         self.exact_free = False
+        self.once = once
+        self.stuck = stuck
+        self.moved = [False] * 52  # under `once`: cards moved from fan to fan in this deal
+        for card in moved:
+            self.moved[card] = True
+        # The marked cards still in the fans: part of the key (see the module's doc).
+        self.marked: set[int] = {card for card in range(52) if self.moved[card]}
+
+    @classmethod
+    def under(
+        cls,
+        rules: Rules,
+        fans: list[list[int]],
+        foundations: tuple[int, ...] | list[int],
+        mercis_left: int = 0,
+        budget: Budget | None = None,
+        moved: Iterable[int] = (),
+    ) -> DealSearch:
+        """A search of these fans under `rules` (its merci options, Kings, `once`, `stuck`)."""
+        return cls(
+            fans,
+            foundations,
+            mercis_left,
+            rules.free_merci,
+            rules.kings_fill_empty,
+            budget,
+            rules.once,
+            rules.stuck,
+            moved,
+        )
 
     @classmethod
     def from_position(
         cls, position: Position, budget: Budget | None = None, mercis: bool = True
     ) -> DealSearch:
-        rules = position.rules
         mercis_left = position.mercis_left if mercis and position.is_last_deal else 0
-        return cls(
+        return cls.under(
+            position.rules,
             [[card.index for card in fan] for fan in position.fans],
             position.foundations,
             mercis_left,
-            rules.free_merci,
-            rules.kings_fill_empty,
             budget,
+            [card.index for card in position.moved],
         )
 
     # ------------------------------------------------------------------ state
 
     def key(self) -> bytes:
+        if self.marked and self.mercis_left:
+            # Only a merci can tell a marked card from another: without one, a card that moved
+            # lies on its successor or is a King alone, and could only go home anyway.
+            return bytes(self.beneath) + bytes(sorted(self.marked))
         return bytes(self.beneath)
 
     def play(self, step: Step) -> None:
@@ -213,6 +256,12 @@ class DealSearch:
         if merci:
             self.mercis_left -= 1
             beneath[52] -= 1
+        if self.once:
+            if kind != HOME:
+                self.moved[card] = True
+                self.marked.add(card)
+            elif self.moved[card]:
+                self.marked.discard(card)
 
     def undo(self) -> None:
         kind, card, source, depth, target, merci = self.line.pop()
@@ -242,6 +291,12 @@ class DealSearch:
         else:
             beneath[fan[depth]] = card
             fan.insert(depth, card)
+        if self.once:
+            if kind != HOME:
+                self.moved[card] = False  # a moved card never moves from fan to fan again
+                self.marked.discard(card)
+            elif self.moved[card]:
+                self.marked.add(card)
 
     def play_home_moves(self) -> int:
         """Play every safe move there is; returns how many, for `undo_many`.
@@ -252,7 +307,7 @@ class DealSearch:
         built or lying above its own successor): the covered card loses nothing and the one
         beneath the mover comes free.
         """
-        if self.exact_free and self.free_merci and self.mercis_left:
+        if self.exact_free and self.free_merci and self.mercis_left and not self.stuck:
             return 0  # a free merci may want any top card to land on, even one that could go home
         count = 0
         found = self.found
@@ -276,7 +331,7 @@ class DealSearch:
                 if not fan:
                     continue
                 card = fan[-1]
-                if card % 13 == KING_RANK:
+                if card % 13 == KING_RANK or self.moved[card]:
                     continue
                 target = top_of[card + 1]
                 if target >= 0 and self._stuck(card + 1, target):
@@ -289,8 +344,11 @@ class DealSearch:
     def _stuck(self, card: int, fan_index: int) -> bool:
         """Whether `card`, on top of its fan, can never leave it but to go home.
 
-        A merci could draw out the successor lying beneath it, so only a King counts then.
+        A merci could draw out the successor lying beneath it, so only a King counts then (or,
+        under `once`, a card that has moved: a merci could only send it home).
         """
+        if self.moved[card]:
+            return True
         fan = self.fans[fan_index]
         if card % 13 == KING_RANK:
             return not self.kings_fill or len(fan) == 1
@@ -349,20 +407,29 @@ class DealSearch:
         empty = -1
         if self.kings_fill:
             empty = next((i for i, fan in enumerate(fans) if not fan), -1)
-        unforced = self.exact_free and self.free_merci and self.mercis_left
+        unforced = self.exact_free and self.free_merci and self.mercis_left and not self.stuck
+        moved = self.moved
+        found = self.found
+        others = False  # under `stuck`: whether a move other than the merci is left
         for index, fan in enumerate(fans):
             if not fan:
                 continue
             card = fan[-1]
-            if unforced and self.found[card // 13] == card % 13:
-                yield (HOME, card, index, len(fan) - 1, -1, False)
+            if found[card // 13] == card % 13:
+                others = True
+                if unforced:
+                    yield (HOME, card, index, len(fan) - 1, -1, False)
+            if moved[card]:
+                continue
             if card % 13 != KING_RANK:
                 target = top_of[card + 1]
                 if target >= 0:
+                    others = True
                     yield (BUILD, card, index, len(fan) - 1, target, False)
             elif empty >= 0 and len(fan) > 1:
+                others = True
                 yield (EMPTY, card, index, len(fan) - 1, empty, False)
-        if self.mercis_left > 0:
+        if self.mercis_left > 0 and not (self.stuck and others):
             yield from self._mercis(empty)
 
     def promising_steps(self) -> list[Step]:
@@ -395,6 +462,8 @@ class DealSearch:
                 if found[card // 13] == rank:
                     yield (HOME, card, index, depth, -1, True)
                     continue  # going home beats every other place for it
+                if self.moved[card]:
+                    continue
                 if self.free_merci:
                     for target, other in enumerate(fans):
                         if other:
@@ -612,7 +681,7 @@ class DealSearch:
         for index, fan in enumerate(self.fans):
             if fan:
                 card = fan[-1]
-                if card % 13 != KING_RANK:
+                if card % 13 != KING_RANK and not self.moved[card]:
                     target = top_of[card + 1]
                     if target >= 0 and self._stuck(card + 1, target):
                         return (BUILD, card, index, len(fan) - 1, target, False)

@@ -69,17 +69,20 @@ class _Solver:
     def solve(self) -> list[Move] | None:
         start = self.position
         fans = [[card.index for card in fan] for fan in start.fans]
-        return self._deal(fans, start.foundations, start.redeals_used)
+        moved = [card.index for card in start.moved]
+        return self._deal(fans, start.foundations, start.redeals_used, moved)
 
     def _deal(
-        self, fans: list[list[int]], foundations: tuple[int, ...], redeals_used: int
+        self,
+        fans: list[list[int]],
+        foundations: tuple[int, ...],
+        redeals_used: int,
+        moved: list[int] | None = None,
     ) -> list[Move] | None:
         rules = self.position.rules
         left = None if rules.redeals is None else rules.redeals - redeals_used
         mercis = self.position.mercis_left if left == 0 else 0
-        search = DealSearch(
-            fans, foundations, mercis, rules.free_merci, rules.kings_fill_empty, self.budget
-        )
+        search = DealSearch.under(rules, fans, foundations, mercis, self.budget, moved or ())
         search.exact_free = True
         if left == 0:
             if self.cap is not None:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from game import engine
-from game.board.words import LAYOUT_TITLES, NO_MERCI
+from game.board.words import APP_GAME, LAYOUT_TITLES, NO_MERCI
 
 _RULE_SET_DETAILS = {
     "lucie": (LAYOUT_TITLES[engine.Layout.STANDARD], gettext_lazy("2 redeals, 1 merci")),
@@ -22,6 +22,10 @@ _RULE_SET_DETAILS = {
     "sixteen": (
         LAYOUT_TITLES[engine.Layout.SIXTEEN],
         gettext_lazy("16 fans of three and two of two"),
+    ),
+    engine.APP_RULES.name: (
+        format_lazy("{}, {}", LAYOUT_TITLES[engine.Layout.STANDARD], APP_GAME),
+        gettext_lazy("a free merci, and a card moved onto another fan then only goes home"),
     ),
 }
 RULE_SET_CHOICES = [
@@ -51,6 +55,13 @@ class NewGameForm(forms.Form):
         required=False, label=gettext_lazy("Free merci: the drawn card may go on any fan")
     )
     kings = forms.BooleanField(required=False, label=gettext_lazy("Kings may fill an empty fan"))
+    once = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("A card moved onto another fan may then only go home"),
+    )
+    stuck = forms.BooleanField(
+        required=False, label=gettext_lazy("The merci only when no other move is left")
+    )
     deal = forms.CharField(
         required=False,
         max_length=25,
@@ -82,7 +93,13 @@ class NewGameForm(forms.Form):
             mercis = 0  # unlimited redeals allow no merci: do not make the player untick it
         try:
             data["rules"] = engine.Rules(
-                preset.layout, redeals, mercis, data["free_merci"], data["kings"]
+                preset.layout,
+                redeals,
+                mercis,
+                data["free_merci"] or preset.free_merci,
+                data["kings"] or preset.kings_fill_empty,
+                data["once"] or preset.once,
+                data["stuck"] or preset.stuck,
             )
         except engine.InvalidRulesError as error:
             raise forms.ValidationError(
@@ -92,7 +109,7 @@ class NewGameForm(forms.Form):
 
     def remembered(self) -> dict[str, Any]:
         """The choices to offer again next time (the deal number is not remembered)."""
-        keys = ("rule_set", "redeals", "mercis", "free_merci", "kings")
+        keys = ("rule_set", "redeals", "mercis", "free_merci", "kings", "once", "stuck")
         return {key: self.cleaned_data[key] for key in keys}
 
 

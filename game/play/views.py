@@ -17,6 +17,7 @@ from game.board import asides, find, pipeline, store, table, words
 from game.models import Game
 from game.play.forms import NewGameForm
 from game.play.site import SITE, first_board, started
+from game.play.winrates import win_rates
 from game.players import (
     HtmxHttpRequest,
     bad_request,
@@ -149,4 +150,5 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "game/rules.html", table.rules_example())
+    context = {**table.rules_example(), "win_rates": win_rates()}
+    return render(request, "game/rules.html", context)

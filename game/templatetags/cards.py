@@ -18,6 +18,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
+from game.board import words
 from game.board.table import CardView, FanView
 
 register = template.Library()
@@ -89,7 +90,11 @@ def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
     """One card: a button that picks it up or plays the picked card onto it, or an image."""
     colour = "red" if view.red else "black"
     place = "is-top" if view.top else "buried"
-    common = f'data-card="{escape(view.code)}" aria-label="{escape(view.name)}"'
+    name = view.name
+    if view.only_home:  # under `once`: drawn apart, and said
+        place += " only-home"
+        name = f"{name}, {words.ONLY_HOME}"
+    common = f'data-card="{escape(view.code)}" aria-label="{escape(name)}"'
     hint = f' data-hint="{escape(view.hint)}"' if view.hint else ""
     if view.target_move and not static:
         html = (
@@ -104,7 +109,7 @@ def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
         html = (
             f'<button type="submit" form="select-form" name="sel" value="{value}" '
             f'class="card {colour} {place}{selected}" data-card="{escape(view.code)}" '
-            f'data-moves="{escape(view.moves_text)}" aria-label="{escape(view.name)}" '
+            f'data-moves="{escape(view.moves_text)}" aria-label="{escape(name)}" '
             f'aria-pressed="{pressed}"{hint}>{face(view, sprite_url)}</button>'
         )
     else:

@@ -16,7 +16,8 @@ from game.engine.hint import Hint, fair_hint, greedy_hint, hint, reason
 
 RULE_SETS = [
     "lucie", "nomerci", "trefoil", "sixteen", "lucie-r0", "lucie-r1", "lucie-r3", "lucie-ru",
-    "lucie-m2", "lucie-free", "lucie-kings",
+    "lucie-m2", "lucie-free", "lucie-kings", "lucie-free-once", "lucie-stuck",
+    "lucie-r0-free-once-kings", "lucie-r0-stuck",
 ]  # fmt: skip
 
 

@@ -25,7 +25,13 @@ def test_the_docstring_examples_hold(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("case", [(1, "lucie"), (6, "lucie"), (13, "nomerci"), (1, "lucie-r0")])
+@pytest.mark.parametrize(
+    "case",
+    [
+        (1, "lucie"), (6, "lucie"), (13, "nomerci"), (1, "lucie-r0"), (3, "lucie-free-once"),
+        (1, "lucie-r0-free-once-stuck"),
+    ],
+)  # fmt: skip
 def test_the_search_finds_the_boundary_of_a_solve_of_every_position(case: tuple[int, str]) -> None:
     game = greedy_game(*case)
     positions = game.positions()

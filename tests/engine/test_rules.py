@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine import DEFAULT_RULES, PRESETS, InvalidRulesError, Layout, Rules, every_rule_set
+from game.engine import (
+    APP_RULES,
+    DEFAULT_RULES,
+    PRESETS,
+    InvalidRulesError,
+    Layout,
+    Rules,
+    every_rule_set,
+)
 
 ALL_RULES = every_rule_set()
 
 
 def test_every_valid_combination_is_counted() -> None:
-    # per layout: 4 limited redeal counts x (m0 + m1, m1 free, m2, m2 free) x kings = 4*5*2 = 40,
-    # and unlimited redeals (no merci, so no free merci) x kings = 2
-    assert len(ALL_RULES) == 3 * (40 + 2)
+    # per layout: 4 limited redeal counts x (m0 + 2 merci counts x free x stuck) x kings x once
+    # = 4*9*4 = 144, and unlimited redeals (no merci, so no free merci, no stuck) x kings x once = 4
+    assert len(ALL_RULES) == 3 * (144 + 4)
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.name)
@@ -44,6 +52,11 @@ def test_names_are_unique() -> None:
             Rules(redeals=3, mercis=2, free_merci=True, kings_fill_empty=True),
         ),
         ("sixteen-m0-kings", Rules(layout=Layout.SIXTEEN, mercis=0, kings_fill_empty=True)),
+        ("lucie-free-once", Rules(free_merci=True, once=True)),
+        ("lucie-stuck", Rules(stuck=True)),
+        ("lucie-free-once-kings", Rules(free_merci=True, once=True, kings_fill_empty=True)),
+        ("nomerci-once", Rules(mercis=0, once=True)),
+        ("trefoil-m2-free-once-stuck", Rules(Layout.TREFOIL, 2, 2, True, False, True, True)),
     ],
 )
 def test_canonical_names(name: str, rules: Rules) -> None:
@@ -58,16 +71,21 @@ def test_canonical_names(name: str, rules: Rules) -> None:
         ("LUCIE", "lucie"),
         (" lucie-r2-m1 ", "lucie"),
         ("Trefoil-RU", "trefoil-ru"),
+        ("lucie-once-free", "lucie-free-once"),
+        ("lucie-kings-stuck-once", "lucie-once-stuck-kings"),
     ],
 )
 def test_other_spellings_read_as_the_canonical_name(alias: str, canonical: str) -> None:
     assert Rules.parse(alias).name == canonical
 
 
-def test_presets_are_the_four_published_rule_sets() -> None:
-    assert {
-        name: Rules.parse(name) for name in ("lucie", "nomerci", "trefoil", "sixteen")
-    } == PRESETS
+def test_presets_are_the_four_published_rule_sets_and_the_apps_game() -> None:
+    names = ("lucie", "nomerci", "trefoil", "sixteen", "lucie-free-once")
+    assert {name: Rules.parse(name) for name in names} == PRESETS
+    assert PRESETS["lucie-free-once"] == APP_RULES
+    assert APP_RULES.free_merci
+    assert APP_RULES.once
+    assert not APP_RULES.stuck
     assert PRESETS["lucie"] == DEFAULT_RULES == Rules()
     assert (DEFAULT_RULES.redeals, DEFAULT_RULES.mercis) == (2, 1)
     assert not DEFAULT_RULES.free_merci
@@ -87,6 +105,9 @@ def test_presets_are_the_four_published_rule_sets() -> None:
         ("lucie-ru-m2", "unlimited redeals allow no merci"),
         ("lucie-m0-free", "free merci needs"),
         ("nomerci-free", "free merci needs"),
+        ("nomerci-stuck", "only when stuck needs"),
+        ("lucie-ru-stuck", "only when stuck needs"),
+        ("lucie-once-once", "repeats"),
         ("lucie-x", "unknown option"),
         ("lucie-", "unknown option"),
         ("lucie-r", "unknown option"),
@@ -126,6 +147,7 @@ def test_a_merci_count_with_unlimited_redeals_is_refused_in_either_order() -> No
         ({"mercis": -1}, "mercis must be"),
         ({"redeals": None}, "unlimited redeals allow no merci"),
         ({"mercis": 0, "free_merci": True}, "free merci needs"),
+        ({"mercis": 0, "stuck": True}, "only when stuck needs"),
     ],
 )
 def test_an_impossible_combination_cannot_be_built(fields: dict[str, object], message: str) -> None:

@@ -10,7 +10,10 @@ from game.engine import DECK, Play, Position, Rules, apply, legal_moves
 from game.engine.solver import solve
 
 
-@pytest.mark.parametrize(("rules_name", "number"), [("lucie", 1), ("lucie", 2), ("nomerci", 5)])
+@pytest.mark.parametrize(
+    ("rules_name", "number"),
+    [("lucie", 1), ("lucie", 2), ("nomerci", 5), ("lucie-free-once", 1), ("lucie-stuck", 2)],
+)
 def test_a_win_replays_through_the_engine_to_52_cards_home(rules_name: str, number: int) -> None:
     rules = Rules.parse(rules_name)
     solution = solve(Position.start(number, rules))
@@ -53,8 +56,12 @@ def small_positions(rules: Rules, count: int, seed: int, redeals_left: int = 0) 
 
 
 @pytest.mark.parametrize(
-    "rules_name", ["lucie", "nomerci", "lucie-m2", "lucie-free", "lucie-kings"]
-)
+    "rules_name",
+    [
+        "lucie", "nomerci", "lucie-m2", "lucie-free", "lucie-kings", "lucie-free-once",
+        "lucie-stuck", "lucie-m2-free-once-stuck", "lucie-once-kings", "lucie-free-once-kings",
+    ],
+)  # fmt: skip
 def test_won_and_lost_agree_with_an_exhaustive_search(rules_name: str) -> None:
     rules = Rules.parse(rules_name)
     for position in small_positions(rules, 25, seed=len(rules_name)):
@@ -67,7 +74,7 @@ def test_won_and_lost_agree_with_an_exhaustive_search(rules_name: str) -> None:
             assert end.cards_home == 52
 
 
-@pytest.mark.parametrize("rules_name", ["lucie", "nomerci", "nomerci-r1"])
+@pytest.mark.parametrize("rules_name", ["lucie", "nomerci", "nomerci-r1", "lucie-free-once"])
 def test_lost_before_a_redeal_is_a_proof(rules_name: str) -> None:
     """With a redeal left, the exhaustive search may also keep a card out of its foundation to
     change the next deal; the solver must find every such win, and "lost" only when none.

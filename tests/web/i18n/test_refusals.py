@@ -50,13 +50,15 @@ def greedy(game: engine.Play) -> Iterator[engine.Position]:
 
 def positions() -> Iterator[engine.Position]:
     """Positions along greedy games under rule sets with and without the merci, Kings filling
-    empty fans and a free merci, and a won end."""
+    empty fans, a free merci, the rule books' `once` and `stuck`, and a won end."""
     for rules, number in (
         ("lucie", 1),
         ("lucie-kings", 3),
         ("nomerci-r0", 2),
         ("lucie-free", 4),
         ("trefoil", 5),
+        ("lucie-free-once", 1),
+        ("lucie-r0-stuck", 1),
     ):
         yield from greedy(engine.Play(number, engine.Rules.parse(rules)))
     for number in range(1, 500):
@@ -91,7 +93,7 @@ def test_every_refusal_of_the_rules_carries_a_code_with_words() -> None:
         "already_home", "buried", "home_needs_ace", "home_not_next", "won_no_redeal",
         "no_redeals_left", "no_merci_rules", "merci_used", "merci_not_last_deal",
         "merci_on_top", "onto_buried", "wrong_build", "not_empty", "empty_stays_empty",
-        "only_a_king", "alone",
+        "only_a_king", "alone", "moved_once", "merci_not_stuck",
     }  # fmt: skip
 
 
