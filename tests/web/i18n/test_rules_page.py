@@ -22,11 +22,12 @@ def rules_text(client: Client, url: str) -> str:
     body = page.split('<div class="page rules">', 1)[1].split("</main>", 1)[0]
     body = BOARD_PARTIAL.sub(" ", body)
     body = re.sub(r'<span class="face".*?</span></span>', " ", body)  # a card's drawn corner
+    body = re.sub(r"</t[dh]>", " | ", body)  # a table's cells are not one sentence
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
 def sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?:;])\s+|[“”()]", text)
+    parts = re.split(r"(?<=[.!?:;])\s+|[“”()|]", text)
     return [part.strip() for part in parts if len(part.split()) >= 3]
 
 
