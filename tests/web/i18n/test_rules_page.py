@@ -80,7 +80,8 @@ def test_the_translated_rules_page_shows_no_english_sentence(client: Client, cod
     english = sentences(rules_text(client, "/rules/"))
     translated = rules_text(client, f"/{code}/rules/")
 
-    left = [sentence for sentence in english if sentence in translated]
+    # The game's name is its name in every language (a rule set's row in the win rates).
+    left = [s for s in english if s in translated and s != "La Belle Lucie"]
 
     assert left == []
     assert f'<html lang="{code}"' in client.get(f"/{code}/rules/").content.decode()
