@@ -207,7 +207,7 @@ def wake(key: str, kind: str, *, behind: int = 0) -> bool:
     return queue.enqueue(run.s(key, priority=priority), f"job {key}")
 
 
-@queue.huey.task()
+@queue.huey.task()  # type: ignore[untyped-decorator]
 def run(key: str) -> None:
     """What a worker does with a wake-up: claim job `key`, do it under its lease (renewed by a
     thread beside it), and say how it went; a failure waits for another try, woken at once."""
