@@ -18,6 +18,7 @@ from django.utils import text, translation
 from jinja2 import Environment
 
 from game.board import words
+from game.play.finished import finished
 from game.templatetags import cards
 
 
@@ -35,6 +36,8 @@ def environment(**options: Any) -> Environment:
         fan_cards=cards.fan_markup,
         sprite=cards.sprite,
         board_words_json=cards.board_words_json,
+        # A finished game's panels beside the board (asked only when the game is over).
+        finished=finished,
     )
     env.filters.update(
         rules_describe=words.rules_described,
