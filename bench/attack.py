@@ -469,7 +469,15 @@ def main() -> None:
         help="the parts to run, comma-separated: victim (with page views), flood, forged, hints, "
         "redis",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="seconds: each part briefly, with two attackers and a handful of page views",
+    )
     options = parser.parse_args()
+    if options.smoke:
+        options.seconds, options.attackers, options.per_rule_set = 3.0, 2, 1
+        options.page_views, options.redis_down_seconds = 5, 2.0
     parts = set(options.only.split(","))
 
     print(f"load average before: {load_average()}; {os.cpu_count()} cores", flush=True)
