@@ -24,7 +24,7 @@ from huey.signals import SIGNAL_ERROR
 
 from game import engine
 from game.board import winning_line
-from game.board.winning_line import Answer, Shown
+from game.board.winning_line import Answer, WinningLine
 from game.models import Game
 from game.queue import PRIORITY_SHOW_A_WIN, RETRIES, RETRY_DELAY, alone, ask, huey
 
@@ -116,7 +116,7 @@ def _ask(record: engine.Record) -> None:
         cache.set(key, "refused", REFUSED_SECONDS)
 
 
-def follow(session: SessionBase, game: Game) -> Shown | None:
+def follow(session: SessionBase, game: Game) -> WinningLine | None:
     """The verdict on show beside `game` (winning_line.shown), brought up to date while a longer
     look goes on: its answer once the job has kept one (remembered in the session from then on),
     the job asked for again when nothing is known of it. A read of the cache; never a search."""

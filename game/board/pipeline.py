@@ -48,7 +48,7 @@ from game.board.table import (
     moves_by_card,
     target_key,
 )
-from game.board.winning_line import Shown
+from game.board.winning_line import WinningLine
 from game.models import Game
 
 # The stale board's msgid (game.board.words words it in the page's language).
@@ -431,8 +431,8 @@ class Board:
     elapsed_text: str
     timer_running: bool
     timer_cap_ms: int
-    line: Shown | None
-    can_peek: bool
+    line: WinningLine | None
+    can_show_a_win: bool
     board_key: str
     keep: Keep
     stuck_redeal: bool
@@ -570,7 +570,7 @@ def board(
         timer_running=playing and game.started_at is not None,
         timer_cap_ms=clock.STRETCH_CAP_MS,
         line=line,
-        can_peek=_can_peek(game.status),
+        can_show_a_win=_can_show_a_win(game.status),
         board_key=key,
         keep=keep,
         stuck_redeal=bool(stuck) and engine.REDEAL in legal,
@@ -612,7 +612,7 @@ def board_key(game: Game, position: engine.Position, status: str, assisted: bool
     return format(zlib.crc32(text.encode()), "08x")
 
 
-def marked_key(plain: str, mark: engine.Move, line: Shown | None = None) -> str:
+def marked_key(plain: str, mark: engine.Move, line: WinningLine | None = None) -> str:
     """The key of the board `plain` names with a hint's or a winning line's `mark` on show: the
     plain board's key and the marked move, so that the next answer knows which fans and
     foundations the browser holds marked (`_unchanged`); with the `line` on show, a digest of
@@ -635,7 +635,7 @@ def _marks_of(previous: str) -> tuple[str, set[str]] | None:
         return None
 
 
-def _can_peek(status: str) -> bool:
+def _can_show_a_win(status: str) -> bool:
     return status in (Game.Status.PLAYING, Game.Status.LOST)
 
 
@@ -702,17 +702,18 @@ def _unchanged(
     buttons_then = (
         loaded.redo and status == Game.Status.PLAYING,
         any(move.to_foundation and not move.merci for move in held.legal),
-        _can_peek(status),
+        _can_show_a_win(status),
     )
     buttons_now = (
         played.can_redo and playing,
         any(move.to_foundation and not move.merci for move in legal_now),
-        _can_peek(game.status),
+        _can_show_a_win(game.status),
     )
     return Keep(
         menu=True,
         whole_menu=buttons_then == buttons_now,
-        solve_dialog=(_can_peek(status), assisted) == (_can_peek(game.status), game.assisted),
+        solve_dialog=(_can_show_a_win(status), assisted)
+        == (_can_show_a_win(game.status), game.assisted),
     )
 
 

@@ -40,7 +40,8 @@ BOARD_FILES = (
     "game/board/pipeline.py", "game/board/table.py", "game/board/messages.py",
     "game/stats/win.py",
     "game/board/winning_line.py", "game/board/hints.py", "game/templatetags/cards.py",
-    "game/templatetags/rulesets.py", "game/board/forms.py", "game/play/prefs.py", "game/play/finished.py",
+    "game/templatetags/rulesets.py", "game/board/forms.py", "game/play/prefs.py",
+    "game/play/finished.py",
 )  # fmt: skip
 PIECE = re.compile(r"%\(\w+\)s|\{\w+\}|<[^>]+>|%s")
 # Said alike in English and in a translation (a name, a word French and German keep).
