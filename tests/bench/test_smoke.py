@@ -13,9 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
-# The longest smoke seen on the shared 2-core machine was under a minute (attack.py); the limit
-# is there so that a benchmark that hangs fails instead of holding CI.
-TIMEOUT = 300
+# The longest smoke seen on the shared 2-core machine, at a load average of 17, was attack.py's
+# (about 3 minutes, most of it starting five gunicorn servers); the limit is there so that a
+# benchmark that hangs fails instead of holding CI.
+TIMEOUT = 600
 
 
 def test_every_benchmark_is_run_here() -> None:
