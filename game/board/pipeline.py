@@ -441,7 +441,7 @@ class Board:
     blocked_cards: str
     embed: bool
     urls: dict[str, str]
-    links: dict[str, str]
+    links: Links
     deal_url: str
     replay_url: str = ""
     review_url: str = ""
@@ -579,7 +579,7 @@ def board(
         blocked_cards=" ".join(words.blocked_cards(position)) if lost else "",
         embed=front.embed,
         urls=urls,
-        links={name: reverse(name) for name in SITE_LINKS},
+        links=LINKS,
         deal_url=reverse("deal", args=[game.deal_number]),
     )
     if game.pk is not None and game.status != Game.Status.PLAYING:
@@ -598,7 +598,23 @@ def board(
 
 
 # The site's pages that the board links to, by URL name (the menu, the info bar, the end panels).
-SITE_LINKS = ("daily", "rules", "stats", "settings", "import", "deal_lookup", "home")
+SITE_LINKS = frozenset({"daily", "rules", "stats", "settings", "import", "deal_lookup", "home"})
+
+
+class Links:
+    """The site's pages the board links to (`links.rules`...), each URL worked out when the
+    template reads it: a move's answer keeps the menu that holds most of them (an empty
+    `hx-preserve` placeholder), so it reads one or two, not seven."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> str:
+        if name not in SITE_LINKS:
+            raise AttributeError(name)
+        return reverse(name)
+
+
+LINKS = Links()
 
 
 # The longest key a board has: eight hex digits, a dot, a move's text, a dot, eight more.

@@ -51,6 +51,8 @@ def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None
         urls = pipeline.board_urls(pipeline.SITE, Game(pk=42, deal_number=7))
         assert urls["page"] == reverse("game", args=[42])
         assert urls["move"] == reverse("move", args=[42])
+        for name in pipeline.SITE_LINKS:
+            assert getattr(pipeline.LINKS, name) == reverse(name)
 
 
 def test_every_form_of_the_board_posts_the_one_csrf_field() -> None:
