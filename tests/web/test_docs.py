@@ -48,7 +48,9 @@ def test_every_path_a_doc_names_exists(doc: Path) -> None:
 
 
 def test_every_benchmark_the_benchmarks_doc_names_exists() -> None:
-    named = set(re.findall(r"(?<![\w/])bench/(\w+)\.py", (ROOT / "docs" / "benchmarks.md").read_text()))
+    named = set(
+        re.findall(r"(?<![\w/])bench/(\w+)\.py", (ROOT / "docs" / "benchmarks.md").read_text())
+    )
     gone = {"jinja_board"}  # a prototype measured once, removed with its figures kept
     assert named - gone <= {path.stem for path in (ROOT / "bench").glob("*.py")}
 
