@@ -31,7 +31,10 @@ from bench.render import set_up
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 3 moves")
     args = parser.parse_args()
+    if args.smoke:
+        args.moves = 3
     with tempfile.TemporaryDirectory() as workdir:
         set_up(Path(workdir))
         from django.test import Client

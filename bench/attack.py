@@ -187,8 +187,10 @@ def attack(port: int, seconds: float, attackers: int) -> tuple[list[float], Coun
     return samples, counts
 
 
-def victim_line(port: int, seconds: float, attackers: int) -> tuple[str, dict[int, int]]:
-    quiet = victim(port, 10)
+def victim_line(
+    port: int, seconds: float, attackers: int, quiet_seconds: float = 10
+) -> tuple[str, dict[int, int]]:
+    quiet = victim(port, quiet_seconds)
     loud, counts = attack(port, seconds, attackers)
     quiet_p99, loud_p99 = p99(quiet), p99(loud)
     line = (
@@ -198,7 +200,9 @@ def victim_line(port: int, seconds: float, attackers: int) -> tuple[str, dict[in
     return line, counts
 
 
-def hint_line(port: int, per_rule_set: int, default_samples: int) -> str:
+def hint_line(
+    port: int, per_rule_set: int, default_samples: int, rule_sets: list[str] = OFFERED
+) -> str:
     player = Player(port, timeout=120)
     rng = random.Random(11)
 
@@ -214,14 +218,14 @@ def hint_line(port: int, per_rule_set: int, default_samples: int) -> str:
 
     default = p99(samples("lucie", default_samples))
     worst_name, worst = "lucie", default
-    for name in OFFERED:
+    for name in rule_sets:
         figure = p99(samples(name, per_rule_set))
         if figure > worst:
             worst_name, worst = name, figure
     return (
         f"hint p99: {default:.1f} ms (default rules), {worst:.1f} ms (worst rule set)\n"
         f"  worst rule set: {worst_name}; {default_samples} fresh deals under the default rules, "
-        f"{per_rule_set} under each of {len(OFFERED)} rule sets"
+        f"{per_rule_set} under each of {len(rule_sets)} rule sets"
     )
 
 
@@ -469,7 +473,19 @@ def main() -> None:
         help="the parts to run, comma-separated: victim (with page views), flood, forged, hints, "
         "redis",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="seconds: each part briefly, with two attackers and a handful of page views",
+    )
     options = parser.parse_args()
+    if options.smoke:
+        options.seconds, options.attackers, options.per_rule_set = 3.0, 2, 1
+        options.page_views, options.redis_down_seconds = 5, 2.0
+    # The smoke floods for 2 s instead of 20 and asks 3 hints under 3 rule sets, not 100 and all.
+    flood_seconds, default_hints = (2.0, 3) if options.smoke else (20.0, 100)
+    quiet = 2.0 if options.smoke else 10.0
+    rule_sets = OFFERED[:3] if options.smoke else OFFERED
     parts = set(options.only.split(","))
 
     print(f"load average before: {load_average()}; {os.cpu_count()} cores", flush=True)
@@ -477,22 +493,22 @@ def main() -> None:
         workdir = Path(folder)
         if "victim" in parts:
             with site(workdir) as (port, database):
-                line, counts = victim_line(port, options.seconds, options.attackers)
+                line, counts = victim_line(port, options.seconds, options.attackers, quiet)
                 print(line)
                 print(f"  rate limits on; attackers' answers: {format_counts(counts)}", flush=True)
                 print(page_views(port, database, options.page_views), flush=True)
         if "flood" in parts:
             with site(workdir) as (port, database):
-                print(embed_flood(port, database, 20, 4), flush=True)
+                print(embed_flood(port, database, flood_seconds, 4), flush=True)
         if "forged" in parts:
             with site(workdir) as (port, database):
                 print(forged_daily_line(port), flush=True)
         if "hints" in parts:
             with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
-                line, counts = victim_line(port, options.seconds, options.attackers)
+                line, counts = victim_line(port, options.seconds, options.attackers, quiet)
                 print(line)
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
-                print(hint_line(port, options.per_rule_set, 100), flush=True)
+                print(hint_line(port, options.per_rule_set, default_hints, rule_sets), flush=True)
         if "redis" in parts:
             print(redis_down_line(workdir, options.redis_down_seconds), flush=True)
     print(f"load average after: {load_average()}")

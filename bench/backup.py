@@ -159,7 +159,10 @@ def count_games(database_url: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 200 games")
     args = parser.parse_args()
+    if args.smoke:
+        args.games = 200
 
     folder = tempfile.TemporaryDirectory(prefix="lucie-bench-backup-")
     base = os.environ.get("DATABASE_URL", "")

@@ -53,19 +53,21 @@ PARTS = {
         ),
         "devices": (
             "game.board.pipeline:read",
-            "game.play.site:game_urls",
-            "game.board.display:board_links",
+            "game.board.pipeline:board_urls",
             "csp.middleware:CSPMiddleware.process_response",
         ),
     },
     BASELINE: {
-        "statements": ("lucie.sessions:_live_row", "game.rows:read", "game.rows:update"),
+        "statements": (
+            "django.contrib.sessions.backends.db:SessionStore._get_session_from_db",
+            "game.board.store:locked",
+            "django.db.models.base:Model.save",
+        ),
         "devices": (
             "game.board.pipeline:read",
-            "game.board.links:game_urls",
+            "game.play.site:game_urls",
             "game.board.display:board_links",
-            "lucie.csp:CSPMiddleware.process_response",
-            "game.board.answer:answer_csrf_input",
+            "csp.middleware:CSPMiddleware.process_response",
         ),
     },
 }
@@ -169,7 +171,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=400, help="timed moves per round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--smoke", action="store_true", help="a few seconds: 5 moves, one round, this checkout only"
+    )
     options = parser.parse_args()
+    if options.smoke:
+        with tempfile.TemporaryDirectory(prefix="lucie-budget-") as scratch:
+            found = measure(ROOT, PARTS["here"], 5, Path(scratch))
+        print("smoke: " + ", ".join(f"{part} {millis:.2f} ms" for part, millis in found.items()))
+        return
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average at the start: {load}")
     with tempfile.TemporaryDirectory(prefix="lucie-budget-") as scratch:

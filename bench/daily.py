@@ -52,7 +52,12 @@ def main() -> None:
     parser.add_argument(
         "--alternate", action="store_true", help="render the empty and the full database in turn"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="a few seconds: 200 games and entries, 2 renders"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.entries, args.renders = 200, 200, 2
 
     folder = tempfile.TemporaryDirectory(prefix="lucie-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{folder.name}/bench.sqlite3"

@@ -70,7 +70,9 @@ def long_record(length: int = 150) -> Record:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=300)
-    count = parser.parse_args().deals
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 3 deals")
+    options = parser.parse_args()
+    count = 3 if options.smoke else options.deals
 
     started = time.perf_counter()
     games = [play_out(number) for number in range(1, count + 1)]

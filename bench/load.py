@@ -12,7 +12,7 @@ compressed static files) on a free loopback port, against a fresh SQLite file, a
   ratio R (SQLite)`, then the same for the baseline commit (BASELINE_COMMIT, checked out into a
   temporary git worktree and served the same way in this run: both servers are up at once and
   measured in turn, `--cpu-rounds` rounds, so a change in the machine's load weighs on both) and
-  `CPU per move vs 096a910 (SQLite): X ms vs Y ms, ratio R`; with --database-url the
+  `CPU per move vs 4b0e946 (SQLite): X ms vs Y ms, ratio R`; with --database-url the
   same two lines `(PostgreSQL)`; after each server's `CPU per request` line, `CPU per request:
   cached hint X ms, cached Show a win Y ms, move Z ms; ...`, the same measure of a hint and of
   "Show a win" asked again on one connection once their answers are cached, beside a move
@@ -108,7 +108,7 @@ PHASES: dict[str, tuple[str, ...]] = {
         "game.engine:auto_finish",
     ),
     "save": ("game.board.store:save",),
-    "render": ("game.play.site:SiteBoard.board",),
+    "render": ("game.board.pipeline:answer",),
 }
 
 REPORT_LUA = """
@@ -322,11 +322,10 @@ def start_site(workdir: Path, database_url: str | None, root: Path = ROOT) -> Si
 
 # ---------------------------------------------------------------- CPU time
 
-BASELINE_COMMIT = "096a910"
-"""Main before a change became one plain Django transaction (issue 30: the hand-built SQL, the
-custom session read and the other speed devices given back): the CPU figures of a move are
-quoted against it, measured in the same run (a temporary worktree of it serves the same
-load)."""
+BASELINE_COMMIT = "4b0e946"
+"""Main before a move's answer became one Board value rendered once with the front ends as data
+(issue 40: a move's answer must not get dearer): the CPU figures of a move are quoted against it,
+measured in the same run (a temporary worktree of it serves the same load)."""
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -599,7 +598,7 @@ def cpu_against_baseline(
     """This checkout's move against the baseline commit's, on the same database server, in this
     run: both servers are up at once and measured in turn, round after round (this checkout
     first in one round, the baseline first in the next), so that a machine whose load changes
-    during the run weighs on both alike: `CPU per move vs 096a910 (...)`."""
+    during the run weighs on both alike: `CPU per move vs 4b0e946 (...)`."""
     clients, seconds, rounds = options.cpu_clients, options.duration, options.cpu_rounds
     here_dir = workdir / f"cpu-{label}"
     here_dir.mkdir()
@@ -1013,11 +1012,19 @@ def main() -> None:
         help="print only the CPU-time lines (this checkout and the baseline commit)",
     )
     parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a few seconds: serve this checkout, seat two players and post a move each (no wrk)",
+    )
+    parser.add_argument(
         "--profile-only",
         action="store_true",
         help="print only where a move's server time goes (no server, no wrk)",
     )
     options = parser.parse_args()
+    if options.smoke:
+        smoke()
+        return
     if options.profile_only:
         with tempfile.TemporaryDirectory(prefix="lucie-bench-") as tmp:
             print_phases(Path(tmp))
@@ -1049,6 +1056,24 @@ def main() -> None:
                 report_postgres(site, postgres, levels, options)
             finally:
                 stop(site.process)
+
+
+def smoke() -> None:
+    """What a run needs, in a few seconds and without wrk: this checkout under gunicorn, two
+    players seated through the site's URLs, a move posted by each, the CPU it cost."""
+    with tempfile.TemporaryDirectory(prefix="lucie-bench-smoke-") as tmp:
+        site = start_site(Path(tmp), None)
+        try:
+            seats = seat_players(site, 2)
+            pids = children_of(site.process.pid) or [site.process.pid]
+            before = sum(cpu_seconds(pid) for pid in pids)
+            for seat in seats:
+                key = board_key(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
+                change(seat.player, seat.game_id, seat.move, 0, key)
+            spent = sum(cpu_seconds(pid) for pid in pids) - before
+        finally:
+            stop(site.process)
+    print(f"smoke: {len(seats)} moves under gunicorn, {spent * 1000 / len(seats):.1f} ms CPU each")
 
 
 def load_average() -> str:

@@ -1,13 +1,14 @@
 """How many of the project's modules an htmx move runs code in.
 
-    .venv/bin/python bench/modules.py
+    .venv/bin/python bench/modules.py [--smoke]
 
 Sets up a scratch SQLite database, deals a game through the site's own URLs with Django's test
 client, plays one move, then traces a second move (an htmx post on the stored game) with
 `sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
 (the board's compiled Jinja2 templates are not modules), and the queries it made. Prints
 `an htmx move runs code in N modules of game/ and lucie/ (Q queries)`, then the modules and
-the queries, one a line. The goal: at most 25. With CACHE_URL (a shared Redis) the session is
+the queries, one a line. The goal: at most 20 (GOAL), and with `--smoke` (the same run, a few
+seconds) it exits 1 past it. With CACHE_URL (a shared Redis) the session is
 read from the cache, as production's servers read it; without it from the database (each
 process's own memory would go stale beside the others: lucie/settings.py).
 """
@@ -21,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+GOAL = 20
 
 
 def main() -> None:
@@ -82,6 +85,8 @@ def main() -> None:
         print(f"  {name}")
     for query in queries.captured_queries:
         print(f"  query: {query['sql'][:100]}")
+    if "--smoke" in sys.argv[1:] and len(seen) > GOAL:
+        sys.exit(f"more than {GOAL} modules")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--moves", type=int, default=300, help="statements' sets per round")
     parser.add_argument("--database-url", help="PostgreSQL instead of a scratch SQLite file")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 1 round of 10")
     options = parser.parse_args()
+    if options.smoke:
+        options.rounds, options.moves = 1, 10
 
     folder = Path(tempfile.mkdtemp(prefix="lucie-orm-"))
     os.environ["DATABASE_URL"] = options.database_url or f"sqlite:///{folder / 'db.sqlite3'}"

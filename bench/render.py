@@ -1,6 +1,6 @@
 """The board fragment's render, in process: milliseconds per call of its two parts.
 
-    .venv/bin/python bench/render.py [--renders 400] [--rounds 5]
+    .venv/bin/python bench/render.py [--renders 400] [--rounds 5] [--smoke]
 
 It deals a game of deal 5 (`lucie-ru`) on a fresh SQLite file, plays a few moves, and captures
 three answers as the site makes them, through Django's test client: a move's answer (made with
@@ -8,9 +8,11 @@ the board's key, so the fans and the menu the move left alone go out as hx-prese
 placeholders), the whole board (an htmx GET of the game page), and a cached hint (the same hint
 asked twice, the second from the cache). For each it prints the milliseconds per call of:
 
-- `context`: `display.board_context`, everything the board template reads;
-- `render`: the board's Jinja2 template (game/jinja2/board/board.jinja) with that context, as
-  `answer.fragment` renders an htmx answer (its output is checked against the answer's).
+- `context`: `pipeline.board`, the one `Board` value the answer shows (everything the board
+  template reads);
+- `render`: the board's Jinja2 template (game/jinja2/board/board.jinja) with that board's
+  context, as `pipeline.answer` renders an htmx answer (its output is checked against the
+  answer's).
 
 Each figure is this process's CPU time per call, the median over `--rounds` rounds of
 `--renders` calls, the two taken in turn within a round so that a busy machine slows them
@@ -62,33 +64,28 @@ def set_up(workdir: Path) -> None:
 
 
 class Captured:
-    """The last board fragment a view rendered (its request and context), and the last
-    board_context call's arguments."""
+    """The last board a view built (its request and context), and the last `pipeline.board`
+    call's arguments."""
 
     def __init__(self) -> None:
         self.render: tuple[Any, dict[str, Any]] | None = None
         self.context_call: tuple[tuple[Any, ...], dict[str, Any]] | None = None
-        self.board_context: Callable[..., dict[str, Any]] | None = None
+        self.board_context: Callable[..., Any] | None = None
 
 
 def capture(captured: Captured) -> None:
-    from game.board import answer, display
+    from game.board import pipeline
 
-    original_fragment = answer.fragment
-    original_context = display.board_context
-    captured.board_context = original_context
+    original = pipeline.board
+    captured.board_context = original
 
-    def fragment(request: Any, context: dict[str, Any], **kwargs: Any) -> Any:
-        answer = original_fragment(request, context, **kwargs)
-        captured.render = (request, dict(context))  # with the CSRF field the answer carried
-        return answer
-
-    def board_context(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    def board(*args: Any, **kwargs: Any) -> Any:
         captured.context_call = (args, kwargs)
-        return original_context(*args, **kwargs)
+        drawn = original(*args, **kwargs)
+        captured.render = (args[0], drawn.context())
+        return drawn
 
-    answer.fragment = fragment
-    display.board_context = board_context
+    pipeline.board = board  # type: ignore[assignment]
 
 
 def board_key(html: str) -> str:
@@ -97,7 +94,7 @@ def board_key(html: str) -> str:
 
 
 def cases(captured: Captured) -> dict[str, tuple[Captured, str]]:
-    """Each answer's render and board_context call, captured from a real request."""
+    """Each answer's render and `pipeline.board` call, captured from a real request."""
     import copy
 
     from django.test import Client
@@ -142,7 +139,7 @@ def per_call(call: Callable[[], object], count: int) -> float:
 def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
     from django.template import engines
 
-    from game.board import answer
+    from game.board import pipeline
 
     def context(shot: Captured) -> Callable[[], object]:
         assert shot.context_call is not None
@@ -154,14 +151,16 @@ def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
     def render(shot: Captured) -> Callable[[], object]:
         assert shot.render is not None
         request, values = shot.render
-        template = engines["jinja2"].get_template(answer.BOARD_TEMPLATE)
+        template = engines["jinja2"].get_template(pipeline.BOARD_TEMPLATE)
         return lambda: template.render(values, request)
 
     return {"context": context, "render": render}
 
 
 def squeezed(html: str) -> str:
-    """`html` with the timer's reading (which changes from one render to the next) left out."""
+    """`html` with the timer's reading and the masked CSRF token (each changes from one render
+    to the next) left out."""
+    html = re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", html)
     return re.sub(r'data-elapsed-ms="\d+"', "", html)
 
 
@@ -169,7 +168,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--renders", type=int, default=400, help="calls per round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (the median is printed)")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 5 calls, 1 round")
     options = parser.parse_args()
+    if options.smoke:
+        options.renders, options.rounds = 5, 1
     with tempfile.TemporaryDirectory(prefix="lucie-render-") as tmp:
         set_up(Path(tmp))
         captured = Captured()

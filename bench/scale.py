@@ -118,7 +118,19 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20, help="wrk connections in all")
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each, alternated")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="seconds: 2 connections, 1 s, 1 round; without PostgreSQL, Redis and wrk, only the"
+        " imports and the two servers' settings",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.clients, args.duration, args.rounds = 2, 1, 1
+        ready = is_postgres(args.database_url) and args.cache_url.startswith("redis")
+        if not ready or shutil.which("wrk") is None:
+            print("smoke: no PostgreSQL, Redis or wrk here: the script imports, nothing served")
+            return
     if not is_postgres(args.database_url):
         sys.exit("give a PostgreSQL server: --database-url postgres://... (or DATABASE_URL)")
     if not args.cache_url.startswith(("redis://", "rediss://", "unix://")):

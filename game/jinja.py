@@ -17,7 +17,8 @@ from typing import Any
 from django.utils import text, translation
 from jinja2 import Environment
 
-from game.board import words
+from game.board import table, words
+from game.play.finished import finished
 from game.templatetags import cards
 
 
@@ -31,10 +32,12 @@ def environment(**options: Any) -> Environment:
         npgettext=translation.npgettext,
     )
     env.globals.update(
-        face=cards.face_markup,
-        fan_cards=cards.fan_markup,
-        sprite=cards.sprite,
+        face=table.face_markup,
+        fan_cards=table.fan_markup,
+        sprite=table.sprite,
         board_words_json=cards.board_words_json,
+        # A finished game's panels beside the board (asked only when the game is over).
+        finished=finished,
     )
     env.filters.update(
         rules_describe=words.rules_described,

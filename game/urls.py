@@ -3,7 +3,6 @@ from django.urls import include, path, re_path
 from game.board.urls import change_urls
 from game.challenge import views as challenge_views
 from game.daily import views as daily_views
-from game.daily.result_box import sends_result_box
 from game.install import views as install
 from game.play import first, prefs, solve, views
 from game.records import views as records
@@ -25,16 +24,16 @@ urlpatterns = [
     path("deal/<str:number>/hint/", first.deal_hint, name="deal_hint"),
     path("deal/<str:number>/solve/", first.deal_solve, name="deal_solve"),
     # The changes, and Show a win's steps, can end a game: on the daily page their answers then
-    # carry the result box under the board too (game/daily/result_box.py).
-    path("deal/<str:number>/", include(change_urls(sends_result_box(first.deal_start), "deal_"))),
+    # carry the result box under the board too (their views call game/daily/result_box.py).
+    path("deal/<str:number>/", include(change_urls(first.deal_start, "deal_"))),
     path("new/", views.new_game, name="new"),
     path("game/<int:game_id>/", views.game_page, name="game"),
-    path("game/<int:game_id>/", include(change_urls(sends_result_box(views.change)))),
+    path("game/<int:game_id>/", include(change_urls(views.game_change))),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
     path("game/<int:game_id>/solve/", solve.solve, name="solve"),
     path("game/<int:game_id>/solve/wait/", solve.solve_wait, name="solve_wait"),
-    path("game/<int:game_id>/solve/next/", sends_result_box(solve.solve_next), name="solve_next"),
-    path("game/<int:game_id>/solve/out/", sends_result_box(solve.solve_out), name="solve_out"),
+    path("game/<int:game_id>/solve/next/", solve.solve_next, name="solve_next"),
+    path("game/<int:game_id>/solve/out/", solve.solve_out, name="solve_out"),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
     path("game/<int:game_id>/review/", review.review, name="review"),
     path("game/<int:game_id>/review/ask/", review.review_ask, name="review_ask"),

@@ -16,7 +16,7 @@ from django.urls import get_resolver
 from django.utils import translation
 
 from game.board import table
-from game.board.display import BOARD_TEMPLATE
+from game.board.pipeline import BOARD_TEMPLATE
 
 
 def warm() -> None:

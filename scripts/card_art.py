@@ -4,7 +4,7 @@ Run `python scripts/card_art.py` after changing it; the file is committed. Each 
 `#c-<code>` (`#c-7H`, `#c-TC` for the Ten, `#c-KS`) drawn in a 100 x 140 box over the whole card:
 the standard pip layout for 2 to 10, one large pip for an Ace, and for the courts a double-ended
 half figure of our own (a King's crown, a Queen's tiara, a Jack's cap) in a framed panel. The
-corner indices are HTML text on the card (game/templatetags/cards.py), so a buried card's strip
+corner indices are HTML text on the card (game/board/table.py), so a buried card's strip
 reads whatever the art. Suit-coloured parts use `currentColor`, so the four-colour setting
 works; the gold and skin tones are fixed, since a card face is white in light and dark mode.
 

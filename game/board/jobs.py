@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from game import engine, leases, queue
 from game.board import winning_line
-from game.board.winning_line import Answer, Shown
+from game.board.winning_line import Answer, WinningLine
 from game.leases import Job
 from game.models import Game
 
@@ -132,7 +132,7 @@ def _ask(record: engine.Record) -> None:
         cache.set(_refused_key(record), True, REFUSED_SECONDS)
 
 
-def follow(session: SessionBase, game: Game) -> Shown | None:
+def follow(session: SessionBase, game: Game) -> WinningLine | None:
     """The verdict on show beside `game` (winning_line.shown), brought up to date while a longer
     look goes on: its answer once the job has kept one (remembered in the session from then on),
     the job asked for again when nothing is known of it. A read of the cache; never a search."""

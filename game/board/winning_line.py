@@ -78,7 +78,7 @@ class Kept:
 
 
 @dataclass(frozen=True)
-class Shown:
+class WinningLine:
     """A verdict shown for a game, and how far along its line the game is (`step` moves)."""
 
     status: Verdict
@@ -218,7 +218,7 @@ def remember(session: SessionBase, game: Game, found: Answer) -> None:
         session[SESSION_KEY] = kept
 
 
-def shown(session: SessionBase, game: Game) -> Shown | None:
+def shown(session: SessionBase, game: Game) -> WinningLine | None:
     """The verdict to show beside `game`'s board, or None; a line the game has left is dropped.
     Only an assisted game can have one (asking marks it)."""
     if not game.assisted:
@@ -231,7 +231,7 @@ def shown(session: SessionBase, game: Game) -> Shown | None:
     if step is None:
         del session[SESSION_KEY]
         return None
-    return Shown(kept["status"], line, step, str(kept.get("further", "")))
+    return WinningLine(kept["status"], line, step, str(kept.get("further", "")))
 
 
 def _step(moves: str, base: str, line: tuple[str, ...]) -> int | None:

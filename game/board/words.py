@@ -500,14 +500,14 @@ def hint_message(position: engine.Position, found: engine.Hint) -> str:
 
 # What a request may have done to a game (the names the views use). "line" is "Show a win"'s
 # Next or Play it out; "auto" is Auto-finish.
-ACTIONS = frozenset({"move", "undo", "redo", "redeal", "auto", "line", "solve"})
+SAID_CHANGES = frozenset({"move", "undo", "redo", "redeal", "auto", "line", "solve"})
 
 # Past this many cards sent home at once, the sentence says how far each suit got instead of
 # naming every card.
 NAMED_AT_MOST = 3
 
 
-def change(
+def change_said(
     game: engine.Play,
     seen: int,
     action: str,

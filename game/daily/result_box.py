@@ -7,16 +7,14 @@ it in place of the old one. daily.js names the box the page shows in two headers
 (`X-Daily-Day`, `X-Daily-Status`), so that a move whose game stays as the box says sends nothing
 more, and a request from any other page costs a header lookup.
 
-The wrapping is done where the URLs are listed (game/urls.py), so that the site's board and its
-pipeline know nothing of the daily page.
+The site's change views call `appended` themselves, only when a request names a box
+(`STATUS_HEADER`), so that the board's pipeline knows nothing of the daily page and a move from
+any other page never comes here.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -31,21 +29,13 @@ STATUS_HEADER = "X-Daily-Status"
 # refusals that show the game as it stands.
 BOARD_ANSWERS = frozenset({200, 400, 409, 429, 503})
 
-View = Callable[..., HttpResponse]
 
-
-def sends_result_box(view: View) -> View:
-    """`view`, whose board answers also carry the daily result box when they change it."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
-        box = changed_box(request, response)
-        if box:
-            response.content = response.content + box.encode()
-        return response
-
-    return wrapped
+def appended(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """`response`, a board answer, with the daily result box after it when it changed."""
+    box = changed_box(request, response)
+    if box:
+        response.content = response.content + box.encode()
+    return response
 
 
 def changed_box(request: HttpRequest, response: HttpResponse) -> str:

@@ -25,12 +25,12 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import deals, engine, leases, rank
-from game.board import find
+from game.board import find, pipeline
+from game.board.forms import NewGameForm
+from game.board.pipeline import SITE, first_board
 from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
-from game.play.forms import NewGameForm
-from game.play.site import SITE, first_board
 from game.players import selected_card, session_key, start_game
 
 
@@ -147,7 +147,7 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
 def _render_day(
     request: HttpRequest, date: dt.date, game: Game, *, selected: str = ""
 ) -> HttpResponse:
-    context = SITE.context(request, game, game.resume(), selected=selected)
+    context = pipeline.board(request, SITE, game, game.resume(), selected=selected).context()
     context["today"] = deals.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
     context.update(day_context(request, date, game if game.pk is not None else None))

@@ -34,6 +34,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
@@ -41,7 +42,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import deals, engine, limits
 from game.board import asides, find, pipeline, store, words
-from game.embed.front import EMBED, requested_rules, rules_query, unstarted
+from game.board.pipeline import EMBED
+from game.models import Game
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.
@@ -116,6 +118,17 @@ def _selected(request: HttpRequest) -> str:
     return request.GET.get("sel", "").strip().upper()[:3]
 
 
+def requested_rules(request: HttpRequest) -> engine.Rules:
+    """The `?rules=` rule set (default when absent); a bad name is a 400 (`embed_page`)."""
+    name = request.GET.get("rules", "")
+    return engine.Rules.parse(name) if name else engine.DEFAULT_RULES
+
+
+def unstarted(deal_number: int, rules: engine.Rules) -> Game:
+    """The deal's start as a game that is not stored (and has no token to show)."""
+    return Game(deal_number=deal_number, rules=rules.name, token="")
+
+
 # ---------------------------------------------------------------- a deal's start (nothing stored)
 
 
@@ -124,14 +137,14 @@ def _selected(request: HttpRequest) -> str:
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (the UTC date as YYYYMMDD), from its start."""
     game = unstarted(deals.todays_deal_number(), requested_rules(request))
-    return EMBED.board(request, game, selected=_selected(request))
+    return pipeline.answer(request, EMBED, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
 def deal(request: HttpRequest, number: str) -> HttpResponse:
     game = unstarted(engine.parse_deal_number(number), requested_rules(request))
-    return EMBED.board(request, game, selected=_selected(request))
+    return pipeline.answer(request, EMBED, game, selected=_selected(request))
 
 
 @embed_page
@@ -145,9 +158,10 @@ def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
 @require_safe
 def another(request: HttpRequest) -> HttpResponse:
     """Another deal: a fresh random one under the same rules, from its start."""
-    url = reverse("embed:deal", args=[store.random_deal_number()]) + rules_query(
-        requested_rules(request)
-    )
+    rules = requested_rules(request)
+    url = reverse("embed:deal", args=[store.random_deal_number()])
+    if rules != engine.DEFAULT_RULES:
+        url += "?" + urlencode({"rules": rules.name})
     return HttpResponseRedirect(url)
 
 
@@ -171,7 +185,7 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, unstarted(deal_number, rules), error, EMBED)
     done.created = True
-    return EMBED.after_change(request, done)
+    return pipeline.changed(request, EMBED, done, posted.previous)
 
 
 # ---------------------------------------------------------------- a stored game, by its token
@@ -183,7 +197,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = find.found(find.token_games(token))
     said = pipeline.said_before(request, game)
-    return EMBED.board(request, game, said, selected=_selected(request))
+    return pipeline.answer(request, EMBED, game, said, selected=_selected(request))
 
 
 @embed_page

@@ -18,9 +18,10 @@ from game import engine, limits
 from game.board import find, jobs, pipeline, store, winning_line, words
 from game.board.actions import Change
 from game.board.forms import Posted
+from game.board.pipeline import DAILY_FIELD, SITE, board_urls, first_board
 from game.models import Game
-from game.play.site import DAILY_FIELD, SITE, first_board, first_board_urls
 from game.play.solve import solve_stored
+from game.play.views import with_result_box
 from game.players import (
     HtmxHttpRequest,
     bad_request,
@@ -57,7 +58,7 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
         return current
     if current.started_at is None:
         return None
-    url = first_board_urls(pending)["page"]
+    url = board_urls(SITE, pending)["page"]
     if pending.rules != engine.DEFAULT_RULES.name and not pending.dealt_by_daily:
         url += "?" + urlencode({"rules": pending.rules})
     if getattr(request, "htmx", False):
@@ -110,7 +111,7 @@ def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
 def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
     """The first change on a deal's first board (a move, a redeal...): store the session and the
     game with it, then answer as any change does (the board, or a 303 to the game's page).
-    `action` is one of pipeline.ACTIONS: game/board/urls.py routes no other."""
+    `action` is one of pipeline.CHANGES: game/board/urls.py routes no other."""
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
@@ -120,12 +121,13 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
         return under_way
     if under_way is not None:
         games = find.session_games(under_way.pk, request.session.session_key)
-        return pipeline.change(request, games, SITE, action)
+        return with_result_box(request, pipeline.change(request, games, SITE, action))
     try:
-        done = _store_first(request, pending, action, pipeline.read(request))
+        posted = pipeline.read(request)
+        done = _store_first(request, pending, action, posted)
     except pipeline.REFUSALS as error:
-        return pipeline.refused_board(request, pending, error, SITE)
-    return SITE.after_change(request, done)
+        return with_result_box(request, pipeline.refused_board(request, pending, error, SITE))
+    return with_result_box(request, pipeline.changed(request, SITE, done, posted.previous))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -138,7 +140,7 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
         return bad_request(request, words.refusal_message(error))
     if request.method != "POST":
-        context = {"game": pending, "urls": first_board_urls(pending)}
+        context = {"game": pending, "urls": board_urls(SITE, pending)}
         response = render(request, "game/solve_confirm.html", context)
         patch_vary_headers(response, ["HX-Request"])
         return response
@@ -157,4 +159,4 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
         return pipeline.refused_board(request, pending, error, SITE)
     found = jobs.further(done.played.record, found)
     winning_line.remember(request.session, done.row, found)
-    return SITE.after_change(request, done)
+    return pipeline.changed(request, SITE, done, posted.previous)

@@ -16,7 +16,8 @@ from django_htmx.http import reswap, retarget
 
 from game import limits
 from game.board import find, jobs, pipeline, store, winning_line, words
-from game.play.site import SITE, site_urls
+from game.board.pipeline import SITE, board_urls
+from game.play.views import with_result_box
 from game.players import HtmxHttpRequest
 
 # ---------------------------------------------------------------- "Show a win"
@@ -29,7 +30,9 @@ def solve(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         return solve_stored(request, game_id)
     game = find.get_game(game_id, request.session.session_key)
-    response = render(request, "game/solve_confirm.html", {"game": game, "urls": site_urls(game)})
+    response = render(
+        request, "game/solve_confirm.html", {"game": game, "urls": board_urls(SITE, game)}
+    )
     patch_vary_headers(response, ["HX-Request"])
     return response
 
@@ -52,7 +55,7 @@ def solve_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return pipeline.refused(request, games, error, SITE)
     found = jobs.further(game.record, found)
     winning_line.remember(request.session, game, found)
-    return SITE.after_change(request, done)
+    return pipeline.changed(request, SITE, done, posted.previous)
 
 
 @require_safe
@@ -77,7 +80,7 @@ def solve_wait(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if line is not None:
             position = game.resume().position
             spoken = words.verdict(line.status, line.left, line.next_move, position, line.further)
-        response = retarget(SITE.board(request, game, spoken=spoken), "#board")
+        response = retarget(pipeline.answer(request, SITE, game, spoken=spoken), "#board")
         response = reswap(response, "outerHTML")
     response["Cache-Control"] = "private, no-store"
     patch_vary_headers(response, ["HX-Request"])
@@ -88,11 +91,11 @@ def solve_wait(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def solve_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
     games = find.session_games(game_id, request.session.session_key)
-    return pipeline.change(request, games, SITE, "line")
+    return with_result_box(request, pipeline.change(request, games, SITE, "line"))
 
 
 @require_POST
 def solve_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
     games = find.session_games(game_id, request.session.session_key)
-    return pipeline.change(request, games, SITE, "line_all")
+    return with_result_box(request, pipeline.change(request, games, SITE, "line_all"))

@@ -1,12 +1,19 @@
 """The main site's pages and a stored game's changes: home, a deal by number, a game's page, its
 hint, its changes (each through game.board.pipeline and game.board.actions), the fair timer's
 signals, the new-game chooser and the rules page. A deal's first board lives in
-game/play/first.py, "Show a win" in game/play/solve.py, the board itself in game/play/site.py.
+game/play/first.py, "Show a win" in game/play/solve.py; the site's board is the pipeline's
+front end `SITE` (data: its URLs, its page, its defaults).
+
+Nothing is stored until a player plays: a browser with no session is shown a deal's first board
+(`/`, `/deal/<n>/`, the daily pages) as a game that is not stored (`pipeline.first_board`), whose
+controls post to `/deal/<n>/<change>/` (game/play/first.py). htmx requests get the board alone,
+a plain form post a 303 redirect to the full page (post/redirect/get), so every control works
+without JavaScript.
 """
 
 from __future__ import annotations
 
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -14,9 +21,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game import engine
 from game.board import asides, find, pipeline, store, table, words
+from game.board.forms import NewGameForm
+from game.board.pipeline import SITE, first_board
+from game.daily import result_box
 from game.models import Game
-from game.play.forms import NewGameForm
-from game.play.site import SITE, first_board, started
 from game.play.winrates import win_rates
 from game.players import (
     HtmxHttpRequest,
@@ -36,12 +44,12 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     session, a first board: nothing is stored until it plays)."""
     if request.session.session_key is None:
         pending = first_board(store.random_deal_number(), remembered_rules(request))
-        return SITE.board(request, pending, selected=selected_card(request))
+        return pipeline.answer(request, SITE, pending, selected=selected_card(request))
     key = session_key(request)
     game = find.current_game(key)
     if game is None or game.status != Game.Status.PLAYING:
         game = start_game(request, key, store.random_deal_number(), remembered_rules(request))
-    return SITE.board(request, game)
+    return pipeline.answer(request, SITE, game)
 
 
 @require_safe
@@ -73,19 +81,21 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     except engine.InvalidRulesError as error:
         return bad_request(request, words.refusal_message(error))
     if request.method != "POST" and request.session.session_key is None:
-        return SITE.board(request, first_board(deal_number, rules), selected=selected_card(request))
+        return pipeline.answer(
+            request, SITE, first_board(deal_number, rules), selected=selected_card(request)
+        )
     key = session_key(request)
     current = find.current_game(key)
     if request.method != "POST" and current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
-            return SITE.board(request, current)
+            return pipeline.answer(request, SITE, current)
         if current.started_at is not None:
             context = {"current": current, "deal_number": deal_number, "rules": rules}
             return render(request, "game/deal_confirm.html", context)
     game = start_game(request, key, deal_number, rules)
     if request.method == "POST":
         return started(request, game)
-    return SITE.board(request, game)
+    return pipeline.answer(request, SITE, game)
 
 
 @require_safe
@@ -93,7 +103,8 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = find.get_game(game_id, request.session.session_key)
     selected = selected_card(request)
-    return SITE.board(request, game, pipeline.said_before(request, game), selected=selected)
+    said = pipeline.said_before(request, game)
+    return pipeline.answer(request, SITE, game, said, selected=selected)
 
 
 @require_safe
@@ -102,10 +113,28 @@ def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
-def change(request: HtmxHttpRequest, game_id: int, action: str) -> HttpResponse:
+def game_change(request: HtmxHttpRequest, game_id: int, action: str) -> HttpResponse:
     """A stored game's change named `action` (game/board/urls.py), through the pipeline."""
     games = find.session_games(game_id, request.session.session_key)
-    return pipeline.change(request, games, SITE, action)
+    return with_result_box(request, pipeline.change(request, games, SITE, action))
+
+
+def with_result_box(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A board answer, with the daily page's result box after it when the page that asked
+    shows one that the change no longer matches (game/daily/result_box.py). A request from any
+    other page names no box: it costs this header lookup."""
+    if request.headers.get(result_box.STATUS_HEADER):
+        return result_box.appended(request, response)
+    return response
+
+
+def started(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """After a POST that dealt a game: its board (htmx) or a redirect to its page."""
+    if request.htmx:
+        return pipeline.answer(request, SITE, game)
+    response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_POST

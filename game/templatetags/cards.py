@@ -1,57 +1,20 @@
-"""`{% card card static %}`: one card's markup, built in Python.
-
-A board has up to 52 cards and is rendered on every move; as an `{% include %}` per card the
-template engine spent most of a move request on them (bench/load.py). The markup is the same one
-game/_card.html used to hold; every value is escaped (with the standard library's `html.escape`,
-which Django's `escape` calls after checking each argument for a lazy string: every value here is
-a plain `str`). The sprite's URL is looked up once per template render, not once per card.
+"""The card tags of the Django pages that show cards (the rules page's example fans):
+`{% card view static %}`, `{% fan_cards fan %}`, `{% face view %}`, over the card markup that
+game/board/table.py builds for the board's Jinja2 templates; and the words board.js says
+(`board_words_json`). The sprite's URL is looked up once per template render, not once per card.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from html import escape
 from typing import Any
 
 from django import template
-from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
-from game.board import words
-from game.board.table import CardView, FanView
+from game.board.table import CardView, FanView, card_markup, face, sprite
 
 register = template.Library()
-
-
-def face(view: CardView, sprite_url: str | None = None) -> str:
-    """The face: the corner index (rank over suit) in text, so a strip reads whatever the card
-    style; the art (pips, an Ace's pip, a court figure) from the cached sprite static/cards.svg
-    (scripts/card_art.py), with the second index turned in the opposite corner; and the large
-    pip that the large-index card style shows instead of the art. The same few values make the
-    same markup, so it is built once per card, corner index and sprite."""
-    return _face(view.code, view.rank, view.symbol, sprite_url or sprite())
-
-
-@functools.lru_cache(maxsize=1024)
-def _face(code: str, rank_text: str, symbol_text: str, sprite_url: str) -> str:
-    symbol = escape(symbol_text)
-    ten = " ten" if rank_text == "10" else ""  # two digits: drawn narrower to fit a strip
-    rank = escape(rank_text)
-    return (
-        '<span class="face" aria-hidden="true"><span class="index">'
-        f'<span class="rank{ten}">{rank}</span><span class="suit">{symbol}</span></span>'
-        f'<svg class="art" viewBox="0 0 100 140">'
-        f'<use href="{sprite_url}#c-{escape(code)}"/></svg>'
-        f'<span class="index foot"><span class="foot-rank{ten}">{rank}</span>'
-        f'<span class="foot-suit">{symbol}</span></span>'
-        f'<span class="pip">{symbol}</span></span>'
-    )
-
-
-def sprite() -> str:
-    """The card sprite's URL (cache-busted by the static files' storage)."""
-    return static("cards.svg")
 
 
 def _sprite_of(context: Any) -> str:
@@ -73,53 +36,6 @@ def fan_cards(context: Any, fan: FanView, static: bool = False) -> SafeString:
     template engine's cost is per node, and a board has 52 cards in some 18 fans)."""
     sprite_url = _sprite_of(context)
     return mark_safe("".join([card_markup(view, static, sprite_url) for view in fan.cards]))
-
-
-def fan_markup(fan: FanView, static: bool = False, sprite_url: str | None = None) -> SafeString:
-    """A fan's cards, bottom first, for the board's Jinja2 templates (game/jinja.py)."""
-    found = sprite_url or sprite()
-    return SafeString("".join([card_markup(view, static, found) for view in fan.cards]))
-
-
-def face_markup(view: CardView, sprite_url: str | None = None) -> SafeString:
-    """A card's face, for the board's Jinja2 templates."""
-    return SafeString(face(view, sprite_url))  # every value in it is escaped
-
-
-def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
-    """One card: a button that picks it up or plays the picked card onto it, or an image."""
-    colour = "red" if view.red else "black"
-    place = "is-top" if view.top else "buried"
-    name = view.name
-    if view.only_home:  # under `once`: drawn apart, and said
-        place += " only-home"
-        name = f"{name}, {words.ONLY_HOME}"
-    common = f'data-card="{escape(view.code)}" aria-label="{escape(name)}"'
-    hint = f' data-hint="{escape(view.hint)}"' if view.hint else ""
-    if view.target_move and not static:
-        html = (
-            '<button type="submit" form="move-form" name="move" '
-            f'value="{escape(view.target_move)}" class="card {colour} is-top is-target" '
-            f"{common}{hint}>{face(view, sprite_url)}</button>"
-        )
-    elif view.interactive and not static:
-        selected = " is-selected" if view.selected else ""
-        pressed = "true" if view.selected else "false"
-        value = "" if view.selected else escape(view.code)
-        html = (
-            f'<button type="submit" form="select-form" name="sel" value="{value}" '
-            f'class="card {colour} {place}{selected}" data-card="{escape(view.code)}" '
-            f'data-moves="{escape(view.moves_text)}" aria-label="{escape(name)}" '
-            f'aria-pressed="{pressed}"{hint}>{face(view, sprite_url)}</button>'
-        )
-    else:
-        html = (
-            f'<span class="card {colour} {place}" role="img" {common}{hint}>'
-            f"{face(view, sprite_url)}</span>"
-        )
-    # SafeString, not mark_safe: Django's mark_safe checks its argument for a lazy string on
-    # each call, some 3% of a move for the cards alone.
-    return SafeString(html + "\n")  # every value above is escaped
 
 
 @register.simple_tag(name="face", takes_context=True)

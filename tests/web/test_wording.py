@@ -144,7 +144,7 @@ def test_a_day_won_with_help_is_not_marked_as_a_win(
 
 
 def test_rule_set_labels_come_from_the_engine() -> None:
-    from game.play import forms
+    from game.board import forms
     from game.stats import tabs as stats_tabs
 
     assert dict(forms.RULE_SET_CHOICES)["nomerci"].startswith(engine.PRESETS["nomerci"].label)

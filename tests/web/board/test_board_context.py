@@ -13,9 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import engine
-from game.board import display, table, words
+from game.board import pipeline, table, words
 from game.models import Game
-from game.play.site import game_urls
 from tests.helpers.play import start
 
 pytestmark = pytest.mark.django_db
@@ -49,10 +48,11 @@ def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None
         card = engine.Card.parse("QH")
         assert table.card_view(card).name == words.card_name(card)
         assert table.card_view(card).rank == str(words.RANK_LETTERS).split()[11]
-        links = display.board_links(Game(pk=42, deal_number=7), line=False)
-        assert links["links"] == {name: reverse(name) for name in display.SITE_LINKS}
-        assert links["deal_url"] == reverse("deal", args=[7])
-        assert game_urls(42)["page"] == reverse("game", args=[42])
+        urls = pipeline.board_urls(pipeline.SITE, Game(pk=42, deal_number=7))
+        assert urls["page"] == reverse("game", args=[42])
+        assert urls["move"] == reverse("move", args=[42])
+        for name in pipeline.SITE_LINKS:
+            assert getattr(pipeline.LINKS, name) == reverse(name)
 
 
 def test_every_form_of_the_board_posts_the_one_csrf_field() -> None:

@@ -37,10 +37,11 @@ BOARD_FILES = (
     "templates/game/play.html", "templates/game/new.html", "templates/game/deal_confirm.html",
     "templates/game/solve_confirm.html", "templates/game/settings.html",
     "game/board/announce.py", "game/board/notices.py", "game/board/words.py",
-    "game/board/display.py", "game/board/table.py", "game/board/messages.py",
+    "game/board/pipeline.py", "game/board/table.py", "game/board/messages.py",
     "game/stats/win.py",
     "game/board/winning_line.py", "game/board/hints.py", "game/templatetags/cards.py",
-    "game/templatetags/rulesets.py", "game/play/forms.py", "game/play/prefs.py",
+    "game/templatetags/rulesets.py", "game/board/forms.py", "game/play/prefs.py",
+    "game/play/finished.py",
 )  # fmt: skip
 PIECE = re.compile(r"%\(\w+\)s|\{\w+\}|<[^>]+>|%s")
 # Said alike in English and in a translation (a name, a word French and German keep).

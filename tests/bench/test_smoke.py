@@ -1,0 +1,44 @@
+"""Every benchmark still starts: each `bench/*.py` is run with `--smoke`, a run of a few seconds
+that goes through what the full run does (docs/benchmarks.md). A benchmark nobody runs is dead;
+this makes CI run all of them, so one that no longer starts fails the build."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
+# The longest smoke seen on the shared 2-core machine, at a load average of 17, was attack.py's
+# (about 3 minutes, most of it starting five gunicorn servers); the limit is there so that a
+# benchmark that hangs fails instead of holding CI.
+TIMEOUT = 600
+
+
+def test_every_benchmark_is_run_here() -> None:
+    assert "load.py" in SCRIPTS
+    assert "modules.py" in SCRIPTS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_the_benchmark_starts_and_ends_with_smoke(script: str) -> None:
+    environ = {**os.environ, "DJANGO_LOG_LEVEL": "WARNING"}
+    # The test run's own settings module and database are not the benchmark's: each makes its
+    # own scratch database (or uses DATABASE_URL's server, as CI's PostgreSQL pass sets it).
+    environ.pop("DJANGO_SETTINGS_MODULE", None)
+    done = subprocess.run(
+        [sys.executable, f"bench/{script}", "--smoke"],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    said = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, f"{script} --smoke failed:\n{said}"
+    assert done.stdout.strip(), f"{script} --smoke printed nothing"
