@@ -100,7 +100,9 @@ function afterSwap(event) {
   if (focusKey) {
     const ended = statusBefore === "playing" && root.dataset.status !== "playing";
     const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
-    if (stop) stop.focus();
+    // Never scrolled to: a loss's panel lies below the felt, and the page must stay where it was
+    // with the cards it explains in view.
+    if (stop) stop.focus({ preventScroll: true });
     focusKey = null;
   }
 }
