@@ -6,6 +6,7 @@ import * as drag from "./drag.js";
 import * as instant from "./instant.js";
 import * as keys from "./keys.js";
 import { $, $$, board, fanStop, fill, say, setting } from "./page.js";
+import * as press from "./press.js";
 import * as selection from "./selection.js";
 import * as timer from "./timer.js";
 
@@ -86,8 +87,12 @@ function afterSwap(event) {
   const picked = selection.forgetSelection();
   const root = board();
   if (!root) return;
-  // Moves laid on the table and not sent yet are laid again on the answer's board.
-  if (event) instant.answered(event);
+  // The server's board, kept for Undo and Redo (press.js); then the moves laid on the table and
+  // not sent yet are laid again on it.
+  if (event) {
+    press.shown(root);
+    instant.answered(event);
+  }
   // Controls that only work with these scripts (the embed's ⚙) come hidden in every board.
   for (const element of $$("[data-needs-js]", root)) element.hidden = false;
   // A card the server sent picked up (the no-JavaScript select) is lit here too.
@@ -128,6 +133,7 @@ function mark(root) {
 selection.installInputWatch();
 selection.install();
 instant.install();
+press.install(() => afterSwap());
 drag.install();
 keys.install();
 document.addEventListener("htmx:beforeRequest", rememberFocus);
@@ -148,6 +154,7 @@ selection.installMerci();
 function start() {
   for (const element of $$("[data-needs-js]")) element.hidden = false;
   afterSwap();
+  if (board()) press.shown(board());
   timer.startTimer();
 }
 

@@ -1,0 +1,209 @@
+// Presses answered in their own frame (docs/frontend.md, "Every press in one frame"). Undo and
+// Redo show at once the board the press leads to, from the boards the server has shown this page;
+// Hint lights the hint looked up for the board on show; every other control looks pressed at
+// once. The server's answer is the board in every case: it confirms the one shown or replaces it.
+import { busy } from "./instant.js";
+import { $, $$, board, fanStop, fill, say } from "./page.js";
+
+const KEEP = 400; // boards kept: a long game's, with room for its redeals
+const IDLE_MS = 250; // a board on show this long has its hint looked up
+// [{ count, felt, said }]: the server's boards in the order shown, the last on show: a copy of
+// each one's felt (its fans and foundations), its move count and its marks, ready to lay.
+const past = [];
+const ahead = []; // boards undone, the next redo last
+let guessing = null; // { action, before, xhr } while a board shown ahead waits for its answer
+let peeked = null; // { key, move, message }: the hint of the board with that key
+let peekTimer = null;
+let onBoard = () => {};
+
+// A board the server has just shown (after its swap, before laid moves are laid again on it).
+export function shown(root) {
+  const count = Number(root.dataset.moves);
+  const entry = entryOf(root);
+  const action = guessing ? guessing.action : null;
+  guessing = null;
+  const top = past[past.length - 1];
+  if (!top || count > top.count) {
+    const next = ahead[ahead.length - 1];
+    if (action === "redo" && next && next.count === count) ahead.pop();
+    else if (top) ahead.length = 0; // a new move: nothing is left to redo
+    past.push(entry);
+    if (past.length > KEEP) past.shift();
+  } else if (count === top.count) {
+    past[past.length - 1] = entry;
+  } else {
+    while (past.length && past[past.length - 1].count > count) ahead.push(past.pop());
+    const now = past[past.length - 1];
+    if (now && now.count === count) past[past.length - 1] = entry;
+    else past.push(entry);
+  }
+  lookAhead(root);
+}
+
+// The hint of the board on show, asked once the board has been still a moment (a player making
+// moves asks for nothing); a GET that counts nothing: the press is counted when it asks.
+function lookAhead(root) {
+  clearTimeout(peekTimer);
+  if (root.dataset.status !== "playing" || !root.dataset.position) return;
+  const key = root.dataset.position;
+  if (peeked && peeked.key === key) return;
+  peekTimer = setTimeout(() => {
+    const form = $("form[data-keyed]", root);
+    if (!form || board() !== root || busy()) return;
+    const url = new URL(form.getAttribute("hx-get"), window.location.href);
+    for (const input of $$("input[type=hidden]", form)) url.searchParams.set(input.name, input.value);
+    url.searchParams.set("peek", "1");
+    fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then((answer) => (answer.ok ? answer.json() : null))
+      .then((found) => {
+        if (found && found.move) peeked = { key, move: found.move, message: found.message || "" };
+      })
+      .catch(() => {});
+  }, IDLE_MS);
+}
+
+function pressed(control) {
+  control.setAttribute("aria-busy", "true");
+  control.classList.add("is-pressed");
+}
+
+function settle(root) {
+  for (const control of $$("[data-action].is-pressed", root)) {
+    control.classList.remove("is-pressed");
+    control.removeAttribute("aria-busy");
+  }
+}
+
+// Hint's marks, as the server draws them (game/board/table.py): its card, and its place.
+function lightHint(root) {
+  if (!peeked || peeked.key !== root.dataset.position) return false;
+  const move = peeked.move;
+  if (move === "R") {
+    const redeal = $('[data-action="redeal"]', root);
+    if (redeal) redeal.dataset.hint = "card";
+  } else {
+    const [source, target] = move.replace("*", "").split(">");
+    const card = $(`.fan [data-card="${source}"]`, root);
+    if (!card) return false;
+    card.dataset.hint = "card";
+    let place = $(`.fan [data-card="${target}"]`, root);
+    if (target === "F") place = $(`[data-foundation="${source.slice(-1)}"]`, root);
+    else if (target[0] === "@") place = $(`[data-fan="${target.slice(1)}"]`, root);
+    if (place) place.dataset.hint = "target";
+  }
+  if (peeked.message) say(peeked.message);
+  return true;
+}
+
+// What a board in `past` keeps: its felt as the server drew it, plain (no hint, no pick), its
+// move count shown and its marks. Copied now, so that a press has only to lay it.
+function entryOf(root) {
+  const felt = $(".table", root).cloneNode(true);
+  for (const element of $$("[data-hint]", felt)) element.removeAttribute("data-hint");
+  for (const element of $$(".is-selected, .is-target", felt)) element.classList.remove("is-selected", "is-target");
+  const moves = $(".info .moves b", root);
+  const marks = {};
+  for (const name of ["lastCard", "lastFrom", "blocked"]) marks[name] = root.dataset[name] || "";
+  return { count: Number(root.dataset.moves), felt, shownCount: moves ? moves.textContent : "", marks };
+}
+
+// Lay `entry`'s felt on the board on show; the request then names no board (`v`), so its answer
+// is whole and owes nothing to what was laid. Returns what to put back if no answer comes.
+function lay(root, entry) {
+  const felt = $(".table", root);
+  const moves = $(".info .moves b", root);
+  const message = $(".message", root);
+  const back = { felt, key: root.dataset.position || "", shownCount: moves ? moves.textContent : "",
+    marks: { ...root.dataset }, said: message ? message.textContent : "" };
+  const active = document.activeElement;
+  const fan = felt.contains(active) && active.closest("[data-fan]");
+  // Only the fans and foundations that differ are laid (a press changes two or three): what
+  // the browser must style and lay out again in this frame stays small.
+  const fresh = entry.felt.cloneNode(true);
+  const parts = (element) => $$(".fans > *, .foundations > *", element);
+  const now = parts(felt);
+  const then = parts(fresh);
+  if (now.length === then.length) {
+    back.felt = felt.cloneNode(true);
+    now.forEach((part, index) => {
+      if (!part.isEqualNode(then[index])) part.replaceWith(then[index]);
+    });
+  } else felt.replaceWith(fresh);
+  const laid = $(".table", root);
+  if (moves) moves.textContent = entry.shownCount;
+  if (message) message.textContent = "";
+  for (const [name, value] of Object.entries(entry.marks)) {
+    if (value) root.dataset[name] = value;
+    else delete root.dataset[name];
+  }
+  delete root.dataset.position;
+  root.dataset.ahead = "true";
+  const stop = fan && fanStop($(`[data-fan="${fan.dataset.fan}"]`, laid) || laid);
+  if (stop) stop.focus({ preventScroll: true });
+  return back;
+}
+
+function putBack(root, back) {
+  $(".table", root).replaceWith(back.felt);
+  const moves = $(".info .moves b", root);
+  if (moves) moves.textContent = back.shownCount;
+  if (back.key) root.dataset.position = back.key;
+  for (const name of ["lastCard", "lastFrom", "blocked"]) {
+    if (back.marks[name]) root.dataset[name] = back.marks[name];
+    else delete root.dataset[name];
+  }
+  delete root.dataset.ahead;
+}
+
+function showAhead(event, control, action) {
+  const target = action === "undo" ? past[past.length - 2] : ahead[ahead.length - 1];
+  const root = board();
+  const form = control.closest("form");
+  if (!target || !root || !form || !window.htmx || root.dataset.ahead) return false;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  const back = lay(root, target);
+  onBoard();
+  pressed(control);
+  guessing = { action, back, root, xhr: null };
+  // Sent once the frame showing the board is on its way: htmx's own work waits for it.
+  requestAnimationFrame(() => setTimeout(() => {
+    window.htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, target: "#board", swap: "outerHTML" });
+  }, 0));
+  return true;
+}
+
+function onClick(event) {
+  const control = event.target.closest && event.target.closest("#board [data-action]");
+  if (!control || control.disabled || busy()) return;
+  const action = control.dataset.action;
+  if ((action === "undo" || action === "redo") && !control.closest(".end") && showAhead(event, control, action)) return;
+  if (action === "hint" && lightHint(board())) return;
+  pressed(control);
+}
+
+// No answer to a board shown ahead (no network, a failed server): the board it was pressed on.
+function onAfterRequest(event) {
+  if (!guessing) return;
+  if (!guessing.xhr) guessing.xhr = event.detail.xhr;
+  if (event.detail.xhr !== guessing.xhr || event.detail.successful) return;
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if ([400, 409, 429, 503].includes(status)) return; // answered with the board: swapped in
+  const root = board();
+  if (root && root === guessing.root && root.dataset.ahead) {
+    putBack(root, guessing.back);
+    settle(root);
+    onBoard();
+    say(fill("taken_back"));
+  }
+  guessing = null;
+}
+
+export function install(afterBoard) {
+  onBoard = afterBoard;
+  document.addEventListener("click", onClick, true);
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (guessing && !guessing.xhr) guessing.xhr = event.detail.xhr;
+  });
+  document.addEventListener("htmx:afterRequest", onAfterRequest);
+}
