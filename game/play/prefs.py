@@ -1,5 +1,7 @@
 """Player settings: four-colour suits, a left-handed (mirrored) layout, reduced motion, moving
-cards to the foundations automatically, and sounds, all off by default; and the Themes: the
+cards to the foundations automatically, and sounds, all off by default here, and a card with one
+place played on one tap, on (with JavaScript, prefs.js turns auto-move and one tap on for a
+browser that has not turned them off: a new player gets both); and the Themes: the
 table's colour (green, blue, red, grey), the card style (classic faces or large indices) and
 light, dark or the system's scheme.
 
@@ -66,6 +68,8 @@ class Prefs:
     reduced_motion: bool = False
     auto_move: bool = False
     sounds: bool = False
+    # With JavaScript only (static/js/board/selection.js); on unless turned off, as prefs.js has it.
+    one_tap: bool = True
     felt: str = "green"
     cards: str = "classic"
     scheme: str = "system"
@@ -102,6 +106,9 @@ class PrefsForm(forms.Form):
         label=gettext_lazy("Move cards to the foundations automatically after each move"),
     )
     sounds = forms.BooleanField(required=False, label=gettext_lazy("Sounds"))
+    one_tap = forms.BooleanField(
+        required=False, label=gettext_lazy("Play a card that has one place on one tap")
+    )
     felt = forms.ChoiceField(choices=list(CHOICE_LABELS["felt"].items()), required=False)
     cards = forms.ChoiceField(choices=list(CHOICE_LABELS["cards"].items()), required=False)
     scheme = forms.ChoiceField(choices=list(CHOICE_LABELS["scheme"].items()), required=False)
@@ -121,7 +128,7 @@ def from_session(request: HttpRequest) -> Prefs:
     values: dict[str, Any] = {}
     for name, default in asdict(Prefs()).items():
         if isinstance(default, bool):
-            values[name] = stored.get(name) is True
+            values[name] = stored.get(name) is True if name in stored else default
         else:
             values[name] = stored.get(name) if stored.get(name) in CHOICES[name] else default
     return Prefs(**values)

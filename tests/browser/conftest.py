@@ -80,3 +80,38 @@ def _browser_on_the_servers_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[N
 
     monkeypatch.setattr(Browser, "new_context", on_the_servers_clock)
     yield
+
+
+# Auto-move and one tap are on for a new player (static/js/prefs.js). The tests written before
+# play recorded lines tap by tap, a card picked and then put down, with no card sent home unasked:
+# their browsers start with both turned off, as a player who turned them off. A test module that
+# plays as a new player says so with `NEW_PLAYER = True`.
+EARLIER_DEFAULTS = """
+try {
+  if (window.localStorage.getItem("lucie.settings") === null) {
+    const off = { "auto-move": false, "one-tap": false };
+    window.localStorage.setItem("lucie.settings", JSON.stringify(off));
+  }
+} catch (error) {}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _earlier_defaults(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if getattr(request.module, "NEW_PLAYER", False):
+        return
+    new_context = Browser.new_context
+    new_page = Browser.new_page
+
+    def context_as_before(self: Browser, **options: Any) -> BrowserContext:
+        context = new_context(self, **options)
+        context.add_init_script(EARLIER_DEFAULTS)
+        return context
+
+    def page_as_before(self: Browser, **options: Any) -> Page:
+        page = new_page(self, **options)
+        page.add_init_script(EARLIER_DEFAULTS)
+        return page
+
+    monkeypatch.setattr(Browser, "new_context", context_as_before)
+    monkeypatch.setattr(Browser, "new_page", page_as_before)

@@ -5,7 +5,7 @@ import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
 import * as instant from "./instant.js";
 import * as keys from "./keys.js";
-import { $, $$, board, fanStop, fill, say, setting } from "./page.js";
+import { $, $$, RANKS, board, clickAction, fanStop, fill, say, setting } from "./page.js";
 import * as press from "./press.js";
 import * as selection from "./selection.js";
 import * as timer from "./timer.js";
@@ -102,6 +102,7 @@ function afterSwap(event) {
   const menu = $("details.menu", root);
   if (menu) menu.open = false;
   mark(root);
+  offerFinish(root);
   if (focusKey) {
     const ended = statusBefore === "playing" && root.dataset.status !== "playing";
     const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
@@ -128,6 +129,30 @@ function mark(root) {
   if (from) from.classList.add("last-from");
 }
 
+// "Finish" when every card left can go home: the fans read top down, each top card going home
+// once its foundation has the card below it (the server's Auto-finish then plays them all).
+function offerFinish(root) {
+  const button = $("[data-finish]", root);
+  if (!button) return;
+  const home = {};
+  for (const foundation of $$("[data-foundation]", root)) home[foundation.dataset.foundation] = Number(foundation.dataset.count || 0);
+  const fans = $$(".fans .fan", root).map((fan) => $$("[data-card]", fan).map((card) => card.dataset.card));
+  const left = fans.reduce((count, fan) => count + fan.length, 0);
+  let moved = true;
+  while (moved) {
+    moved = false;
+    for (const fan of fans) {
+      const top = fan[fan.length - 1];
+      if (top && RANKS.indexOf(top.slice(0, -1)) === home[top.slice(-1)]) {
+        home[top.slice(-1)] += 1;
+        fan.pop();
+        moved = true;
+      }
+    }
+  }
+  button.hidden = !(left && fans.every((fan) => !fan.length) && $('[data-action="auto"]', root));
+}
+
 // Listeners on one target run in the order they were added: the input watch before anything
 // reads it, a drag's Escape before the keys' own.
 selection.installInputWatch();
@@ -150,6 +175,13 @@ dialogs.install();
 document.addEventListener("htmx:configRequest", onConfigRequest);
 timer.install();
 selection.installMerci();
+
+document.addEventListener("click", (event) => {
+  const finish = event.target.closest && event.target.closest("#board [data-finish]");
+  if (!finish) return;
+  finish.setAttribute("aria-busy", "true");
+  clickAction("auto");
+});
 
 function start() {
   for (const element of $$("[data-needs-js]")) element.hidden = false;

@@ -2,7 +2,7 @@
 // carries the moves the server computed (data-moves="6C>7C 6C>F"): this lights up their places
 // and posts the chosen one, never judging legality.
 import { hold, play, touched } from "./instant.js";
-import { $, $$, board, capitalised, cardLabel, fanNumber, fill, listing, plural, say, theCard } from "./page.js";
+import { $, $$, board, capitalised, cardLabel, fanNumber, fill, listing, plural, say, setting, theCard } from "./page.js";
 
 let selection = null; // { card, targets: Map(element -> move text) }
 
@@ -162,6 +162,12 @@ function tap(element) {
     if (selection && selection.card === card) {
       clearSelection();
       say("");
+      return;
+    }
+    // A top card with one place goes there on this tap (a setting; a double tap still works).
+    const only = (card.dataset.moves || "").split(" ").filter(Boolean);
+    if (setting("one-tap") && card.classList.contains("is-top") && only.length === 1 && !only[0].startsWith("*")) {
+      submitMove(only[0]);
       return;
     }
     if (!card.classList.contains("buried") || card.dataset.moves) {
