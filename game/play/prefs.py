@@ -1,7 +1,7 @@
 """Player settings: four-colour suits, a left-handed (mirrored) layout, reduced motion, moving
-cards to the foundations automatically, and sounds, all off by default here, and a card with one
-place played on one tap, on (with JavaScript, prefs.js turns auto-move and one tap on for a
-browser that has not turned them off: a new player gets both); and the Themes: the
+cards to the foundations automatically, a card with one place played on one tap, and sounds, all
+off by default here (with JavaScript, prefs.js turns auto-move and one tap on for a browser that
+has not turned them off: a new player gets both); and the Themes: the
 table's colour (green, blue, red, grey), the card style (classic faces or large indices) and
 light, dark or the system's scheme.
 
@@ -68,8 +68,9 @@ class Prefs:
     reduced_motion: bool = False
     auto_move: bool = False
     sounds: bool = False
-    # With JavaScript only (static/js/board/selection.js); on unless turned off, as prefs.js has it.
-    one_tap: bool = True
+    # With JavaScript only (static/js/board/selection.js), where prefs.js turns it on for a browser
+    # that has not turned it off.
+    one_tap: bool = False
     felt: str = "green"
     cards: str = "classic"
     scheme: str = "system"
@@ -128,7 +129,7 @@ def from_session(request: HttpRequest) -> Prefs:
     values: dict[str, Any] = {}
     for name, default in asdict(Prefs()).items():
         if isinstance(default, bool):
-            values[name] = stored.get(name) is True if name in stored else default
+            values[name] = stored.get(name) is True
         else:
             values[name] = stored.get(name) if stored.get(name) in CHOICES[name] else default
     return Prefs(**values)
