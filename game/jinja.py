@@ -34,6 +34,7 @@ def environment(**options: Any) -> Environment:
         face=cards.face_markup,
         fan_cards=cards.fan_markup,
         sprite=cards.sprite,
+        top_card_template=cards.top_card_template,
         board_words_json=cards.board_words_json,
     )
     env.filters.update(

@@ -2,7 +2,7 @@
 // Redo show at once the board the press leads to, from the boards the server has shown this page;
 // Hint lights the hint looked up for the board on show; every other control looks pressed at
 // once. The server's answer is the board in every case: it confirms the one shown or replaces it.
-import { busy } from "./instant.js";
+import { busy, parseMove } from "./instant.js";
 import { $, $$, board, fanStop, fill, say } from "./page.js";
 
 const KEEP = 400; // boards kept: a long game's, with room for its redeals
@@ -77,18 +77,18 @@ function settle(root) {
 // Hint's marks, as the server draws them (game/board/table.py): its card, and its place.
 function lightHint(root) {
   if (!peeked || peeked.key !== root.dataset.position) return false;
-  const move = peeked.move;
-  if (move === "R") {
+  const move = parseMove(peeked.move);
+  if (!move) return false;
+  if (move.redeal) {
     const redeal = $('[data-action="redeal"]', root);
     if (redeal) redeal.dataset.hint = "card";
   } else {
-    const [source, target] = move.replace("*", "").split(">");
-    const card = $(`.fan [data-card="${source}"]`, root);
+    const card = $(`.fan [data-card="${move.card}"]`, root);
     if (!card) return false;
     card.dataset.hint = "card";
-    let place = $(`.fan [data-card="${target}"]`, root);
-    if (target === "F") place = $(`[data-foundation="${source.slice(-1)}"]`, root);
-    else if (target[0] === "@") place = $(`[data-fan="${target.slice(1)}"]`, root);
+    let place = move.onto && $(`.fan [data-card="${move.onto}"]`, root);
+    if (move.home) place = $(`[data-foundation="${move.card.slice(-1)}"]`, root);
+    else if (move.fan !== null) place = $(`[data-fan="${move.fan}"]`, root);
     if (place) place.dataset.hint = "target";
   }
   if (peeked.message) say(peeked.message);
