@@ -2,21 +2,19 @@
 // Redo show at once the board the press leads to, from the boards the server has shown this page;
 // Hint lights the hint looked up for the board on show; every other control looks pressed at
 // once. The server's answer is the board in every case: it confirms the one shown or replaces it.
+// A board laid ahead is sent with no key (`v`), so its answer is whole and owes nothing to it.
 import { busy, parseMove } from "./instant.js";
 import { $, $$, board, fanStop, fill, say } from "./page.js";
 
 const KEEP = 400; // boards kept: a long game's, with room for its redeals
 const IDLE_MS = 250; // a board on show this long has its hint looked up
-// [{ count, felt, said }]: the server's boards in the order shown, the last on show: a copy of
-// each one's felt (its fans and foundations), its move count and its marks, ready to lay.
-const past = [];
+const past = []; // the server's boards in the order shown (felt, move count, marks), the last on show
 const ahead = []; // boards undone, the next redo last
 let guessing = null; // { action, before, xhr } while a board shown ahead waits for its answer
 let peeked = null; // { key, move, message }: the hint of the board with that key
 let peekTimer = null;
 let onBoard = () => {};
 
-// A board the server has just shown (after its swap, before laid moves are laid again on it).
 export function shown(root) {
   const count = Number(root.dataset.moves);
   const entry = entryOf(root);
@@ -40,8 +38,6 @@ export function shown(root) {
   lookAhead(root);
 }
 
-// The hint of the board on show, asked once the board has been still a moment (a player making
-// moves asks for nothing); a GET that counts nothing: the press is counted when it asks.
 function lookAhead(root) {
   clearTimeout(peekTimer);
   if (root.dataset.status !== "playing" || !root.dataset.position) return;
@@ -74,7 +70,6 @@ function settle(root) {
   }
 }
 
-// Hint's marks, as the server draws them (game/board/table.py): its card, and its place.
 function lightHint(root) {
   if (!peeked || peeked.key !== root.dataset.position) return false;
   const move = parseMove(peeked.move);
@@ -95,8 +90,6 @@ function lightHint(root) {
   return true;
 }
 
-// What a board in `past` keeps: its felt as the server drew it, plain (no hint, no pick), its
-// move count shown and its marks. Copied now, so that a press has only to lay it.
 function entryOf(root) {
   const felt = $(".table", root).cloneNode(true);
   for (const element of $$("[data-hint]", felt)) element.removeAttribute("data-hint");
@@ -107,8 +100,6 @@ function entryOf(root) {
   return { count: Number(root.dataset.moves), felt, shownCount: moves ? moves.textContent : "", marks };
 }
 
-// Lay `entry`'s felt on the board on show; the request then names no board (`v`), so its answer
-// is whole and owes nothing to what was laid. Returns what to put back if no answer comes.
 function lay(root, entry) {
   const felt = $(".table", root);
   const moves = $(".info .moves b", root);
@@ -117,8 +108,6 @@ function lay(root, entry) {
     marks: { ...root.dataset }, said: message ? message.textContent : "" };
   const active = document.activeElement;
   const fan = felt.contains(active) && active.closest("[data-fan]");
-  // Only the fans and foundations that differ are laid (a press changes two or three): what
-  // the browser must style and lay out again in this frame stays small.
   const fresh = entry.felt.cloneNode(true);
   const parts = (element) => $$(".fans > *, .foundations > *", element);
   const now = parts(felt);
@@ -166,7 +155,6 @@ function showAhead(event, control, action) {
   onBoard();
   pressed(control);
   guessing = { action, back, root, xhr: null };
-  // Sent once the frame showing the board is on its way: htmx's own work waits for it.
   requestAnimationFrame(() => setTimeout(() => {
     window.htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, target: "#board", swap: "outerHTML" });
   }, 0));
@@ -182,7 +170,6 @@ function onClick(event) {
   pressed(control);
 }
 
-// No answer to a board shown ahead (no network, a failed server): the board it was pressed on.
 function onAfterRequest(event) {
   if (!guessing) return;
   if (!guessing.xhr) guessing.xhr = event.detail.xhr;
