@@ -95,7 +95,9 @@ def test_undo_redo_hint_and_redeal_show_in_one_frame(
     timings: dict[str, list[float]] = {"undo": [], "redo": [], "hint": [], "redeal": []}
     mismatches = []
     count = 0
-    for move in [m for m in moves if not m.is_redeal][:10]:
+    # Twenty presses of each: the first Hint of a browser that never pressed it is not looked up
+    # ahead (press.js), so it waits for its answer; p95 allows that one.
+    for move in [m for m in moves if not m.is_redeal][:20]:
         tap(page, move, count + 1)
         count += 1
         page.wait_for_timeout(LATENCY_MS + 500)  # a player looks at the board before Hint
@@ -121,7 +123,7 @@ def test_undo_redo_hint_and_redeal_show_in_one_frame(
     )
     assert not mismatches
     lit_at_once = sum(ms <= BUDGET_MS for ms in timings["hint"])
-    assert lit_at_once >= 9, timings["hint"]
+    assert lit_at_once >= math.ceil(0.9 * len(timings["hint"])), timings["hint"]
     assert all(figure <= BUDGET_MS for figure in figures.values()), {
         action: [round(ms) for ms in values] for action, values in timings.items()
     }

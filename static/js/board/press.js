@@ -17,7 +17,13 @@ let onBoard = () => {};
 
 export function shown(root) {
   const count = Number(root.dataset.moves);
-  const entry = entryOf(root);
+  // Copied once the page is idle, not in the swap's task, where the next tap may be waiting.
+  const entry = { count, felt: null };
+  const copy = () => {
+    if (board() === root && !busy() && !root.dataset.ahead) Object.assign(entry, entryOf(root));
+  };
+  if (window.requestIdleCallback) window.requestIdleCallback(copy, { timeout: 300 });
+  else setTimeout(copy, 50);
   const action = guessing ? guessing.action : null;
   guessing = null;
   const top = past[past.length - 1];
@@ -38,9 +44,28 @@ export function shown(root) {
   lookAhead(root);
 }
 
+// Only for a player who presses Hint (in this browser, once): the others cost the server nothing.
+const HINTS_KEY = "lucie.hints";
+let hinting = false;
+try {
+  hinting = window.localStorage.getItem(HINTS_KEY) === "1";
+} catch (error) {
+  hinting = false;
+}
+
+function hintPressed() {
+  if (hinting) return;
+  hinting = true;
+  try {
+    window.localStorage.setItem(HINTS_KEY, "1");
+  } catch (error) {
+    // Storage denied: looked up for this visit only.
+  }
+}
+
 function lookAhead(root) {
   clearTimeout(peekTimer);
-  if (root.dataset.status !== "playing" || !root.dataset.position) return;
+  if (!hinting || root.dataset.status !== "playing" || !root.dataset.position) return;
   const key = root.dataset.position;
   if (peeked && peeked.key === key) return;
   peekTimer = setTimeout(() => {
@@ -148,7 +173,9 @@ function showAhead(event, control, action) {
   const target = action === "undo" ? past[past.length - 2] : ahead[ahead.length - 1];
   const root = board();
   const form = control.closest("form");
-  if (!target || !root || !form || !window.htmx || root.dataset.ahead) return false;
+  if (!target || !target.felt || !root || !form || !window.htmx || root.dataset.ahead) return false;
+  const now = past[past.length - 1];
+  if (now && !now.felt) Object.assign(now, entryOf(root));
   event.preventDefault();
   event.stopImmediatePropagation();
   const back = lay(root, target);
@@ -166,6 +193,7 @@ function onClick(event) {
   if (!control || control.disabled || busy()) return;
   const action = control.dataset.action;
   if ((action === "undo" || action === "redo") && !control.closest(".end") && showAhead(event, control, action)) return;
+  if (action === "hint") hintPressed();
   if (action === "hint" && lightHint(board())) return;
   pressed(control);
 }
