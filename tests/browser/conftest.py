@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, BrowserType, Page
 
 from tests.conftest import moved_clock
 
@@ -87,12 +87,23 @@ def _browser_on_the_servers_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[N
 # their browsers start with both turned off, as a player who turned them off. A test module that
 # plays as a new player says so with `NEW_PLAYER = True`.
 EARLIER_DEFAULTS = """
-try {
-  if (window.localStorage.getItem("lucie.settings") === null) {
-    const off = { "auto-move": false, "one-tap": false };
-    window.localStorage.setItem("lucie.settings", JSON.stringify(off));
+(() => {
+  const off = JSON.stringify({ "auto-move": false, "one-tap": false });
+  try {
+    if (window.localStorage.getItem("lucie.settings") === null) {
+      window.localStorage.setItem("lucie.settings", off);
+    }
+  } catch (error) {
+    // A cross-site frame denied storage: it reads the same choice, as if it had kept it.
+    const kept = { "lucie.settings": off };
+    const storage = {
+      getItem: (key) => (key in kept ? kept[key] : null),
+      setItem: (key, value) => { kept[key] = String(value); },
+      removeItem: (key) => { delete kept[key]; },
+    };
+    Object.defineProperty(window, "localStorage", { value: storage, configurable: true });
   }
-} catch (error) {}
+})();
 """
 
 
@@ -113,5 +124,13 @@ def _earlier_defaults(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
         page.add_init_script(EARLIER_DEFAULTS)
         return page
 
+    launch_persistent = BrowserType.launch_persistent_context
+
+    def persistent_as_before(self: BrowserType, *args: Any, **options: Any) -> BrowserContext:
+        context = launch_persistent(self, *args, **options)
+        context.add_init_script(EARLIER_DEFAULTS)
+        return context
+
     monkeypatch.setattr(Browser, "new_context", context_as_before)
     monkeypatch.setattr(Browser, "new_page", page_as_before)
+    monkeypatch.setattr(BrowserType, "launch_persistent_context", persistent_as_before)
