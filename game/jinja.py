@@ -35,6 +35,7 @@ def environment(**options: Any) -> Environment:
         face=table.face_markup,
         fan_cards=table.fan_markup,
         sprite=table.sprite,
+        top_card_template=table.top_card_template,
         board_words_json=cards.board_words_json,
         # A finished game's panels beside the board (asked only when the game is over).
         finished=finished,

@@ -308,6 +308,12 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
         found = computed_hint(request, game, shown.played, session=front.sessions)
     except limits.REFUSED as error:
         return refused_board(request, game, error, front, shown)
+    if request.GET.get("peek") == "1":
+        # Looked up ahead of a press (static/js/board/press.js), so that the press lights it in
+        # its own frame: shown to no one yet, so not counted. The press asks again (from the
+        # cache) and is counted then.
+        said = words.hint_message(shown.played.position, found) if found else ""
+        return JsonResponse({"move": found.move.text if found else "", "message": said})
     if found is None:
         return answer(request, front, game, shown, message=words.nothing_to_hint())
     if game.pk is not None:

@@ -355,3 +355,18 @@ def card_markup(view: CardView, static: bool, sprite_url: str) -> SafeString:
     # SafeString, not mark_safe: Django's mark_safe checks its argument for a lazy string on
     # each call, some 3% of a move for the cards alone.
     return SafeString(html + "\n")  # every value above is escaped
+
+
+def top_card_template() -> SafeString:
+    """A top card's button with no card in it, as card_markup draws one (no colour, no code, no
+    name, no moves, no face): the `<template id="top-card">` that static/js/board/instant.js
+    fills for a card that a laid move leaves on top, so that its markup is this one.
+
+    >>> print(top_card_template())  # doctest: +ELLIPSIS
+    <template id="top-card"><button type="submit" form="select-form" name="sel" ...></button>
+    </template>
+    """
+    view = CardView(code="", name="", rank="", symbol="", red=False, top=True)
+    button = card_markup(view, False, "")
+    empty = button[: button.index(">") + 1].replace("card black is-top", "card is-top")
+    return SafeString(f'<template id="top-card">{empty}</button>\n</template>')

@@ -1,5 +1,7 @@
 """Player settings: four-colour suits, a left-handed (mirrored) layout, reduced motion, moving
-cards to the foundations automatically, and sounds, all off by default; and the Themes: the
+cards to the foundations automatically, a card with one place played on one tap, and sounds, all
+off by default here (with JavaScript, prefs.js turns auto-move and one tap on for a browser that
+has not turned them off: a new player gets both); and the Themes: the
 table's colour (green, blue, red, grey), the card style (classic faces or large indices) and
 light, dark or the system's scheme.
 
@@ -66,6 +68,9 @@ class Prefs:
     reduced_motion: bool = False
     auto_move: bool = False
     sounds: bool = False
+    # With JavaScript only (static/js/board/selection.js), where prefs.js turns it on for a browser
+    # that has not turned it off.
+    one_tap: bool = False
     felt: str = "green"
     cards: str = "classic"
     scheme: str = "system"
@@ -102,6 +107,9 @@ class PrefsForm(forms.Form):
         label=gettext_lazy("Move cards to the foundations automatically after each move"),
     )
     sounds = forms.BooleanField(required=False, label=gettext_lazy("Sounds"))
+    one_tap = forms.BooleanField(
+        required=False, label=gettext_lazy("Play a card that has one place on one tap")
+    )
     felt = forms.ChoiceField(choices=list(CHOICE_LABELS["felt"].items()), required=False)
     cards = forms.ChoiceField(choices=list(CHOICE_LABELS["cards"].items()), required=False)
     scheme = forms.ChoiceField(choices=list(CHOICE_LABELS["scheme"].items()), required=False)

@@ -7,7 +7,9 @@
 // the system's light or dark).
 "use strict";
 (() => {
-  const NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds"];
+  const NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds", "one-tap"];
+  // On for a new player, as in the rule books' app: unless this browser turned them off.
+  const ON_UNLESS_OFF = ["auto-move", "one-tap"];
   const CHOICES = { felt: ["green", "blue", "red", "grey"], cards: ["classic", "large"], scheme: ["system", "light", "dark"] };
   let stored = null;
   try {
@@ -15,9 +17,17 @@
   } catch (error) {
     stored = null; // Storage denied (a cross-site frame, say): the server's classes stand.
   }
-  if (!stored || typeof stored !== "object") return;
   const classes = document.documentElement.classList;
-  for (const name of NAMES) classes.toggle(name, stored[name] === true);
+  if (!stored || typeof stored !== "object") {
+    if (stored === null) for (const name of ON_UNLESS_OFF) classes.add(name);
+    return;
+  }
+  // A name not stored leaves the server's class (a setting made without JavaScript), unless it
+  // is one of those on for a new player.
+  for (const name of NAMES) {
+    if (name in stored) classes.toggle(name, stored[name] === true);
+    else if (ON_UNLESS_OFF.includes(name)) classes.add(name);
+  }
   for (const [name, values] of Object.entries(CHOICES)) {
     if (!values.includes(stored[name])) continue;
     for (const value of values.slice(1)) classes.toggle(`${name}-${value}`, stored[name] === value);

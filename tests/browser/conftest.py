@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, BrowserType, Page
 
 from tests.conftest import moved_clock
 
@@ -80,3 +80,57 @@ def _browser_on_the_servers_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[N
 
     monkeypatch.setattr(Browser, "new_context", on_the_servers_clock)
     yield
+
+
+# Auto-move and one tap are on for a new player (static/js/prefs.js). The tests written before
+# play recorded lines tap by tap, a card picked and then put down, with no card sent home unasked:
+# their browsers start with both turned off, as a player who turned them off. A test module that
+# plays as a new player says so with `NEW_PLAYER = True`.
+EARLIER_DEFAULTS = """
+(() => {
+  const off = JSON.stringify({ "auto-move": false, "one-tap": false });
+  try {
+    if (window.localStorage.getItem("lucie.settings") === null) {
+      window.localStorage.setItem("lucie.settings", off);
+    }
+  } catch (error) {
+    // A cross-site frame denied storage: it reads the same choice, as if it had kept it.
+    const kept = { "lucie.settings": off };
+    const storage = {
+      getItem: (key) => (key in kept ? kept[key] : null),
+      setItem: (key, value) => { kept[key] = String(value); },
+      removeItem: (key) => { delete kept[key]; },
+    };
+    Object.defineProperty(window, "localStorage", { value: storage, configurable: true });
+  }
+})();
+"""
+
+
+@pytest.fixture(autouse=True)
+def _earlier_defaults(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if getattr(request.module, "NEW_PLAYER", False):
+        return
+    new_context = Browser.new_context
+    new_page = Browser.new_page
+
+    def context_as_before(self: Browser, **options: Any) -> BrowserContext:
+        context = new_context(self, **options)
+        context.add_init_script(EARLIER_DEFAULTS)
+        return context
+
+    def page_as_before(self: Browser, **options: Any) -> Page:
+        page = new_page(self, **options)
+        page.add_init_script(EARLIER_DEFAULTS)
+        return page
+
+    launch_persistent = BrowserType.launch_persistent_context
+
+    def persistent_as_before(self: BrowserType, *args: Any, **options: Any) -> BrowserContext:
+        context = launch_persistent(self, *args, **options)
+        context.add_init_script(EARLIER_DEFAULTS)
+        return context
+
+    monkeypatch.setattr(Browser, "new_context", context_as_before)
+    monkeypatch.setattr(Browser, "new_page", page_as_before)
+    monkeypatch.setattr(BrowserType, "launch_persistent_context", persistent_as_before)

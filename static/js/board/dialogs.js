@@ -4,7 +4,7 @@
 import { $, $$, board, html, setting } from "./page.js";
 
 const SETTINGS_KEY = "lucie.settings";
-const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds"];
+const SETTING_NAMES = ["four-colour", "left-handed", "reduced-motion", "auto-move", "sounds", "one-tap"];
 // The Themes choices (prefs.js applies them the same way): `<name>-<value>` classes, none for
 // the first, default value.
 const CHOICES = {

@@ -17,6 +17,21 @@ const later = []; // taps and presses waiting for an answer (see hold)
 let kept = []; // [{ element, copy }]: the server's fans and foundations under the laid moves
 
 const cardIn = (code, root) => $(`.fan [data-card="${code}"]`, root);
+
+// A move's text as the server writes it in a card's `data-moves` (docs/notation.md): its card,
+// and its place: a card it builds on (`onto`), an empty fan (`fan`) or its foundation (`home`);
+// null for any other text. tests/browser/test_notation.py holds it to the engine's reading.
+const CARD = "[A2-9TJQK][CDHS]";
+const MOVE = new RegExp(`^(\\*?)(${CARD})>(F|@(\\d{1,4})|${CARD})$`);
+export function parseMove(text) {
+  if (text === "R") return { redeal: true };
+  const found = MOVE.exec(text || "");
+  if (!found) return null;
+  const [, star, card, target, fan] = found;
+  const home = target === "F";
+  const onto = home || fan !== undefined ? null : target;
+  return { card, merci: star === "*", home, fan: fan === undefined ? null : Number(fan), onto };
+}
 const lost = () => retry !== null;
 
 export const touched = (element) => kept.some((entry) => entry.element.contains(element));
@@ -38,12 +53,14 @@ function takeBack() {
 // `again`: on an answer's board, where it was on show already (so no motion).
 function lay(text, again = false) {
   const root = board();
-  const [source, target] = text.replace("*", "").split(">");
+  const move = parseMove(text);
+  if (!move || move.redeal) return false;
+  const source = move.card;
   const card = root && cardIn(source, root);
   if (!card || !(card.dataset.moves || "").split(" ").includes(text)) return false;
-  let place = cardIn(target, root);
-  if (target === "F") place = $(`[data-foundation="${source.slice(-1)}"]`, root);
-  else if (target[0] === "@") place = $(`[data-fan="${target.slice(1)}"] .slot`, root);
+  let place = move.onto && cardIn(move.onto, root);
+  if (move.home) place = $(`[data-foundation="${source.slice(-1)}"]`, root);
+  else if (move.fan !== null) place = $(`[data-fan="${move.fan}"] .slot`, root);
   if (!place || touched(card) || touched(place)) return false;
   const from = card.closest("[data-fan]");
   const home = place.closest("[data-foundation]");
@@ -81,22 +98,23 @@ function lay(text, again = false) {
 }
 
 // The card a laid move leaves on top of its fan is a top card at once: a button, as the server
-// draws one, listing no moves until the answer lists them (a tap on it waits for that answer). As
-// the image of a buried card it was no target for a finger: a phone gave the tap to the merci's
-// button on the strip above it.
+// draws one (the board's <template id="top-card">, from game/templatetags/cards.py), listing no
+// moves until the answer lists them (a tap on it waits for that answer). As the image of a
+// buried card it was no target for a finger: a phone gave the tap to the merci's button on the
+// strip above it.
 function uncover(card) {
   let top = card;
-  if (card.tagName !== "BUTTON") {
-    top = document.createElement("button");
-    for (const { name, value } of card.attributes) if (name !== "role") top.setAttribute(name, value);
-    Object.assign(top, { type: "submit", name: "sel", value: card.dataset.card });
-    top.setAttribute("form", "select-form");
-    top.setAttribute("aria-pressed", "false");
-    top.dataset.moves = "";
+  const template = document.getElementById("top-card");
+  if (card.tagName !== "BUTTON" && template) {
+    top = template.content.firstElementChild.cloneNode(true);
+    for (const name of ["data-card", "aria-label"]) top.setAttribute(name, card.getAttribute(name) || "");
+    top.classList.add(...card.classList);
+    top.value = card.dataset.card;
     top.append(...card.childNodes);
     card.replaceWith(top);
   }
   top.classList.replace("buried", "is-top");
+  top.classList.remove("buried");
 }
 
 // A move chosen on the table: a tap, a drop, a key, a double tap.

@@ -5,7 +5,8 @@ import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
 import * as instant from "./instant.js";
 import * as keys from "./keys.js";
-import { $, $$, board, fanStop, fill, say, setting } from "./page.js";
+import { $, $$, RANKS, board, clickAction, fanStop, fill, say, setting } from "./page.js";
+import * as press from "./press.js";
 import * as selection from "./selection.js";
 import * as timer from "./timer.js";
 
@@ -86,8 +87,12 @@ function afterSwap(event) {
   const picked = selection.forgetSelection();
   const root = board();
   if (!root) return;
-  // Moves laid on the table and not sent yet are laid again on the answer's board.
-  if (event) instant.answered(event);
+  // The server's board, kept for Undo and Redo (press.js); then the moves laid on the table and
+  // not sent yet are laid again on it.
+  if (event) {
+    press.shown(root);
+    instant.answered(event);
+  }
   // Controls that only work with these scripts (the embed's ⚙) come hidden in every board.
   for (const element of $$("[data-needs-js]", root)) element.hidden = false;
   // A card the server sent picked up (the no-JavaScript select) is lit here too.
@@ -97,10 +102,13 @@ function afterSwap(event) {
   const menu = $("details.menu", root);
   if (menu) menu.open = false;
   mark(root);
+  offerFinish(root);
   if (focusKey) {
     const ended = statusBefore === "playing" && root.dataset.status !== "playing";
     const stop = ended ? $(".end .actions button, .end .actions a", root) : focusAfterSwap(root, focusKey);
-    if (stop) stop.focus();
+    // Never scrolled to: a loss's panel lies below the felt, and the page must stay where it was
+    // with the cards it explains in view.
+    if (stop) stop.focus({ preventScroll: true });
     focusKey = null;
   }
 }
@@ -121,11 +129,36 @@ function mark(root) {
   if (from) from.classList.add("last-from");
 }
 
+// "Finish" when every card left can go home: the fans read top down, each top card going home
+// once its foundation has the card below it (the server's Auto-finish then plays them all).
+function offerFinish(root) {
+  const button = $("[data-finish]", root);
+  if (!button) return;
+  const home = {};
+  for (const foundation of $$("[data-foundation]", root)) home[foundation.dataset.foundation] = Number(foundation.dataset.count || 0);
+  const fans = $$(".fans .fan", root).map((fan) => $$("[data-card]", fan).map((card) => card.dataset.card));
+  const left = fans.reduce((count, fan) => count + fan.length, 0);
+  let moved = true;
+  while (moved) {
+    moved = false;
+    for (const fan of fans) {
+      const top = fan[fan.length - 1];
+      if (top && RANKS.indexOf(top.slice(0, -1)) === home[top.slice(-1)]) {
+        home[top.slice(-1)] += 1;
+        fan.pop();
+        moved = true;
+      }
+    }
+  }
+  button.hidden = !(left && fans.every((fan) => !fan.length) && $('[data-action="auto"]', root));
+}
+
 // Listeners on one target run in the order they were added: the input watch before anything
 // reads it, a drag's Escape before the keys' own.
 selection.installInputWatch();
 selection.install();
 instant.install();
+press.install(() => afterSwap());
 drag.install();
 keys.install();
 document.addEventListener("htmx:beforeRequest", rememberFocus);
@@ -143,9 +176,17 @@ document.addEventListener("htmx:configRequest", onConfigRequest);
 timer.install();
 selection.installMerci();
 
+document.addEventListener("click", (event) => {
+  const finish = event.target.closest && event.target.closest("#board [data-finish]");
+  if (!finish) return;
+  finish.setAttribute("aria-busy", "true");
+  clickAction("auto");
+});
+
 function start() {
   for (const element of $$("[data-needs-js]")) element.hidden = false;
   afterSwap();
+  if (board()) press.shown(board());
   timer.startTimer();
 }
 

@@ -1,8 +1,8 @@
 // What is lit on the table: a picked card's places, and the merci's cards on asking. A card
 // carries the moves the server computed (data-moves="6C>7C 6C>F"): this lights up their places
 // and posts the chosen one, never judging legality.
-import { hold, play, touched } from "./instant.js";
-import { $, $$, board, capitalised, cardLabel, fanNumber, fill, listing, plural, say, theCard } from "./page.js";
+import { hold, parseMove, play, touched } from "./instant.js";
+import { $, $$, board, capitalised, cardLabel, fanNumber, fill, listing, plural, say, setting, theCard } from "./page.js";
 
 let selection = null; // { card, targets: Map(element -> move text) }
 
@@ -42,19 +42,20 @@ export function pickAgain(code) {
 
 // Where a move takes its card, as game/board/announce.py says it: "onto the Seven of Clubs on fan 9".
 function goes(moveText) {
-  const target = moveText.replace("*", "").split(">")[1];
-  if (target === "F") return fill("home");
-  if (target.startsWith("@")) return fill("empty_fan", { fan: Number(target.slice(1)) + 1 });
-  const on = fanNumber($(`.fan [data-card="${target}"]`, board()));
-  return on ? fill("onto_on", { card: theCard(target), fan: on }) : fill("onto", { card: theCard(target) });
+  const move = parseMove(moveText) || {};
+  if (move.home) return fill("home");
+  if (move.fan !== null && move.fan !== undefined) return fill("empty_fan", { fan: move.fan + 1 });
+  const on = fanNumber($(`.fan [data-card="${move.onto}"]`, board()));
+  return on ? fill("onto_on", { card: theCard(move.onto), fan: on }) : fill("onto", { card: theCard(move.onto || "") });
 }
 
 function destination(moveText) {
   const root = board();
-  const [source, target] = moveText.replace("*", "").split(">");
-  if (target === "F") return $(`[data-foundation="${source.slice(-1)}"]`, root);
-  if (target.startsWith("@")) return $(`[data-fan="${target.slice(1)}"] .slot`, root);
-  return $(`.fan [data-card="${target}"]`, root);
+  const move = parseMove(moveText);
+  if (!move || move.redeal) return null;
+  if (move.home) return $(`[data-foundation="${move.card.slice(-1)}"]`, root);
+  if (move.fan !== null) return $(`[data-fan="${move.fan}"] .slot`, root);
+  return $(`.fan [data-card="${move.onto}"]`, root);
 }
 
 // Say what the player's hand does (tap, click or keys); before any input, the device's main
@@ -162,6 +163,12 @@ function tap(element) {
     if (selection && selection.card === card) {
       clearSelection();
       say("");
+      return;
+    }
+    // A top card with one place goes there on this tap (a setting; a double tap still works).
+    const only = (card.dataset.moves || "").split(" ").filter(Boolean);
+    if (setting("one-tap") && card.classList.contains("is-top") && only.length === 1 && !only[0].startsWith("*")) {
+      submitMove(only[0]);
       return;
     }
     if (!card.classList.contains("buried") || card.dataset.moves) {

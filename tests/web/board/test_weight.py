@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 # as much back without losing a feature. What would: the scripts' comments are about 30% of them
 # compressed, so minifying them at collectstatic would take more than that back (not done yet).
 # As served (whitenoise, brotli; bench/load.py keeps its own 60 kB goal) the load is far lighter.
-GOAL = 65_000
+# Issue 42's presses in one frame (static/js/board/press.js, 3.3 kB, and the still table's CSS)
+# took it to about 68.6 kB: 70 kB until the scripts are minified.
+GOAL = 70_000
 # static/js/board/'s modules import their neighbours as `import … from "./page.js";`.
 IMPORT = re.compile(rb'^import [^;]*? from "\./([\w-]+\.js)";', re.MULTILINE)
 

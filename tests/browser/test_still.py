@@ -1,0 +1,159 @@
+"""A table that never moves under the hand (issue 42, docs/table.md): a fan growing from 3 to 10
+cards moves no other fan or row, from 320 to 1920 px; the table with a fan of ten stays in the
+first screen on phones; long fans read where there is room; Show a win's line, a loss and a win
+move neither the felt nor the page."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from game import engine
+from tests.helpers.browser import greedy_win, tap
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+# Deal 228 makes a fan of ten in eight moves (its fan 5 grows from 3 to 10 cards).
+FAN_OF_TEN = ("lucie", 228, "8C>9C 7C>8C 6C>7C 8H>9H 5C>6C 4C>5C 3C>4C 2C>3C")
+# A game without redeals or merci whose last move loses.
+LOSS = (
+    "nomerci-r0",
+    12,
+    "8D>9D 2C>3C QC>KC JC>QC 6S>7S 6D>7D 6H>7H 5S>6S AD>2D 8S>9S 5H>6H AD>F 2D>F AH>F TD>JD "
+    "JH>QH AS>2S AS>F 2S>F",
+)
+
+POST_MOVE = """
+async ([move, count]) => {
+  const form = document.querySelector("#move-form");
+  const data = new FormData(form);
+  data.set("move", move);
+  data.set("n", String(count));
+  const answer = await fetch(form.action, { method: "POST", body: data });
+  if (!answer.ok) throw new Error(`${move}: ${answer.status}`);
+  return answer.url;
+}
+"""
+
+# Where every fan and the felt lie on the page (scroll included), rounded to 0.1 px.
+PLACES = """() => {
+  const at = (el) => { const r = el.getBoundingClientRect();
+    return [Math.round((r.left + scrollX) * 10) / 10, Math.round((r.top + scrollY) * 10) / 10]; };
+  const felt = document.querySelector("#board .table");
+  const fans = Array.from(document.querySelectorAll("#board .fan"), (fan) => at(fan));
+  const r = felt.getBoundingClientRect();
+  return { felt: at(felt), feltBottom: Math.round(r.bottom + scrollY), fans,
+           inner: innerHeight, scroll: scrollY };
+}"""
+
+STRIPS = """() => {
+  const fan = Array.from(document.querySelectorAll("#board .fan"))
+    .find((f) => f.children.length >= 10);
+  const cards = Array.from(fan.children);
+  const top = (c) => c.getBoundingClientRect().top;
+  const steps = cards.slice(1).map((c, i) => top(c) - top(cards[i]));
+  const index = Math.min(...cards.slice(0, -1)
+    .map((c) => c.querySelector(".index .rank").getBoundingClientRect().height));
+  return { step: Math.min(...steps), index, count: cards.length };
+}"""
+
+
+def play_through(
+    page: Page, url: str, record: tuple[str, int, str], upto: int | None = None
+) -> int:
+    rules, number, text = record
+    moves = text.split()[:upto]
+    page.goto(f"{url}/deal/{number}/?rules={rules}")
+    landed = page.url
+    for count, move in enumerate(moves):
+        landed = page.evaluate(POST_MOVE, [move, count])
+    if moves:
+        page.goto(landed)
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(moves)))
+    return len(moves)
+
+
+@pytest.mark.parametrize("size", [(320, 640), (375, 667), (390, 844), (1280, 800), (1920, 1080)])
+def test_a_fan_growing_to_ten_moves_no_other_fan_nor_row(
+    live_server: LiveServer, browser: Browser, size: tuple[int, int]
+) -> None:
+    width, height = size
+    page = browser.new_page(viewport={"width": width, "height": height})
+    play_through(page, live_server.url, FAN_OF_TEN, upto=0)
+    before = page.evaluate(PLACES)
+    play_through(page, live_server.url, FAN_OF_TEN)
+    after = page.evaluate(PLACES)
+    assert after["felt"] == before["felt"]
+    moved = [
+        f"fan {i + 1}: {a} -> {b}"
+        for i, (a, b) in enumerate(zip(before["fans"], after["fans"], strict=True))
+        if a != b
+    ]
+    assert not moved, f"at {width}x{height}: " + "; ".join(moved)
+    strips = page.evaluate(STRIPS)
+    assert strips["count"] == 10
+    # The whole table, the fan of ten included, in the first screen.
+    assert after["feltBottom"] <= height, f"felt ends at {after['feltBottom']} of {height}"
+    if width >= 1280:
+        assert strips["step"] >= 20 - 0.05, strips
+        assert strips["index"] >= 14 - 0.05, strips
+    else:
+        assert strips["step"] >= 12 - 0.05, strips
+    if (width, height) == (1920, 1080):
+        assert height - after["feltBottom"] <= 60
+    page.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_loss_and_show_a_wins_line_move_neither_felt_nor_page(
+    live_server: LiveServer, browser: Browser, width: int
+) -> None:
+    height = 844 if width == 390 else 800
+    page = browser.new_page(viewport={"width": width, "height": height})
+    moves = play_through(page, live_server.url, LOSS, upto=len(LOSS[2].split()) - 1)
+    before = page.evaluate(PLACES)
+    last = engine.Move.parse(LOSS[2].split()[-1])
+    tap(page, last, moves + 1)
+    expect(page.locator("#board")).to_have_attribute("data-status", "lost")
+    page.wait_for_timeout(300)
+    after = page.evaluate(PLACES)
+    assert (after["felt"], after["scroll"]) == (before["felt"], before["scroll"])
+    # The cards the panel marks are in view.
+    marked = page.eval_on_selector_all(
+        "#board .blocking",
+        "els => els.map((e) => { const r = e.getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; })",
+    )
+    assert marked
+    assert all(marked)
+
+    # Show a win's line, on a game in progress.
+    page.goto(f"{live_server.url}/deal/{FAN_OF_TEN[1]}/?rules=lucie")
+    before = page.evaluate(PLACES)
+    page.locator("#board details.menu summary").click()
+    page.locator('[data-action="solve"]').click()
+    page.locator('#solve-dialog [data-action="solve-confirm"]').click()
+    expect(page.locator("#winning-line")).to_be_visible(timeout=20000)
+    after = page.evaluate(PLACES)
+    assert (after["felt"], after["scroll"]) == (before["felt"], before["scroll"])
+    page.close()
+
+
+def test_a_win_moves_neither_felt_nor_page(live_server: LiveServer, browser: Browser) -> None:
+    number, moves = greedy_win()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server.url}/deal/{number}/")
+    landed = page.url
+    texts = [move.text for move in moves]
+    for count, text in enumerate(texts[:-1]):
+        landed = page.evaluate(POST_MOVE, [text, count])
+    page.goto(landed)
+    before = page.evaluate(PLACES)
+    tap(page, moves[-1], len(moves))
+    expect(page.locator("#board")).to_have_attribute("data-status", "won")
+    page.wait_for_timeout(300)
+    after = page.evaluate(PLACES)
+    assert (after["felt"], after["scroll"]) == (before["felt"], before["scroll"])
+    expect(page.locator(".end.won h2")).to_be_in_viewport()
+    page.close()
