@@ -319,26 +319,31 @@ def held(key: str, holder: str) -> Iterator[threading.Event]:
 
 
 def sweep(pending: int | None) -> list[Job]:
-    """What every worker's master does each SWEEP_SECONDS: jobs whose holder stopped renewing
-    (killed, frozen) wait again, and waiting jobs unclaimed past their pickup are returned to be
-    woken again when the queue holds fewer messages (`pending`) than waiting jobs (it lost some).
-    Each change is a conditional UPDATE, so several sweepers never wake a job twice."""
+    """What every worker's keeper does each SWEEP_SECONDS; the jobs it returns are to be woken.
+    A running job whose holder stopped renewing its lease (killed, frozen) waits again and is
+    woken at once (or is failed, out of tries); a waiting job unclaimed past its pickup is woken
+    again when the queue holds fewer messages (`pending`) than there are waiting jobs (it lost
+    some). Each change is a conditional UPDATE of one row, so several keepers never wake a job
+    twice."""
     now = _now()
     lapsed = Job.objects.filter(state=Job.State.RUNNING, lease_until__lt=now)
-    for job in lapsed:
-        logger.warning("job %s: its holder %s stopped; asked again", job.key, job.holder)
     lapsed.filter(attempts__gte=MAX_ATTEMPTS).update(
         state=Job.State.FAILED,
         error=f"its worker stopped {MAX_ATTEMPTS} times before it could finish",
         finished_at=now,
     )
-    lapsed.update(state=Job.State.WAITING, lease_until=now - dt.timedelta(seconds=1))
+    woken = []
+    again = now + dt.timedelta(seconds=PICKUP_SECONDS)
+    for job in lapsed[:100]:
+        taken_back = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING, holder=job.holder,
+                                        lease_until=job.lease_until)  # fmt: skip
+        if taken_back.update(state=Job.State.WAITING, lease_until=again):
+            logger.warning("job %s: its holder %s stopped; woken again", job.key, job.holder)
+            woken.append(job)
     waiting = Job.objects.filter(state=Job.State.WAITING).count()
     if pending is not None and pending >= waiting:
-        return []
-    woken = []
+        return woken
     for job in Job.objects.filter(state=Job.State.WAITING, lease_until__lt=now)[:100]:
-        again = now + dt.timedelta(seconds=PICKUP_SECONDS)
         if Job.objects.filter(pk=job.pk, lease_until=job.lease_until).update(lease_until=again):
             woken.append(job)
     return woken

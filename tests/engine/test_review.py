@@ -28,11 +28,12 @@ def test_the_docstring_examples_hold(module: object) -> None:
 @pytest.mark.parametrize(
     "case",
     [
-        (1, "lucie"), (6, "lucie"), (13, "nomerci"), (1, "lucie-r0"), (3, "lucie-free-once"),
+        (1, "lucie"), (6, "lucie"), (13, "nomerci"), (1, "lucie-r0"), (1, "lucie-free-once"),
         (1, "lucie-r0-free-once-stuck"),
     ],
 )  # fmt: skip
 def test_the_search_finds_the_boundary_of_a_solve_of_every_position(case: tuple[int, str]) -> None:
+    # Each case is a greedy loss (deal 3 under lucie-free-once is a greedy win: no slip to find).
     game = greedy_game(*case)
     positions = game.positions()
     verdicts = [solver.solve(p, max_nodes=None, time_limit=None).status for p in positions]

@@ -101,7 +101,7 @@ def test_a_redis_outage_is_never_a_500(redis: RedisServer, outage: str) -> None:
     lucie.views._last_check = lucie.views._LastCheck()
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.content == b"cache unavailable\n"
+    assert response.content.startswith(b"cache unavailable\n")
 
 
 def test_a_frozen_redis_costs_one_short_timeout_not_one_per_call(redis: RedisServer) -> None:

@@ -102,6 +102,7 @@ def examples(client: Client) -> dict[str, str]:
         "embed:snippet": "/embed-this/",
         "review": f"/game/{game.pk}/review/",
         "review_try": f"/game/{game.pk}/review/try/",
+        "review_ask": f"/game/{game.pk}/review/ask/",
         "daily_difficulty": f"/daily/{day}/difficulty/",
         "service_worker": "/sw.js",
         "choose_language": "/language/",

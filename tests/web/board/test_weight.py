@@ -19,8 +19,9 @@ pytestmark = pytest.mark.django_db
 # compressed, so minifying them at collectstatic would take more than that back (not done yet).
 # As served (whitenoise, brotli; bench/load.py keeps its own 60 kB goal) the load is far lighter.
 # Issue 42's presses in one frame (static/js/board/press.js, 3.3 kB, and the still table's CSS)
-# took it to about 68.6 kB: 70 kB until the scripts are minified.
-GOAL = 70_000
+# took it to about 68.6 kB, and issue 41's challenge button and side-by-side table and issue
+# 43's marks for a card that may only go home to 71 kB: 72 kB until the scripts are minified.
+GOAL = 72_000
 # static/js/board/'s modules import their neighbours as `import … from "./page.js";`.
 IMPORT = re.compile(rb'^import [^;]*? from "\./([\w-]+\.js)";', re.MULTILINE)
 
