@@ -125,7 +125,9 @@ def _context(
                 "choices": [(m.text, words.describe(m)) for m in engine.legal_moves(position)],
             }
         )
-        show = request.GET.get("show") == "1" or "tried" in context or request.method == "POST"
+        # A try (a POST with a move) shows the line; the review's ask (a POST without one) does not.
+        tried = request.method == "POST" and bool(request.POST.get("move"))
+        show = request.GET.get("show") == "1" or "tried" in context or tried
         context["show"] = show
         line = [engine.Move.parse(text) for text in slip.line]
         step = _number(request.GET.get("step", ""), len(line)) if show else 0
