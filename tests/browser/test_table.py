@@ -178,7 +178,8 @@ def test_a_move_slides_its_card_unless_motion_is_reduced(
     context.add_init_script(COUNT_ANIMATIONS)
     if motion == "setting":
         context.add_init_script(
-            "localStorage.setItem('lucie.settings', JSON.stringify({'reduced-motion': true}))"
+            "localStorage.setItem('lucie.settings', JSON.stringify("
+            "{'reduced-motion': true, 'auto-move': false, 'one-tap': false}))"
         )
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/1/")
