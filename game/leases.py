@@ -148,7 +148,15 @@ def open_jobs(kind: str) -> int:
     return Job.objects.filter(kind=kind, state__in=OPEN).count()
 
 
-def ask(kind: str, key: str, argument: str = "", *, asker: str = "", again: bool = False) -> Asked:
+def ask(
+    kind: str,
+    key: str,
+    argument: str = "",
+    *,
+    asker: str = "",
+    again: bool = False,
+    priority: int | None = None,
+) -> Asked:
     """Ask for job `key` of `kind`: made, or asked again when it failed, was finished and
     `again`, or lost its holder. An open job is left as it is; a full kind refuses. The wake-up
     goes on the queue with a priority that puts an asker's second open job after everyone's
@@ -190,7 +198,7 @@ def ask(kind: str, key: str, argument: str = "", *, asker: str = "", again: bool
             return Asked("open", Job.objects.filter(key=key).first())
         job.refresh_from_db()
     ahead = Job.objects.filter(kind=kind, state__in=OPEN, asker=asker).exclude(pk=job.pk).count()
-    if not wake(key, kind, behind=ahead if asker else 0):
+    if not wake(key, kind, behind=ahead if asker else 0, priority=priority):
         Job.objects.filter(pk=job.pk, state=Job.State.WAITING).update(
             state=Job.State.FAILED, error=QUEUE_REFUSED, finished_at=now
         )
@@ -200,10 +208,12 @@ def ask(kind: str, key: str, argument: str = "", *, asker: str = "", again: bool
     return Asked("queued", job)
 
 
-def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+def wake(key: str, kind: str, *, behind: int = 0, priority: int | None = None) -> bool:
     """Put job `key`'s wake-up on the queue, `behind` places below its kind's priority (at most
-    queue.BEHIND_MOST). False when the queue cannot take it (game/queue.py: enqueue)."""
-    priority = queue.PRIORITIES.get(kind, 0) - min(behind, queue.BEHIND_MOST)
+    queue.BEHIND_MOST), or at `priority`. False when the queue cannot take it (game/queue.py:
+    enqueue)."""
+    if priority is None:
+        priority = queue.PRIORITIES.get(kind, 0) - min(behind, queue.BEHIND_MOST)
     return queue.enqueue(run.s(key, priority=priority), f"job {key}")
 
 

@@ -20,9 +20,11 @@ def difficulty(argument: str) -> None:
     difficulties.compute(int(argument))
 
 
-def ask_difficulty(number: int, *, again: bool = False) -> Asked:
+def ask_difficulty(number: int, *, again: bool = False, priority: int | None = None) -> Asked:
     """Ask for deal `number`'s figure: one job per deal, however often it is asked."""
-    return leases.ask(Job.Kind.DIFFICULTY, f"difficulty:{number}", str(number), again=again)
+    return leases.ask(
+        Job.Kind.DIFFICULTY, f"difficulty:{number}", str(number), again=again, priority=priority
+    )
 
 
 def job_of(number: int) -> Job | None:
@@ -36,14 +38,15 @@ def coming_days() -> None:
     month still without one (the month's page shows them; the kind's cap bounds how many are
     open at once)."""
     today = deals.today_utc()
-    days = [today, today + dt.timedelta(days=1)]
-    days += [today - dt.timedelta(days=back) for back in range(1, today.day)]
-    for day in days:
+    coming = [today, today + dt.timedelta(days=1)]
+    # Earlier days of the month wait behind every job a player is watching.
+    earlier = [today - dt.timedelta(days=back) for back in range(1, today.day)]
+    for day, priority in [(day, None) for day in coming] + [(day, 0) for day in earlier]:
         if day < deals.site_start():
             continue
         number = deals.deal_number_for(day)
         if difficulties.of_deal(number) is None:
-            ask_difficulty(number, again=True)
+            ask_difficulty(number, again=True, priority=priority)
 
 
 @huey.on_startup()

@@ -77,9 +77,9 @@ class HeldJobs:
         self.keys: list[str] = []
         real = leases.wake
 
-        def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+        def wake(key: str, kind: str, *, behind: int = 0, priority: int | None = None) -> bool:
             if kind != "show_a_win":
-                return real(key, kind, behind=behind)
+                return real(key, kind, behind=behind, priority=priority)
             self.keys.append(key)
             return True
 

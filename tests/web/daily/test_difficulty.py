@@ -98,7 +98,9 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
 ) -> None:
     asked: list[str] = []
     # Queued; no worker has taken it.
-    monkeypatch.setattr(leases, "wake", lambda key, kind, behind=0: asked.append(key) or True)
+    monkeypatch.setattr(
+        leases, "wake", lambda key, kind, behind=0, priority=None: asked.append(key) or True
+    )
     page = client.get("/daily/").content.decode()
     assert 'data-difficulty="unknown"' in page
     assert 'hx-get="/daily/2026/12/01/difficulty/"' in page

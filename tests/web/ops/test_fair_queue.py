@@ -18,7 +18,7 @@ def test_fifty_review_asks_from_ten_addresses_leave_show_a_win_its_room(
 ) -> None:
     woken: list[tuple[str, int]] = []
 
-    def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+    def wake(key: str, kind: str, *, behind: int = 0, priority: int | None = None) -> bool:
         woken.append((key, queue.PRIORITIES[kind] - min(behind, queue.BEHIND_MOST)))
         return True
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def test_metrics_and_healthz_show_the_queues_heartbeat_depth_and_last_good_backup(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(leases, "wake", lambda key, kind, *, behind=0: True)
+    monkeypatch.setattr(leases, "wake", lambda key, kind, *, behind=0, priority=None: True)
     leases.ask("review", "review:1", "1")
     leases.ask("review", "review:2", "2")
     leases.claim("review:2", "a worker")

@@ -249,7 +249,7 @@ def woken(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The wake-ups put on the queue, which no worker takes: the jobs stay waiting."""
     keys: list[str] = []
 
-    def wake(key: str, kind: str, *, behind: int = 0) -> bool:
+    def wake(key: str, kind: str, *, behind: int = 0, priority: int | None = None) -> bool:
         keys.append(key)
         return True
 
@@ -453,7 +453,9 @@ def test_an_askers_second_review_is_taken_after_everyones_first(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     behind: list[tuple[str, int]] = []
-    monkeypatch.setattr(leases, "wake", lambda key, kind, *, behind=0: behind_of(key, behind))
+    monkeypatch.setattr(
+        leases, "wake", lambda key, kind, *, behind=0, priority=None: behind_of(key, behind)
+    )
 
     def behind_of(key: str, count: int) -> bool:
         behind.append((key, count))
