@@ -71,7 +71,7 @@ def two_servers(workdir: Path, database_url: str, cache_url: str) -> Iterator[li
 
 
 def site_of(server: Server) -> Site:
-    return Site(server.port, server.process, {})
+    return Site(server.port, server.process, {}, server)
 
 
 def run_on(

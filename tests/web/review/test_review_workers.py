@@ -118,7 +118,10 @@ def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_ser
             _workers(server.database_url, tmp_path / "work.log", **queue) as worker,
             _burners(2),
         ):
-            states = {game: _state(loser.get(f"/game/{game}/review/").body) for game in games}
+            # Each review page posts its ask as it loads (a GET only reads), then polls.
+            states = {
+                game: _state(loser.post(f"/game/{game}/review/ask/", {}).body) for game in games
+            }
             hints: list[int] = []
             deadline = time.monotonic() + REVIEW_WAIT
             while "working" in states.values() and time.monotonic() < deadline:
