@@ -104,7 +104,8 @@ def board_of(response: Response) -> dict[str, str]:
 
 def a_first_move(board: dict[str, str]) -> engine.Move:
     position = engine.Play(int(board["deal"]), engine.Rules.parse(board["rules"])).position
-    return engine.card_moves(position)[0]
+    # A random deal may open with no card to move (its first move a redeal or the merci).
+    return (engine.card_moves(position) or engine.legal_moves(position))[0]
 
 
 @cache
