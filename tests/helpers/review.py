@@ -3,7 +3,11 @@ site, and the review page read until it is done."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
 from functools import cache as memo
 from typing import Any
 
@@ -106,3 +110,15 @@ def lost_over_http(player: Any, number: int) -> int:
         answer = player.post(f"/game/{game}/{action}/", {"n": count, "auto": "0", **data})
         assert answer.status == 200, (count, move, answer.body[:300])
     return game
+
+
+@contextlib.contextmanager
+def burners(count: int) -> Iterator[None]:
+    """`count` processes that each keep a core busy, killed on leaving: a loaded machine."""
+    running = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for burner in running:
+            burner.kill()
+            burner.wait()

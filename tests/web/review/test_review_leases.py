@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.backups import rows
-from tests.helpers.review import lost_over_http
+from tests.helpers.review import burners, lost_over_http
 from tests.web.live_gunicorn import ROOT, Player, running_gunicorn, server_environment, stop
 from tests.web.redis_server import RedisServer, redis_server
 
@@ -67,17 +67,6 @@ def _work(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen
         stop(worker)
 
 
-@contextlib.contextmanager
-def _burners(count: int) -> Iterator[None]:
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
-
-
 def _children(pid: int) -> list[int]:
     found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     return [int(child) for child in found]
@@ -115,7 +104,7 @@ def test_a_worker_killed_mid_review_hands_it_on_and_the_polling_page_sees_it_don
         log = tmp_path / "work.log"
         with _work(server.database_url, log, **queue) as worker:
             # Two busy processes at niceness 0 slow the niced worker's search to seconds.
-            with _burners(BURNERS):
+            with burners(BURNERS):
                 deadline = time.monotonic() + 60
                 seen = []
                 while (now := _job(server.database_url))["state"] != "running":

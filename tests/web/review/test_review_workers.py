@@ -23,6 +23,7 @@ import pytest
 
 from game import engine
 from tests.helpers.play import status_of
+from tests.helpers.review import burners
 from tests.web.live_gunicorn import (
     ROOT,
     Player,
@@ -76,17 +77,6 @@ def _state(html: str) -> str:
 
 
 @contextlib.contextmanager
-def _burners(count: int) -> Iterator[None]:
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
-
-
-@contextlib.contextmanager
 def _workers(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
     environ = server_environment(database_url, **env)
     with log.open("wb") as sink:
@@ -116,7 +106,7 @@ def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_ser
         games = [_lost_game(loser, number) for number in LOSSES]
         with (
             _workers(server.database_url, tmp_path / "work.log", **queue) as worker,
-            _burners(2),
+            burners(2),
         ):
             # Each review page posts its ask as it loads (a GET only reads), then polls.
             states = {
