@@ -48,7 +48,7 @@ def test_the_hint_ring_shows_on_the_first_card_of_a_fan(
     first = '[data-fan="0"] .card:first-child'
     single = '[data-fan="17"] .card:first-child'  # the one-card fan: first and top at once
     assert box_shadow(page, first) == "none"
-    # The server marks the hinted card and its place with data-hint (game/board/display.py); a
+    # The server marks the hinted card and its place with data-hint (game/board/pipeline.py); a
     # merci hint
     # or a one-card fan puts it on a fan's first card.
     page.eval_on_selector(first, "el => el.setAttribute('data-hint', 'card')")
