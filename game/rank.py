@@ -10,8 +10,9 @@ it has no place, is among no one's others, and its words say why. Ties share one
 percentile and say so. Until PLACES_UNTIL players are ranked the words give the place ("2nd of
 3 players today"), then "better than P %".
 
-A figure is three counts over the index on (deal, key), cached for RANK_TTL seconds, so that a
-page asked again and again costs a cache read; it follows the day as others finish. Once the
+A figure is three counts over the index on (deal, key), cached for RANK_TTL seconds under the
+day's generation, so that a page asked again and again costs two cache reads; a change to the
+day's figures gives the month a new generation, so every page follows the day at once. Once the
 day is over `manage.py daily_ranks` keeps each entry's figures on its row (`keep_day`); a page
 only reads.
 """
@@ -29,6 +30,7 @@ from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.utils.translation import get_language, ngettext, pgettext
 
 from game import deals
+from game.daily.figures import generation
 from game.models import DailyRank, Game
 from game.result import Result, of_entry
 from game.status import RANKED
@@ -149,15 +151,32 @@ def _percentile(worse: int, others: int) -> int:
     return 100 if not others else 100 * worse // others
 
 
+def _generation(deal_number: int) -> str | None:
+    """The generation of the deal's month figures (game/daily/figures.py), which every change
+    to a day's figures replaces once it commits: a rank cached before a first end is never read
+    after it, so the panel (cached) and the month's cell (counted) never tell two places for one
+    game. None when the cache cannot be read, and then nothing is cached."""
+    day = deals.day_of_deal(deal_number)
+    if day is None:
+        return None
+    try:
+        return generation(day.replace(day=1))
+    except Exception:
+        logger.exception("daily rank: the cache could not be read")
+        return None
+
+
 def _counts(game_id: int, deal_number: int, key: int) -> tuple[int, int, int]:
     """(better, same, others): the day's ranked entries above `key`, equal to it, and all of
     them, leaving out the game itself."""
-    cache_key = f"daily:rank:{deal_number}:{key}:{game_id}"
-    try:
-        found = cache.get(cache_key)
-    except Exception:
-        logger.exception("daily rank: the cache could not be read")
-        found = None
+    generation = _generation(deal_number)
+    cache_key = f"daily:rank:{deal_number}:{generation}:{key}:{game_id}"
+    found = None
+    if generation is not None:
+        try:
+            found = cache.get(cache_key)
+        except Exception:
+            logger.exception("daily rank: the cache could not be read")
     if found is not None:
         return found  # type: ignore[no-any-return]
     rows = DailyRank.objects.filter(deal_number=deal_number, key__gte=RANKED).exclude(
@@ -169,6 +188,8 @@ def _counts(game_id: int, deal_number: int, key: int) -> tuple[int, int, int]:
         same=Count("pk", filter=Q(key=key)),
     )
     counted = (int(totals["better"]), int(totals["same"]), int(totals["others"]))
+    if generation is None:
+        return counted
     try:
         cache.set(cache_key, counted, RANK_TTL)
     except Exception:

@@ -147,6 +147,15 @@ def _queue_up() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_health() -> None:
+    """/healthz reuses its answer for a second per process (lucie/views.py): a test reads the
+    health of its own database, not the answer an earlier test in this process was given."""
+    import lucie.views
+
+    lucie.views._last_check = lucie.views._LastCheck()
+
+
+@pytest.fixture(autouse=True)
 def _english_outside_requests() -> Iterator[None]:
     """Every test starts in English, whatever the last one asked for.
 

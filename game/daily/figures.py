@@ -107,8 +107,13 @@ def month_key(first: dt.date) -> str:
     `_forget`): a server that was computing the figures from the database as it stood just
     before a change stores them under the old generation's key, which no one reads any more, so
     a change shows at once on every server instead of when a stale entry expires."""
-    generation = cache.get(generation_key(first), "0")
-    return f"daily:month:{first:%Y%m}:{generation}"
+    return f"daily:month:{first:%Y%m}:{generation(first)}"
+
+
+def generation(first: dt.date) -> str:
+    """The month's generation of figures, which every change to them replaces (`_forget`); the
+    day's rank (game/rank.py) keys its cache on it too."""
+    return str(cache.get(generation_key(first), "0"))
 
 
 def month_figures(first: dt.date) -> dict[int, DayFigures]:

@@ -17,7 +17,6 @@ with the server's clock moved between their moves.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from collections.abc import Callable, Iterator
 
@@ -188,12 +187,6 @@ def every_place(
 
 
 @pytest.mark.parametrize("language", ["", "fr", "de"])
-@pytest.mark.xfail(
-    os.environ.get("DATABASE_URL", "").startswith("postgres"),
-    reason="on PostgreSQL the third player's place reads '2nd of 2' (seen in CI's pass on "
-    "3 December 2026, not yet found): a known bug, issue 41's closing note",
-    strict=False,
-)
 def test_every_page_says_the_same_place_for_the_first_a_tie_and_the_2nd_of_3(
     join: Join, language: str
 ) -> None:

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from pytest_django.fixtures import Settings
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from game import rank, tally
 from game.models import Challenge, DailyRank, Game
@@ -155,6 +155,23 @@ def test_a_game_under_way_has_no_rank(client: Client) -> None:
     )  # fmt: skip
 
     assert percentiles(client.get("/daily/").content.decode()) == []
+
+
+def test_the_rank_follows_another_players_first_end_at_once(
+    client: Client, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
+    """The panel's figure is cached, the month's cell is counted: a first end that commits
+    drops the cached one, so that the two never tell two places for one game (CI saw "2nd of
+    2" on the panel beside "2nd of 3" in the cell, on Redis)."""
+    finished("p1", DEAL, Game.Status.LOST, started=BEGUN, cards_home=10)
+    finished(session_of(client), DEAL, Game.Status.LOST, started=BEGUN, cards_home=20)
+    assert "You are 1st of 2 players today." in page(client, "/daily/")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        finished("p2", DEAL, Game.Status.LOST, started=BEGUN, cards_home=45)
+
+    assert "You are 2nd of 3 players today." in page(client, "/daily/")
+    assert "2nd of 3 players" in page(client, "/daily/2026/12/")
 
 
 @pytest.mark.skipif(
