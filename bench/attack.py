@@ -13,6 +13,9 @@ and prints issue 11's lines, each followed by an indented line of detail:
   (the attackers share one address, as a single machine would), and with them off
   (`LUCIE_RATE_LIMITS=0`, as if every request came from a different address), which leaves the
   compute slots and the hint's deadline alone in the way.
+- `victim p99 quiet A ms, under 8 hint clients B ms (ratio R)` (issue 39): the same plain page
+  alone, then while `--attackers` anonymous clients ask nothing but the embed's hint on fresh
+  deals under the default rules, rate limits off (goal: R at most 3).
 - `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
   server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
   sets on a few deals).
@@ -124,10 +127,17 @@ def victim(port: int, seconds: float) -> list[float]:
 OFFERED = [rules.name for rules in engine.every_rule_set()]
 
 
-def attacker(port: int, until: float, seed: int, answers: multiprocessing.Queue[Counts]) -> None:
+def attacker(
+    port: int,
+    until: float,
+    seed: int,
+    answers: multiprocessing.Queue[Counts],
+    hints_only: bool = False,
+) -> None:
     """Embed hints on fresh deals under every offered rule set, and now and then Show a win on a
-    fresh game of the site (a session of its own, its CSRF token, as a browser would). Each
-    attacker is a process of its own, so that the victim's timings are the server's, not this
+    fresh game of the site (a session of its own, its CSRF token, as a browser would); with
+    `hints_only`, nothing but embed hints on fresh deals under the default rules. Each attacker
+    is a process of its own, so that the victim's timings are the server's, not this
     benchmark's interpreter lock shared with the attackers' parsing."""
     counts: Counts = {}
     rng = random.Random(seed)
@@ -137,7 +147,10 @@ def attacker(port: int, until: float, seed: int, answers: multiprocessing.Queue[
     while time.monotonic() < until:
         turn += 1
         try:
-            if turn % 4 == 0:
+            if hints_only:
+                number = rng.randrange(1, 10**9)
+                status = player.get(f"/embed/deal/{number}/hint/").status
+            elif turn % 4 == 0:
                 status = show_a_win(site_player, rng)
             else:
                 name = "lucie-r0-m2" if turn % 3 == 0 else rng.choice(OFFERED)
@@ -166,12 +179,14 @@ def show_a_win(player: Player, rng: random.Random) -> int:
 GAME_URL = re.compile(r"/game/(\d+)/")
 
 
-def attack(port: int, seconds: float, attackers: int) -> tuple[list[float], Counts]:
+def attack(
+    port: int, seconds: float, attackers: int, hints_only: bool = False
+) -> tuple[list[float], Counts]:
     until = time.monotonic() + seconds  # CLOCK_MONOTONIC: the same clock in every process
     context = multiprocessing.get_context("fork")
     answers: multiprocessing.Queue[Counts] = context.Queue()
     processes = [
-        context.Process(target=attacker, args=(port, until, seed, answers), daemon=True)
+        context.Process(target=attacker, args=(port, until, seed, answers, hints_only), daemon=True)
         for seed in range(attackers)
     ]
     for process in processes:
@@ -196,6 +211,21 @@ def victim_line(
     line = (
         f"victim p99: quiet {quiet_p99:.1f} ms, under attack {loud_p99:.1f} ms, "
         f"ratio {loud_p99 / quiet_p99:.2f}"
+    )
+    return line, counts
+
+
+def hint_flood_line(
+    port: int, seconds: float, clients: int, quiet_seconds: float = 10
+) -> tuple[str, dict[int, int]]:
+    """Issue 39's line: a plain page alone, then while `clients` anonymous clients ask the
+    embed's hint on fresh deals and nothing else."""
+    quiet = victim(port, quiet_seconds)
+    loud, counts = attack(port, seconds, clients, hints_only=True)
+    quiet_p99, loud_p99 = p99(quiet), p99(loud)
+    line = (
+        f"victim p99 quiet {quiet_p99:.1f} ms, under {clients} hint clients {loud_p99:.1f} ms "
+        f"(ratio {loud_p99 / quiet_p99:.2f})"
     )
     return line, counts
 
@@ -469,9 +499,9 @@ def main() -> None:
     parser.add_argument("--redis-down-seconds", type=float, default=20)
     parser.add_argument(
         "--only",
-        default="victim,flood,forged,hints,redis",
+        default="victim,flood,forged,hints,hintflood,redis",
         help="the parts to run, comma-separated: victim (with page views), flood, forged, hints, "
-        "redis",
+        "hintflood, redis",
     )
     parser.add_argument(
         "--smoke",
@@ -509,6 +539,14 @@ def main() -> None:
                 print(line)
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
                 print(hint_line(port, options.per_rule_set, default_hints, rule_sets), flush=True)
+        if "hintflood" in parts:
+            # Each client as if from an address of its own: the rate limits would otherwise
+            # turn most of one address's hints away before they cost anything.
+            with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
+                line, counts = hint_flood_line(port, options.seconds, options.attackers, quiet)
+                print(line)
+                print(f"  rate limits off; the clients' answers: {format_counts(counts)}",
+                      flush=True)  # fmt: skip
         if "redis" in parts:
             print(redis_down_line(workdir, options.redis_down_seconds), flush=True)
     print(f"load average after: {load_average()}")

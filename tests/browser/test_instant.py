@@ -26,7 +26,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timed]
 
 # The whole games take minutes with 400 ms of latency: CI plays them on its SQLite run only (the
 # database plays no part in what they measure); the short cases run on both.

@@ -16,7 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.helpers.browser import SETTLED, fans, greedy_win, tap
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.timed]
 
 LATENCY_MS = 400
 BUDGET_MS = 50
