@@ -14,8 +14,9 @@ and prints issue 11's lines, each followed by an indented line of detail:
   (`LUCIE_RATE_LIMITS=0`, as if every request came from a different address), which leaves the
   compute slots and the hint's deadline alone in the way.
 - `victim p99 quiet A ms, under 8 hint clients B ms (ratio R)` (issue 39): the same plain page
-  alone, then while `--attackers` anonymous clients ask nothing but the embed's hint on fresh
-  deals under the default rules, rate limits off (goal: R at most 3).
+  alone, then while `--attackers` anonymous clients, each from an address of its own, ask
+  nothing but the embed's hint on fresh deals under the default rules (goal: R at most 3).
+  Printed twice: rate limits on, then off.
 - `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
   server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
   sets on a few deals).
@@ -142,6 +143,8 @@ def attacker(
     counts: Counts = {}
     rng = random.Random(seed)
     player = Player(port, timeout=120)
+    if hints_only:  # an address of its own (the server reads X-Forwarded-For in that part)
+        player.headers["X-Forwarded-For"] = f"203.0.113.{seed + 1}"
     site_player = Player(port, timeout=120)
     turn = 0
     while time.monotonic() < until:
@@ -540,13 +543,18 @@ def main() -> None:
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
                 print(hint_line(port, options.per_rule_set, default_hints, rule_sets), flush=True)
         if "hintflood" in parts:
-            # Each client as if from an address of its own: the rate limits would otherwise
-            # turn most of one address's hints away before they cost anything.
-            with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
-                line, counts = hint_flood_line(port, options.seconds, options.attackers, quiet)
-                print(line)
-                print(f"  rate limits off; the clients' answers: {format_counts(counts)}",
-                      flush=True)  # fmt: skip
+            # Each client from an address of its own, with the rate limits on (as eight people
+            # would be), then with them off (as if every request came from another address).
+            for limits_on in ("1", "0"):
+                with site(
+                    workdir, LUCIE_RATE_LIMITS=limits_on,
+                    LUCIE_CLIENT_ADDRESS_HEADER="X-Forwarded-For",
+                ) as (port, database):  # fmt: skip
+                    line, counts = hint_flood_line(port, options.seconds, options.attackers, quiet)
+                    said = "on, an address each" if limits_on == "1" else "off"
+                    print(line)
+                    print(f"  rate limits {said}; the clients' answers: {format_counts(counts)}",
+                          flush=True)  # fmt: skip
         if "redis" in parts:
             print(redis_down_line(workdir, options.redis_down_seconds), flush=True)
     print(f"load average after: {load_average()}")
