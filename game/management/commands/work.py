@@ -9,7 +9,8 @@ cuts short.
 
 Beside them a keeper process keeps the leases honest (game/leases.py): every SWEEP_SECONDS it beats
 (the heartbeat pages, /healthz and /metrics read) and sweeps, waking again a job whose holder
-stopped renewing its lease (a worker killed mid-job) or whose wake-up the queue lost. An idle
+stopped renewing its lease (a worker killed mid-job) or whose wake-up the queue lost; like a
+worker, the keeper is started again when it dies. An idle
 worker looks at the queue every POLL_SECONDS at most, so a job starts within a second of its ask.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections, connections
+from huey.consumer import Consumer
 
 from game.engine import search
 
@@ -55,7 +57,9 @@ class Command(BaseCommand):
         from game.queue import huey
 
         logging.getLogger("huey").setLevel(logging.INFO)
-        consumer = huey.create_consumer(
+        consumer = _Consumer(
+            huey,
+            keeping=workers,
             workers=workers,
             worker_type="process",
             periodic=True,
@@ -64,15 +68,38 @@ class Command(BaseCommand):
             max_delay=POLL_SECONDS,
             health_check_interval=2,
         )
+        consumer.start_keeper()
+        consumer.run()
+
+
+class _Consumer(Consumer):  # type: ignore[misc]
+    """Huey's consumer, which also starts the lease keeper again when it died, as Huey starts
+    a worker again (its health check, every health_check_interval seconds)."""
+
+    def __init__(self, huey: Any, *, keeping: int, **options: Any) -> None:
+        super().__init__(huey, **options)
+        self.keeping = keeping
+        self.keeper: multiprocessing.process.BaseProcess | None = None
+
+    def start_keeper(self) -> None:
         # The keeper is a process of its own, forked while this one has no thread: a thread here
         # would be copied mid-call into every worker Huey forks later (one started again after
         # a crash too), and SQLite's locks copied held would hang that worker for good.
         connections.close_all()
-        keeper = multiprocessing.get_context("fork").Process(
-            target=_keep_leases, args=(os.getpid(), workers), name="lease keeper", daemon=True
-        )
-        keeper.start()
-        consumer.run()
+        self.keeper = multiprocessing.get_context("fork").Process(
+            target=_keep_leases, args=(os.getpid(), self.keeping), name="lease keeper",
+            daemon=True,
+        )  # fmt: skip
+        self.keeper.start()
+
+    def check_worker_health(self) -> bool:
+        healthy = bool(super().check_worker_health())
+        if self.keeper is not None and not self.keeper.is_alive():
+            logger.warning("the lease keeper died (exit code %s); starting it again",
+                           self.keeper.exitcode)  # fmt: skip
+            self.start_keeper()
+            return False
+        return healthy
 
 
 def _keep_leases(master: int, workers: int) -> None:
@@ -83,7 +110,9 @@ def _keep_leases(master: int, workers: int) -> None:
     while os.getppid() == master:
         try:
             close_old_connections()
-            leases.beat(name, f"manage.py work, {workers} worker processes")
+            leases.beat(
+                name, f"manage.py work, {workers} worker processes, keeper pid {os.getpid()}"
+            )
             for job in leases.sweep(queue.pending()):
                 leases.wake(job.key, job.kind)
         except Exception:

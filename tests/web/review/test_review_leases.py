@@ -197,3 +197,32 @@ def test_a_frozen_queue_redis_costs_a_request_100_ms_at_most_and_fails_health(
     assert rules < quiet + 0.1, (rules, quiet)
     assert health.status == 503
     assert "queue unavailable" in health.body
+
+
+def _keeper(database_url: str) -> int | None:
+    """The lease keeper's process, as its last beat names it."""
+    found = rows(database_url, "SELECT detail FROM game_beat WHERE name LIKE 'worker:%'")
+    if not found:
+        return None
+    said = re.search(r"keeper pid (\d+)", str(found[0]["detail"]))
+    return int(said[1]) if said else None
+
+
+def test_a_lease_keeper_killed_alone_is_started_again_and_beats(tmp_path: Path) -> None:
+    queue = _queue_env(tmp_path)
+    with running_gunicorn(tmp_path, workers=1, threads=1, **queue) as server:
+        log = tmp_path / "work.log"
+        with _work(server.database_url, log, **queue) as worker:
+            deadline = time.monotonic() + 60
+            while (first := _keeper(server.database_url)) is None:
+                assert time.monotonic() < deadline, log.read_text()[-1000:]
+                time.sleep(0.2)
+            assert first in _children(worker.pid)
+            os.kill(first, signal.SIGKILL)
+            killed = time.monotonic()
+            while (now := _keeper(server.database_url)) in (None, first):
+                assert time.monotonic() - killed < 30, log.read_text()[-2000:]
+                time.sleep(0.2)
+            assert worker.poll() is None
+            assert now in _children(worker.pid)
+    assert "the lease keeper died" in log.read_text()
