@@ -16,7 +16,8 @@ and prints issue 11's lines, each followed by an indented line of detail:
 - `victim p99 quiet A ms, under 8 hint clients B ms (ratio R)` (issue 39): the same plain page
   alone, then while `--attackers` anonymous clients, each from an address of its own, ask
   nothing but the embed's hint on fresh deals under the default rules (goal: R at most 3).
-  Printed twice: rate limits on, then off.
+  Printed twice: rate limits off (every request a search), then on (most requests refused at
+  once, so the clients loop on refusals as fast as on a small page).
 - `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
   server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
   sets on a few deals).
@@ -543,15 +544,20 @@ def main() -> None:
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
                 print(hint_line(port, options.per_rule_set, default_hints, rule_sets), flush=True)
         if "hintflood" in parts:
-            # Each client from an address of its own, with the rate limits on (as eight people
-            # would be), then with them off (as if every request came from another address).
-            for limits_on in ("1", "0"):
+            # Each client from an address of its own, first with the rate limits off (every
+            # request a search: what the searches cost the pages), then on (most requests
+            # refused at once: a flood of refusals, which cost what a small page costs).
+            for limits_on in ("0", "1"):
                 with site(
                     workdir, LUCIE_RATE_LIMITS=limits_on,
                     LUCIE_CLIENT_ADDRESS_HEADER="X-Forwarded-For",
                 ) as (port, database):  # fmt: skip
                     line, counts = hint_flood_line(port, options.seconds, options.attackers, quiet)
-                    said = "on, an address each" if limits_on == "1" else "off"
+                    said = (
+                        "on, an address each (most refused at once)"
+                        if limits_on == "1"
+                        else "off (every request a search)"
+                    )
                     print(line)
                     print(f"  rate limits {said}; the clients' answers: {format_counts(counts)}",
                           flush=True)  # fmt: skip
