@@ -56,7 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lucie.settings")
 
-from game import engine, limits  # noqa: E402
+from game import engine  # noqa: E402
+from game.ops import limits  # noqa: E402
 from tests.web.live_gunicorn import (  # noqa: E402
     Player,
     Server,

@@ -100,7 +100,7 @@ class Game(models.Model):
     # a daily deal never abandons the random game in progress, nor the other way round).
     daily = models.BooleanField(default=False)
     # The client network (an IPv4 address, an IPv6 /64) the daily entry came from, as a keyed hash
-    # (game.limits.network_tag), never the address itself: one network adds at most one player a
+    # (game.ops.limits.network_tag), never the address itself: one network adds at most one player a
     # day to everyone's figures, however many sessions it makes. Empty on every other game.
     network = models.CharField(max_length=16, blank=True, default="")
     # The server's own clock from the first move to the end (null before): the public best time
@@ -332,5 +332,5 @@ class ChallengeEntry(models.Model):
         return f"game {self.game_id} on challenge {self.challenge_id}"
 
 
-# The queue's leases and heartbeats live in a module of their own (game/leases.py).
-from game.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/leases.py)
+# The queue's leases and heartbeats live in a module of their own (game/ops/leases.py).
+from game.ops.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/ops/leases.py)

@@ -21,9 +21,10 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from game import engine, limits
+from game import engine
 from game.board import words
 from game.engine.hint import fair_hint, reason
+from game.ops import limits
 from lucie import metrics
 
 COMPLETE_SECONDS = 86_400

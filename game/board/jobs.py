@@ -1,4 +1,4 @@
-"""Show a win past a request's budget, as a job on the task queue's workers (game/queue.py).
+"""Show a win past a request's budget, as a job on the task queue's workers (game/ops/queue.py).
 
 A request searches a position for about two seconds (game/board/winning_line.py). When that
 cannot decide, the request asks for a job (`further`) that searches the same position with
@@ -7,7 +7,7 @@ and follows the job (`follow`: the panel polls, a page without JavaScript refres
 The job keeps its verdict in the position's own cache entry, the one every request reads, so
 whoever reaches that position afterwards, on any server, gets it at once.
 
-The job is held by a lease (game/leases.py), one per position (`job_key`), so however many
+The job is held by a lease (game/ops/leases.py), one per position (`job_key`), so however many
 players ask there is one job, a job whose worker died is taken up by another, and a kind's cap
 (settings.QUEUE_CAPS) keeps a flood of Show a win from filling the queue (nor does a flood of
 reviews refuse this one: each kind has its own). What the board shows while it waits comes from
@@ -25,11 +25,12 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.utils import timezone
 
-from game import engine, leases, queue
+from game import engine
 from game.board import winning_line
 from game.board.winning_line import Answer, WinningLine
-from game.leases import Job
 from game.models import Game
+from game.ops import leases, queue
+from game.ops.leases import Job
 
 REFUSED_SECONDS = 30
 """A queue that could not take a job is tried again for that position after this long."""

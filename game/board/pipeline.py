@@ -34,7 +34,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django_htmx.http import replace_url
 
-from game import deals, engine, limits
+from game import deals, engine
 from game.board import actions, asides, clock, find, forms, hints, jobs, store, words
 from game.board.actions import Before, Change
 from game.board.forms import Posted
@@ -50,12 +50,13 @@ from game.board.table import (
 )
 from game.board.winning_line import WinningLine
 from game.models import Game
+from game.ops import limits
 
 # The stale board's msgid (game.board.words words it in the page's language).
 STALE_MESSAGE = words.STALE
 
 # What a refused request may raise on its way through the pipeline: a stale board, a move against
-# the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
+# the rules or a malformed request, a rate limit met or every compute slot taken (game.ops.limits).
 REFUSALS = (
     store.StaleBoardError,
     engine.IllegalMoveError,

@@ -28,10 +28,11 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from game import engine, limits
+from game import engine
 from game.board import words
 from game.engine import solver
 from game.models import Game
+from game.ops import limits
 from lucie import metrics
 
 Verdict = solver.Verdict

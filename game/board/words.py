@@ -50,10 +50,11 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext as _
 
-from game import engine, limits
+from game import engine
 from game.board import store
 from game.engine.cards import SUITS
 from game.engine.moves import MoveError, Param
+from game.ops import limits
 
 SUIT_WORDS = {
     "C": pgettext_lazy("suit, in a card's name", "Clubs"),

@@ -17,10 +17,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from game import engine, limits
+from game import engine
 from game.board import table
 from game.challenge import actions, panel
 from game.models import Challenge, ChallengeEntry, Game
+from game.ops import limits
 from game.players import session_key
 
 

@@ -24,13 +24,14 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import deals, engine, leases, rank
+from game import deals, engine, rank
 from game.board import find, pipeline
 from game.board.forms import NewGameForm
 from game.board.pipeline import SITE, first_board
 from game.daily import difficulty, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
+from game.ops import leases
 from game.players import selected_card, session_key, start_game
 
 

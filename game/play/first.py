@@ -14,12 +14,13 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import engine, limits
+from game import engine
 from game.board import find, jobs, pipeline, store, winning_line, words
 from game.board.actions import Change
 from game.board.forms import Posted
 from game.board.pipeline import DAILY_FIELD, SITE, board_urls, first_board
 from game.models import Game
+from game.ops import limits
 from game.play.solve import solve_stored
 from game.play.views import with_result_box
 from game.players import (

@@ -14,9 +14,9 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget
 
-from game import limits
 from game.board import find, jobs, pipeline, store, winning_line, words
 from game.board.pipeline import SITE, board_urls
+from game.ops import limits
 from game.play.views import with_result_box
 from game.players import HtmxHttpRequest
 

@@ -27,10 +27,11 @@ from typing import Any, Literal
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from game import engine, limits
+from game import engine
 from game.board import hints, winning_line
 from game.engine.review import Slip, State, disagrees
 from game.models import Game, GameReview
+from game.ops import limits
 
 MAX_MOMENTS = 3
 
@@ -62,7 +63,7 @@ class Progress:
     hint_checked: bool = False
     scanned: int = 0  # positions compared with the fair hint so far
     moments: tuple[Moment, ...] = ()
-    # Kept for rows written before jobs held leases (game/leases.py), which now say both.
+    # Kept for rows written before jobs held leases (game/ops/leases.py), which now say both.
     failed: bool = False
     asked: str = ""
 
@@ -241,8 +242,8 @@ class Work:
 
 def work_through(game_id: int, cpu_seconds: float, solve_seconds: float) -> None:
     """Review game `game_id` to its end, or until `cpu_seconds` of this process's CPU are
-    spent, saving after each step (a job: game/jobs.py). Nothing for a game that is gone, not
-    reviewable, or played on since."""
+    spent, saving after each step (a job: game/ops/schedule.py). Nothing for a game that is gone,
+    not reviewable, or played on since."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return

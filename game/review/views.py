@@ -2,7 +2,7 @@
 daily; the embed has none).
 
 GET only reads: what is known, and where the review's job stands (game/review/jobs.py, held by a
-lease: game/leases.py). POST asks for the job (counted against the solver's rate limit; a full
+lease: game/ops/leases.py). POST asks for the job (counted against the solver's rate limit; a full
 queue says so, in the player's words); the page posts it by itself as it loads (a button without
 JavaScript), then polls with htmx (a refresh without JavaScript) until the job is done, so a
 player who leaves and comes back finds it finished. While no worker is running the page says
@@ -21,10 +21,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from game import engine, leases, limits
+from game import engine
 from game.board import clock, find, table, words
-from game.leases import Job
 from game.models import Game
+from game.ops import leases, limits
+from game.ops.leases import Job
 from game.review import found as reviews
 from game.review import jobs
 from game.review.found import Progress, ReviewState

@@ -69,10 +69,10 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 class HeldJobs:
     """The longer look's jobs asked for and not taken yet (a queue whose worker is busy): each
-    wake-up's record text; `work()` runs them as a worker would (game/queue.py: run)."""
+    wake-up's record text; `work()` runs them as a worker would (game/ops/queue.py: run)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from game import leases
+        from game.ops import leases
 
         self.keys: list[str] = []
         real = leases.wake
@@ -87,12 +87,12 @@ class HeldJobs:
 
     @property
     def asked(self) -> list[str]:
-        from game.leases import Job
+        from game.ops.leases import Job
 
         return [Job.objects.get(key=key).argument for key in self.keys]
 
     def work(self) -> None:
-        from game import leases
+        from game.ops import leases
 
         for key in self.keys:
             leases.run.call_local(key)

@@ -24,10 +24,11 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import clear_url_caches
 from django.utils import timezone
 
-from game import engine, limits
+from game import engine
 from game.board import hints, store
 from game.engine.fair import FairMove
 from game.models import Game
+from game.ops import limits
 from lucie.sessions import SessionStore
 from tests.helpers.embed import assert_cookie_free as embed_assert_cookie_free
 from tests.helpers.embed import start as embed_start

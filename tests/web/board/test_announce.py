@@ -12,9 +12,10 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from game import engine, limits
+from game import engine
 from game.board import words
 from game.models import Game
+from game.ops import limits
 from tests.helpers.board import a_move, greedy_game, set_moves
 from tests.helpers.play import DEAL, legal, post, start
 

@@ -14,9 +14,9 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from game import limits
 from game.challenge import actions
 from game.models import Challenge, ChallengeEntry, Game
+from game.ops import limits
 from tests.helpers.daily_loop import challenge_links, finished, marked, session_of, text_of
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from game import leases
 from game.daily import difficulty, jobs
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
+from game.ops import leases
 from tests.helpers.daily import finished_daily
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,9 @@ import time_machine
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from game import deals, engine, limits
+from game import deals, engine
 from game.models import Game
+from game.ops import limits
 from tests.helpers.play import a_first_move, board_of
 
 pytestmark = pytest.mark.django_db

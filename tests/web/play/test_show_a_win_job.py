@@ -17,12 +17,13 @@ from django.test import Client
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from game import engine, leases, queue
+from game import engine
 from game.board import jobs as board_jobs
 from game.board import winning_line
 from game.engine import solver
-from game.leases import Job
 from game.models import Game
+from game.ops import leases, queue
+from game.ops.leases import Job
 from lucie import metrics
 from tests.helpers.board import heard, kept_for
 from tests.helpers.play import a_card_move, start

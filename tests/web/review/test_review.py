@@ -15,11 +15,12 @@ from django.core.cache import cache
 from django.test import Client
 from redis.exceptions import RedisError
 
-from game import engine, leases, limits, queue
+from game import engine
 from game.board import store as game_store
 from game.engine import solver
-from game.leases import Job
 from game.models import Game, GameReview
+from game.ops import leases, limits, queue
+from game.ops.leases import Job
 from game.review import found as reviews
 from game.review import jobs
 from lucie import metrics

@@ -1,6 +1,6 @@
-"""Every job the task queue's workers run (game/queue.py, each held by a lease: game/leases.py),
-registered by importing this module (`manage.py work` does), and the one scheduler of the site's
-periodic work (Huey's periodic tasks; no cron, no `sleep` loop):
+"""Every job the task queue's workers run (game/ops/queue.py, each held by a lease:
+game/ops/leases.py), registered by importing this module (`manage.py work` does), and the one
+scheduler of the site's periodic work (Huey's periodic tasks; no cron, no `sleep` loop):
 
 - a lost game's review (game/review/jobs.py);
 - how hard today's and tomorrow's deals are, and a missing day's, every five minutes
@@ -26,12 +26,13 @@ from django.core.management import call_command
 from django.utils import timezone
 from huey import crontab
 
-from game import backup, deals, leases, queue
-from game import prune as pruning
+from game import deals
 from game.board import jobs as board_jobs
 from game.daily import jobs as daily_jobs
-from game.leases import Job
-from game.queue import PRIORITY_NIGHTLY, huey
+from game.ops import backup, leases, queue
+from game.ops import prune as pruning
+from game.ops.leases import Job
+from game.ops.queue import PRIORITY_NIGHTLY, huey
 from game.review import jobs as review_jobs
 
 logger = logging.getLogger(__name__)
