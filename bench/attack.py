@@ -174,7 +174,7 @@ def show_a_win(player: Player, rng: random.Random) -> int:
     found = GAME_URL.fullmatch(dealt.headers.get("Location", ""))
     if dealt.status != 303 or found is None:
         return dealt.status
-    return player.post(f"/game/{found[1]}/solve/", {"n": 0}).status
+    return player.post(f"/game/{found[1]}/show-a-win/", {"n": 0}).status
 
 
 GAME_URL = re.compile(r"/game/(\d+)/")

@@ -66,7 +66,8 @@ class Game(models.Model):
     cards_home = models.PositiveSmallIntegerField(default=0)
     redeals_used = models.PositiveSmallIntegerField(default=0)
     mercis_used = models.PositiveSmallIntegerField(default=0)
-    # A peek at the solver was taken: the game counts as played, never won.
+    # Help that makes a game no win of the player's: "Show a win" was used, or the game went on
+    # from an imported record. It counts as played, never won.
     assisted = models.BooleanField(default=False)
     # Undos asked (each press, redone or not) and hints shown: none, unassisted, is CLEAN_WIN.
     undos = models.PositiveIntegerField(default=0)

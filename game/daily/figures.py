@@ -4,7 +4,7 @@ cached month when a game changes what it counts.
 
 A daily game is any game of a date's deal number under the default rules (`lucie`), however it
 was opened. Only started games (a first move made) count as played; an abandoned game counts as
-played, not won; a game in which the solver was peeked at (`assisted`) is never a win, nor is
+played, not won; a game in which "Show a win" was used (`assisted`) is never a win, nor is
 one played faster than a person can (game.status.too_fast). A day's winners and best time are
 read from each entry's first end (game/tally.py): play after it is practice.
 

@@ -5,7 +5,7 @@ scheduler of the site's periodic work (Huey's periodic tasks; no cron, no `sleep
 - a lost game's review (game/review/jobs.py);
 - how hard today's and tomorrow's deals are, and a missing day's, every five minutes
   (game/daily/jobs.py);
-- a Show a win that a request's search could not decide, searched longer (game/board/jobs.py);
+- a Show a win that a request's search could not decide, searched on (game/board/show_a_win_job.py);
 - each night: `manage.py prune`'s work, the daily ranks of the days that are over, and, when
   settings.BACKUP_DIR names a folder, a backup written there, verified, and kept
   BACKUP_KEEP_DAYS days (here).
@@ -27,7 +27,7 @@ from django.utils import timezone
 from huey import crontab
 
 from game import deals
-from game.board import jobs as board_jobs
+from game.board import show_a_win_job
 from game.daily import jobs as daily_jobs
 from game.ops import backup, leases, queue
 from game.ops import prune as pruning
@@ -41,7 +41,7 @@ REGISTERED = (
     review_jobs.review,
     daily_jobs.difficulty,
     daily_jobs.coming_days,
-    board_jobs.look_for_a_win,
+    show_a_win_job.search_on_job,
 )
 
 

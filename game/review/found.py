@@ -3,7 +3,7 @@ bounded piece of work each request adds to it.
 
 A lost game's review has three parts, done in order:
 1. where it slipped away: game.engine.review.Slip, a binary search along the record, one solve
-   at a time (each through winning_line.answer, so a position solved for "Show a win" or for
+   at a time (each through show_a_win.answer, so a position solved for "Show a win" or for
    another review is not solved again);
 2. at that position, the fair hint's move, and whether it keeps the win (one more solve): the
    "fair or foresight" verdict;
@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from game import engine
-from game.board import hints, winning_line
+from game.board import hints, show_a_win
 from game.engine.review import Slip, State, disagrees
 from game.models import Game, GameReview
 from game.ops import limits
@@ -38,7 +38,7 @@ MAX_MOMENTS = 3
 # The search's state, or "failed": its job failed on every try.
 ReviewState = State | Literal["failed"]
 
-SOLVE_NODES = winning_line.JOB_NODES
+SOLVE_NODES = show_a_win.JOB_NODES
 """A job's solve is bounded by its CPU seconds; this cap only keeps its memory in bounds."""
 
 
@@ -190,9 +190,9 @@ class Work:
         self.positions = self.played.positions()
         self.solves = 0
 
-    def _solve(self, record: engine.Record, position: engine.Position) -> winning_line.Answer:
+    def _solve(self, record: engine.Record, position: engine.Position) -> show_a_win.Answer:
         self.solves += 1
-        return winning_line.answer(
+        return show_a_win.answer(
             record, position, time_limit=self.solve_seconds, max_nodes=SOLVE_NODES
         )
 
@@ -288,5 +288,5 @@ def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, st
     position = played.positions()[at]
     after = engine.apply(position, move)  # IllegalMoveError for a move against the rules
     with limits.computing():
-        found = winning_line.answer(_record(game, list(played.moves), at, move), after)
+        found = show_a_win.answer(_record(game, list(played.moves), at, move), after)
     return move, found.status

@@ -334,7 +334,7 @@ def test_an_embed_hint_while_busy_is_a_503_in_the_frame() -> None:
 def test_show_a_win_while_busy_leaves_the_game_unmarked(client: Client) -> None:
     game = start(client)
 
-    response = post(client, game, "solve", htmx=True)
+    response = post(client, game, "show-a-win", htmx=True)
 
     assert response.status_code == 503
     assert limits.BUSY_MESSAGE in response.content.decode()

@@ -588,7 +588,7 @@ def test_a_hint_makes_a_win_not_clean(client: Client) -> None:
 
 def test_show_a_win_makes_a_game_assisted_never_clean(client: Client) -> None:
     game = start(client, *WON_BY_GREEDY)
-    client.post(f"/game/{game.pk}/solve/", {"n": 0}, headers=HX)
+    client.post(f"/game/{game.pk}/show-a-win/", {"n": 0}, headers=HX)
     game.refresh_from_db()
     game_store.save(
         game,
