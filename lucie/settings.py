@@ -317,7 +317,7 @@ QUEUE_NICENESS = env_int("LUCIE_QUEUE_NICENESS", default=10, minimum=0)
 REVIEW_CPU_SECONDS = env_int("LUCIE_REVIEW_CPU_SECONDS", default=120, minimum=1)
 REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30, minimum=1)
 # A Show a win that a request's search (2 s) could not decide is searched again by a job, with
-# this many seconds of CPU (game/board/jobs.py).
+# this many seconds of CPU (game/board/show_a_win_job.py).
 SHOW_A_WIN_CPU_SECONDS = env_int("LUCIE_SHOW_A_WIN_CPU_SECONDS", default=60, minimum=1)
 # A queue Redis that stops answering costs a call this long (seconds), then is skipped a while.
 QUEUE_TIMEOUT = 0.1

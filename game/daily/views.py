@@ -260,8 +260,8 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 
 @require_safe
 def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
-    """How hard a day's deal is, as the daily page's line: known, or still being worked out by
-    the queue's workers (game/daily/jobs.py asks for it every five minutes; a page only reads)
+    """How hard a day's deal is, as the daily page's line: known, or still being worked out by the
+    queue's workers (game/daily/difficulty_job.py asks for it every five minutes; a page only reads)
     and polled again, saying so when no worker is running."""
     try:
         date = deals.parse_day(year, month, day)

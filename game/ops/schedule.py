@@ -2,9 +2,9 @@
 game/ops/leases.py), registered by importing this module (`manage.py work` does), and the one
 scheduler of the site's periodic work (Huey's periodic tasks; no cron, no `sleep` loop):
 
-- a lost game's review (game/review/jobs.py);
+- a lost game's review (game/review/review_job.py);
 - how hard today's and tomorrow's deals are, and a missing day's, every five minutes
-  (game/daily/jobs.py);
+  (game/daily/difficulty_job.py);
 - a Show a win that a request's search could not decide, searched on (game/board/show_a_win_job.py);
 - each night: `manage.py prune`'s work, the daily ranks of the days that are over, and, when
   settings.BACKUP_DIR names a folder, a backup written there, verified, and kept
@@ -28,19 +28,19 @@ from huey import crontab
 
 from game import deals
 from game.board import show_a_win_job
-from game.daily import jobs as daily_jobs
+from game.daily import difficulty_job
 from game.ops import backup, leases, queue
 from game.ops import prune as pruning
 from game.ops.leases import Job
 from game.ops.queue import PRIORITY_NIGHTLY, huey
-from game.review import jobs as review_jobs
+from game.review import review_job
 
 logger = logging.getLogger(__name__)
 
 REGISTERED = (
-    review_jobs.review,
-    daily_jobs.difficulty,
-    daily_jobs.coming_days,
+    review_job.review,
+    difficulty_job.difficulty,
+    difficulty_job.coming_days,
     show_a_win_job.search_on_job,
 )
 

@@ -10,13 +10,13 @@ A lost game's review has three parts, done in order:
 3. the moments where the player and the fair hint disagreed (up to three, in the order they
    happened), one hint per position along the record.
 
-The search runs as a job (game/review/jobs.py), on a worker and not in a request: the page asks
-for it with a POST (`start` makes the row) and polls; a GET only reads (`kept`). A job's budget
+The search runs as a job (game/review/review_job.py), on a worker and not in a request: the page
+asks for it with a POST (`start` makes the row) and polls; a GET only reads (`kept`). A job's budget
 is CPU seconds (settings.REVIEW_CPU_SECONDS, each solve REVIEW_SOLVE_CPU_SECONDS), read on the
-worker's own CPU clock, so a loaded machine slows a review down but does not make it give up.
-What it finds is saved after each step, so the page shows the review filling in, and a review
-whose budget runs out says where it stands (`gave_up`): the stretch of moves in which the win
-was lost. A won game's review needs no search."""
+worker's own CPU clock, so a loaded machine slows a review down but does not make it give up. What
+it finds is saved after each step, so the page shows the review filling in, and a review whose
+budget runs out says where it stands (`gave_up`): the stretch of moves in which the win was lost. A
+won game's review needs no search."""
 
 from __future__ import annotations
 

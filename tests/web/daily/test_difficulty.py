@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from game.daily import difficulty, jobs
+from game.daily import difficulty, difficulty_job
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
 from game.ops import leases
@@ -106,13 +106,13 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
     assert 'hx-get="/daily/2026/12/01/difficulty/"' in page
     assert asked == []  # a page asks for nothing
 
-    jobs.coming_days.call_local()  # the periodic job, every five minutes
+    difficulty_job.coming_days.call_local()  # the periodic job, every five minutes
     answers = [client.get("/daily/2026/12/01/difficulty/").content.decode() for _ in range(5)]
     assert all('data-difficulty="unknown"' in answer for answer in answers)
     assert all('hx-trigger="load delay:3s"' in answer for answer in answers)
     # No worker has beaten: the line says what the figure waits for.
     assert all('data-queue="workers-away"' in answer for answer in answers)
-    jobs.coming_days.call_local()
+    difficulty_job.coming_days.call_local()
     assert asked == ["difficulty:20261201", "difficulty:20261202"]  # once each
 
     leases.beat("worker:test:1")
@@ -130,7 +130,7 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
 
 
 def test_the_workers_work_out_today_and_tomorrow_before_anyone_asks() -> None:
-    jobs.coming_days.call_local()
+    difficulty_job.coming_days.call_local()
     assert sorted(DealDifficulty.objects.values_list("deal_number", "played")) == [
         (20261201, SAMPLES),
         (20261202, SAMPLES),
