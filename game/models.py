@@ -249,7 +249,7 @@ class GameReview(models.Model):
 
 class DealDifficulty(models.Model):
     """How often a strong fair player wins a deal's layout over hidden redeal shuffles
-    (game/review/difficulty.py): `wins` of `played` sample games, `planned` the sample size."""
+    (game/daily/difficulties.py): `wins` of `played` sample games, `planned` the sample size."""
 
     deal_number = models.BigIntegerField()
     rules = models.CharField(max_length=40, default=engine.DEFAULT_RULES.name)
@@ -324,7 +324,7 @@ class Challenge(models.Model):
 
 class ChallengeEntry(models.Model):
     """A friend's game taken up from a challenge's link: at most
-    game.challenge.actions.MAX_ENTRIES per challenge, one per session."""
+    game.challenge.challenges.MAX_ENTRIES per challenge, one per session."""
 
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="entries")
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_entry")

@@ -10,7 +10,7 @@ import datetime as dt
 from huey import crontab
 
 from game import deals
-from game.daily import difficulty as difficulties
+from game.daily import difficulties
 from game.ops import leases, queue
 from game.ops.leases import Asked, Job
 from game.ops.queue import PRIORITY_DIFFICULTY, huey

@@ -28,7 +28,7 @@ from game import deals, engine, rank
 from game.board import find, pipeline
 from game.board.forms import NewGameForm
 from game.board.pipeline import SITE, first_board
-from game.daily import difficulty, player, share
+from game.daily import difficulties, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
 from game.ops import leases
@@ -90,7 +90,7 @@ def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[s
         "streaks": player.streaks(key, today),
         "daily_game": game,
         # How hard the deal is; if the scheduled job missed it, the page's line asks (a POST).
-        "difficulty": difficulty.of_deal(deals.deal_number_for(day)),
+        "difficulty": difficulties.of_deal(deals.deal_number_for(day)),
         "difficulty_url": reverse(
             "daily_difficulty", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
         ),
@@ -192,7 +192,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     placed = rank.month_ranks([result.game_id for result in mine.values()], today)
     everyone = daily_figures.month_figures(first)
     low, high = deals.month_bounds(first)
-    hardness = difficulty.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
+    hardness = difficulties.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
 
     weeks: list[dict[str, Any]] = []
     days: list[dict[str, Any]] = []
@@ -268,7 +268,7 @@ def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> Htt
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     number = deals.deal_number_for(date)
-    found = difficulty.of_deal(number)
+    found = difficulties.of_deal(number)
     context = {
         "difficulty": found,
         "difficulty_url": request.path,

@@ -21,7 +21,7 @@ from game.ops import limits
 from game.players import HtmxHttpRequest, bad_request, session_key
 from game.result import of_game
 from game.stats import charts, tabs, transfer
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 
 CODE_FIELD = "code"
 

@@ -230,6 +230,44 @@ def test_the_modules_of_a_package_import_one_another_without_a_circle() -> None:
     assert not [explain(graph, circle) for circle in circles(graph)]
 
 
+# ---------------------------------------------------------------- one name per module and class
+
+# Django's names for a package's parts, which each package of an app repeats by design.
+CONVENTIONAL = frozenset({"__init__.py", "views.py", "urls.py", "forms.py"})
+
+
+def game_sources() -> list[Path]:
+    """game/'s modules, its migrations left out (Django numbers and names them)."""
+    return [path for path in sources() if path.parts[len(ROOT.parts)] == "game"
+            and "migrations" not in path.parts]  # fmt: skip
+
+
+def test_no_two_modules_of_game_share_a_name() -> None:
+    """A module's name says what it holds, so no two modules of game/ share one, but for Django's
+    names of a package's parts and its management commands: a command's module is named after
+    the command (`manage.py backup` is game/management/commands/backup.py), and the two that
+    share a name with a module of game/ops/ (`backup`, `prune`) are that module's command line."""
+    named: dict[str, list[str]] = {}
+    for path in game_sources():
+        if path.name not in CONVENTIONAL and path.parent.name != "commands":
+            named.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert not {name: paths for name, paths in named.items() if len(paths) > 1}
+    assert "show_a_win.py" in named
+
+
+def test_no_two_classes_of_game_share_a_name() -> None:
+    """A class's name says its thing: no two classes of game/ share one, at a module's top level
+    (a model's own `Status` or `Kind` is read as `Game.Status`, `Job.Kind`), but for Django's
+    `Command` of each management command."""
+    defined: dict[str, list[str]] = {}
+    for path in game_sources():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef) and node.name != "Command":
+                defined.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert not {name: paths for name, paths in defined.items() if len(paths) > 1}
+    assert "OnShow" in defined
+
+
 # ---------------------------------------------------------------- tests import helpers, not tests
 
 TESTS = ROOT / "tests"

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from game.daily import difficulty, difficulty_job
+from game.daily import difficulties, difficulty_job
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
 from game.ops import leases
@@ -42,7 +42,7 @@ def test_the_figure_is_the_fair_hints_wins_over_the_hidden_shuffles() -> None:
     for number, wins in PINNED.items():
         direct = sum(engine_difficulty.fair_win(number, index) for index in range(SAMPLES))
         assert direct == wins
-        found = difficulty.compute(number)
+        found = difficulties.compute(number)
         assert found is not None
         assert (found.wins, found.played) == (wins, SAMPLES)
 
@@ -57,7 +57,7 @@ def test_the_hidden_shuffles_are_never_the_real_one() -> None:
     ("wins", "rating", "ten"), [(10, "Easy", 10), (6, "Easy", 6), (5, "Medium", 5), (2, "Hard", 2)]
 )
 def test_ratings(wins: int, rating: str, ten: int) -> None:
-    found = difficulty.Difficulty(wins, 10)
+    found = difficulties.Difficulty(wins, 10)
     assert (found.rating, found.in_ten) == (rating, ten)
     assert found.sentence == f"a strong fair player wins this layout {ten} times in 10"
 

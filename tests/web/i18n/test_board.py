@@ -39,7 +39,7 @@ BOARD_FILES = (
     "game/board/announce.py", "game/board/notices.py", "game/board/words.py",
     "game/board/pipeline.py", "game/board/table.py", "game/board/messages.py",
     "game/stats/win.py",
-    "game/board/show_a_win.py", "game/board/hints.py", "game/templatetags/cards.py",
+    "game/board/show_a_win.py", "game/board/hints.py", "game/templatetags/card_tags.py",
     "game/templatetags/rulesets.py", "game/board/forms.py", "game/play/prefs.py",
     "game/play/finished.py",
 )  # fmt: skip

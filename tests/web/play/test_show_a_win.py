@@ -26,7 +26,7 @@ from game.daily import figures as daily_figures
 from game.daily import player
 from game.engine import solver
 from game.models import Game
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 from tests.helpers.board import kept_for
 from tests.helpers.play import start, status_of
 from tests.helpers.show_a_win import STILL_LOOKING, HeldJobs

@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from game import engine
 from game.models import Game, Transfer
 from game.ops import limits
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 from game.stats import transfer
 from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
