@@ -58,7 +58,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lucie.settings")
 
-from game import engine, limits  # noqa: E402
+from game import engine  # noqa: E402
+from game.ops import limits  # noqa: E402
 from tests.web.live_gunicorn import (  # noqa: E402
     Player,
     Server,
@@ -177,7 +178,7 @@ def show_a_win(player: Player, rng: random.Random) -> int:
     found = GAME_URL.fullmatch(dealt.headers.get("Location", ""))
     if dealt.status != 303 or found is None:
         return dealt.status
-    return player.post(f"/game/{found[1]}/solve/", {"n": 0}).status
+    return player.post(f"/game/{found[1]}/show-a-win/", {"n": 0}).status
 
 
 GAME_URL = re.compile(r"/game/(\d+)/")

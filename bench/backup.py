@@ -178,7 +178,7 @@ def main() -> None:
         os.environ["DJANGO_SETTINGS_MODULE"] = "lucie.settings"
         fill(args.games)
 
-        from game.pgdump import client
+        from game.ops.pgdump import client
 
         path = Path(folder.name) / "lucie.backup"
         python = [sys.executable, "manage.py"]

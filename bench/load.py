@@ -203,7 +203,7 @@ function request()
     -- board.js names the board it holds, so the answer sends only what the hint's marks change
     return wrk.format("GET", "/game/" .. game .. "/hint/?v=" .. key, headers)
   end
-  return wrk.format("POST", "/game/" .. game .. "/solve/", headers,
+  return wrk.format("POST", "/game/" .. game .. "/show-a-win/", headers,
     "n=" .. n .. "&auto=0&v=" .. key)
 end
 
@@ -443,12 +443,12 @@ def print_cpu(
         f"requests, app {move.app_seconds:.2f} s + database {move.database_seconds:.2f} s of CPU; "
         f"ping: {ping.requests} requests, {ping.app_seconds + ping.database_seconds:.2f} s"
     )
-    hint, solve, single = answers_beside_a_move(site, workdir, seats, seconds, rounds)
+    hint, show_a_win, single = answers_beside_a_move(site, workdir, seats, seconds, rounds)
     print(
         f"CPU per request: cached hint {hint.ms_per_request:.2f} ms, cached Show a win "
-        f"{solve.ms_per_request:.2f} ms, move {single.ms_per_request:.2f} ms; hint/move "
+        f"{show_a_win.ms_per_request:.2f} ms, move {single.ms_per_request:.2f} ms; hint/move "
         f"{hint.ms_per_request / single.ms_per_request:.2f}, Show a win/move "
-        f"{solve.ms_per_request / single.ms_per_request:.2f} ({label}; 1 client)"
+        f"{show_a_win.ms_per_request / single.ms_per_request:.2f} ({label}; 1 client)"
     )
 
     first, moves = first_show_a_win(site, FIRST_GAMES)
@@ -472,10 +472,10 @@ def first_show_a_win(site: Site, count: int) -> tuple[CpuRun, CpuRun]:
     board.js sends it, with the key of the board on show), and measured the same way."""
     fill = seat_players(site, 12)  # the verdict searched, in every worker's own cache
     for seat in fill:
-        answer = seat.player.post(f"/game/{seat.game_id}/solve/", {"n": 0, "auto": 0})
+        answer = seat.player.post(f"/game/{seat.game_id}/show-a-win/", {"n": 0, "auto": 0})
         assert answer.status == 200, answer.body[:200]
     runs: dict[str, CpuRun] = {}
-    for kind in ("solve", "move"):
+    for kind in ("show-a-win", "move"):
         seats = seat_players(site, count)
         pages = [seat.player.get(f"/game/{seat.game_id}/", htmx=True) for seat in seats]
         keys = [board_key(page.body) for page in pages]
@@ -493,10 +493,10 @@ def first_show_a_win(site: Site, count: int) -> tuple[CpuRun, CpuRun]:
         runs[kind] = measured_cpu(site, run)
         for seat in seats:
             seat.player.close()
-    return runs["solve"], runs["move"]
+    return runs["show-a-win"], runs["move"]
 
 
-KINDS = ("hint", "solve")
+KINDS = ("hint", "show-a-win")
 
 
 def answers_beside_a_move(
@@ -513,7 +513,7 @@ def answers_beside_a_move(
     win" marks its game assisted and puts its line on show, which every later answer on that
     game draws (a hint asked there would send the line's list of moves as well)."""
     assert len(seats) >= 3, "the move, the hint and Show a win need a game each"
-    games = {"move": seats[:1], "hint": seats[1:2], "solve": seats[2:3]}
+    games = {"move": seats[:1], "hint": seats[1:2], "show-a-win": seats[2:3]}
     script = workdir / "answer.lua"
     script.write_text(ANSWER_LUA)
     for kind in KINDS:
@@ -521,14 +521,16 @@ def answers_beside_a_move(
     measure: dict[str, Callable[[], CpuRun]] = {
         "move": lambda: single_move(site, workdir, games["move"], seconds),
         "hint": lambda: cached_answer(site, games["hint"], workdir, script, seconds, "hint"),
-        "solve": lambda: cached_answer(site, games["solve"], workdir, script, seconds, "solve"),
+        "show-a-win": lambda: cached_answer(
+            site, games["show-a-win"], workdir, script, seconds, "show-a-win"
+        ),
     }
     kinds = list(measure)
     totals = dict.fromkeys(kinds, CpuRun(0, 0.0, 0.0))
     for number in range(rounds):
         for kind in kinds[number % 3 :] + kinds[: number % 3]:
             totals[kind] = added(totals[kind], measure[kind]())
-    return totals["hint"], totals["solve"], totals["move"]
+    return totals["hint"], totals["show-a-win"], totals["move"]
 
 
 def single_move(site: Site, workdir: Path, seats: list[Seat], seconds: int) -> CpuRun:
@@ -551,7 +553,7 @@ def fill_answer(
         else:
             board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
             answer = seat.player.post(
-                f"/game/{seat.game_id}/solve/", {"n": board.move_count, "auto": 0}
+                f"/game/{seat.game_id}/show-a-win/", {"n": board.move_count, "auto": 0}
             )
         assert answer.status == 200, (kind, answer.status, answer.body[:200])
     seats_file = workdir / f"{kind}-seats.tsv"

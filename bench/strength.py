@@ -13,7 +13,7 @@ A game played by a hint stops when the hint has nothing to offer, or after MAX_R
 `engine.hint(position)` with its default deadline, and each one is timed.
 
 The solver is given the real seed, as "Show a win" is, and the site's budget
-(game/board/winning_line.py:
+(game/board/show_a_win.py:
 2 s and 3,000,000 nodes); every win it reports is replayed move by move through `Play.play` and
 must end with 52 cards home, and every loss it reports must be a proof (`Solution.proven`).
 
@@ -50,8 +50,8 @@ from game.engine.review import Slip
 from game.engine.solver import Solution, solve
 
 MAX_REDEALS = 10
-SOLVER_NODES = 3_000_000  # game/board/winning_line.py NODE_CAP
-SOLVER_SECONDS = 2.0  # game/board/winning_line.py TIME_LIMIT
+SOLVER_NODES = 3_000_000  # game/board/show_a_win.py NODE_CAP
+SOLVER_SECONDS = 2.0  # game/board/show_a_win.py TIME_LIMIT
 RULE_SETS = ("nomerci", "trefoil", "sixteen", "lucie-r0-m2", "lucie-free-kings")
 """The rule sets besides the default whose win rates and hint times are reported."""
 SOLVER_RULES = (("nomerci", "solver (nomerci)"), ("lucie-r0", "solver (lucie-r0)"))

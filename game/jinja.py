@@ -19,7 +19,7 @@ from jinja2 import Environment
 
 from game.board import table, words
 from game.play.finished import finished
-from game.templatetags import cards
+from game.templatetags import card_tags
 
 
 def environment(**options: Any) -> Environment:
@@ -36,7 +36,7 @@ def environment(**options: Any) -> Environment:
         fan_cards=table.fan_markup,
         sprite=table.sprite,
         top_card_template=table.top_card_template,
-        board_words_json=cards.board_words_json,
+        board_words_json=card_tags.board_words_json,
         # A finished game's panels beside the board (asked only when the game is over).
         finished=finished,
     )

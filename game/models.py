@@ -66,7 +66,8 @@ class Game(models.Model):
     cards_home = models.PositiveSmallIntegerField(default=0)
     redeals_used = models.PositiveSmallIntegerField(default=0)
     mercis_used = models.PositiveSmallIntegerField(default=0)
-    # A peek at the solver was taken: the game counts as played, never won.
+    # Help that makes a game no win of the player's: "Show a win" was used, or the game went on
+    # from an imported record. It counts as played, never won.
     assisted = models.BooleanField(default=False)
     # Undos asked (each press, redone or not) and hints shown: none, unassisted, is CLEAN_WIN.
     undos = models.PositiveIntegerField(default=0)
@@ -100,7 +101,7 @@ class Game(models.Model):
     # a daily deal never abandons the random game in progress, nor the other way round).
     daily = models.BooleanField(default=False)
     # The client network (an IPv4 address, an IPv6 /64) the daily entry came from, as a keyed hash
-    # (game.limits.network_tag), never the address itself: one network adds at most one player a
+    # (game.ops.limits.network_tag), never the address itself: one network adds at most one player a
     # day to everyone's figures, however many sessions it makes. Empty on every other game.
     network = models.CharField(max_length=16, blank=True, default="")
     # The server's own clock from the first move to the end (null before): the public best time
@@ -248,7 +249,7 @@ class GameReview(models.Model):
 
 class DealDifficulty(models.Model):
     """How often a strong fair player wins a deal's layout over hidden redeal shuffles
-    (game/review/difficulty.py): `wins` of `played` sample games, `planned` the sample size."""
+    (game/daily/difficulties.py): `wins` of `played` sample games, `planned` the sample size."""
 
     deal_number = models.BigIntegerField()
     rules = models.CharField(max_length=40, default=engine.DEFAULT_RULES.name)
@@ -323,7 +324,7 @@ class Challenge(models.Model):
 
 class ChallengeEntry(models.Model):
     """A friend's game taken up from a challenge's link: at most
-    game.challenge.actions.MAX_ENTRIES per challenge, one per session."""
+    game.challenge.challenges.MAX_ENTRIES per challenge, one per session."""
 
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="entries")
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="challenge_entry")
@@ -332,5 +333,5 @@ class ChallengeEntry(models.Model):
         return f"game {self.game_id} on challenge {self.challenge_id}"
 
 
-# The queue's leases and heartbeats live in a module of their own (game/leases.py).
-from game.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/leases.py)
+# The queue's leases and heartbeats live in a module of their own (game/ops/leases.py).
+from game.ops.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/ops/leases.py)

@@ -8,9 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_htmx.middleware import HtmxDetails
 
-from game import engine, limits
+from game import engine
 from game.board import store
 from game.models import Game
+from game.ops import limits
 
 
 class HtmxHttpRequest(HttpRequest):

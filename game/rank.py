@@ -30,10 +30,10 @@ from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.utils.translation import get_language, ngettext, pgettext
 
 from game import deals
-from game.daily.figures import generation
 from game.models import DailyRank, Game
 from game.result import Result, of_entry
 from game.status import RANKED
+from game.tally import generation
 
 logger = logging.getLogger(__name__)
 
@@ -152,7 +152,7 @@ def _percentile(worse: int, others: int) -> int:
 
 
 def _generation(deal_number: int) -> str | None:
-    """The generation of the deal's month figures (game/daily/figures.py), which every change
+    """The generation of the deal's month figures (game/tally.py), which every change
     to a day's figures replaces once it commits: a rank cached before a first end is never read
     after it, so the panel (cached) and the month's cell (counted) never tell two places for one
     game. None when the cache cannot be read, and then nothing is cached."""

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import URLPattern, path
 
-from game import limits
 from game.install import views as install
+from game.ops import limits
 
 urlpatterns: list[URLPattern] = [
     path("sw.js", install.service_worker, name="service_worker"),

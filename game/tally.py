@@ -27,8 +27,10 @@ which shows a win's statistics, so a tally inside game.daily closed a circle of 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Value, When
 
@@ -184,3 +186,18 @@ def read(low: int, high: int) -> list[DailyTally]:
     return list(
         DailyTally.objects.filter(deal_number__gte=low, deal_number__lte=high, players__gt=0)
     )
+
+
+# ---------------------------------------------------------------- the generation of the figures
+
+
+def generation_key(first: dt.date) -> str:
+    return f"daily:generation:{first:%Y%m}"
+
+
+def generation(first: dt.date) -> str:
+    """The generation of the figures of the month that begins on `first`, which every change to
+    them replaces once it commits (game/daily/figures.py's `_forget`): the month's figures and
+    the day's ranks (game/rank.py) are cached under it, so nothing cached before a change is
+    read after it."""
+    return str(cache.get(generation_key(first), "0"))

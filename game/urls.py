@@ -4,7 +4,7 @@ from game.board.urls import change_urls
 from game.challenge import views as challenge_views
 from game.daily import views as daily_views
 from game.install import views as install
-from game.play import first, prefs, solve, views
+from game.play import first, prefs, show_a_win_views, views
 from game.records import views as records
 from game.review import views as review
 from game.stats import views as stats_views
@@ -22,7 +22,7 @@ urlpatterns = [
     # A deal's first board, not stored yet: its hint, Show a win, and its first change (which
     # stores the session and the game).
     path("deal/<str:number>/hint/", first.deal_hint, name="deal_hint"),
-    path("deal/<str:number>/solve/", first.deal_solve, name="deal_solve"),
+    path("deal/<str:number>/show-a-win/", first.deal_show_a_win, name="deal_show_a_win"),
     # The changes, and Show a win's steps, can end a game: on the daily page their answers then
     # carry the result box under the board too (their views call game/daily/result_box.py).
     path("deal/<str:number>/", include(change_urls(first.deal_start, "deal_"))),
@@ -30,10 +30,22 @@ urlpatterns = [
     path("game/<int:game_id>/", views.game_page, name="game"),
     path("game/<int:game_id>/", include(change_urls(views.game_change))),
     path("game/<int:game_id>/hint/", views.hint, name="hint"),
-    path("game/<int:game_id>/solve/", solve.solve, name="solve"),
-    path("game/<int:game_id>/solve/wait/", solve.solve_wait, name="solve_wait"),
-    path("game/<int:game_id>/solve/next/", solve.solve_next, name="solve_next"),
-    path("game/<int:game_id>/solve/out/", solve.solve_out, name="solve_out"),
+    path("game/<int:game_id>/show-a-win/", show_a_win_views.show_a_win_ask, name="show_a_win"),
+    path(
+        "game/<int:game_id>/show-a-win/wait/",
+        show_a_win_views.show_a_win_wait,
+        name="show_a_win_wait",
+    ),
+    path(
+        "game/<int:game_id>/show-a-win/next/",
+        show_a_win_views.show_a_win_next,
+        name="show_a_win_next",
+    ),
+    path(
+        "game/<int:game_id>/show-a-win/out/",
+        show_a_win_views.show_a_win_out,
+        name="show_a_win_out",
+    ),
     path("game/<int:game_id>/clock/", views.game_clock, name="game_clock"),
     path("game/<int:game_id>/review/", review.review, name="review"),
     path("game/<int:game_id>/review/ask/", review.review_ask, name="review_ask"),

@@ -84,7 +84,7 @@ CACHE_FALLBACKS = Counter(
     ["operation"],
 )
 
-# The task queue (game/queue.py) refusing a job: Redis down, or the SQLite file locked or full.
+# The task queue (game/ops/queue.py) refusing a job: Redis down, or the SQLite file locked or full.
 QUEUE_ERRORS = Counter("lucie_queue_errors", "Jobs the task queue could not take.")
 
 

@@ -60,7 +60,7 @@ class SessionStore(cached_db.SessionStore):
         meanwhile" (UpdateError, which its middleware answers with a 400). Only the forced
         update's own plain DatabaseError means that; the database refusing the write (a full
         disk, a read-only database: an OperationalError, an InternalError...) goes on as itself,
-        and handler500 (game.refusal_pages.server_error) answers it with "could not be saved,
+        and handler500 (game.ops.refusal_pages.server_error) answers it with "could not be saved,
         try again" (503)."""
         try:
             super().save(must_create)

@@ -92,7 +92,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     # Turns a rate limit or a busy refusal that no view showed on its board into a short page.
-    "game.refusal_pages.LimitsMiddleware",
+    "game.ops.refusal_pages.LimitsMiddleware",
 ]
 
 ROOT_URLCONF = "lucie.urls"
@@ -273,7 +273,7 @@ if not DEBUG:
         # Only safe when the proxy overwrites this header on every request.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# ---------------------------------------------------------------- limits (game/limits.py)
+# ---------------------------------------------------------------- limits (game/ops/limits.py)
 
 # The admin is not served unless an operator turns it on (its login is then rate-limited).
 ADMIN_ENABLED = env_bool("LUCIE_ADMIN", default=False)
@@ -284,15 +284,15 @@ RATELIMIT_USE_CACHE = "default"
 # The header a proxy in front names the client in (e.g. X-Forwarded-For); empty: the connection's
 # address (REMOTE_ADDR). Only set it behind a proxy that always writes it.
 CLIENT_ADDRESS_HEADER = env_str("LUCIE_CLIENT_ADDRESS_HEADER", "")
-RATELIMIT_IP_META_KEY = "game.limits.client_address"
+RATELIMIT_IP_META_KEY = "game.ops.limits.client_address"
 # Hint and solver searches that may run at once in one process; more get "busy, try again".
 COMPUTE_SLOTS = env_int("LUCIE_COMPUTE_SLOTS", default=1, minimum=1)
-# The searches run in processes of each worker's own (game/limits.py), at this niceness (0 to 19:
-# above 0 they leave the CPU to the processes serving pages first).
+# The searches run in processes of each worker's own (game/ops/limits.py), at this niceness (0 to
+# 19: above 0 they leave the CPU to the processes serving pages first).
 COMPUTE_PROCESSES = env_bool("LUCIE_COMPUTE_PROCESSES", default=True)
 COMPUTE_NICENESS = env_int("LUCIE_COMPUTE_NICENESS", default=10, minimum=0)
 
-# ---------------------------------------------------------------- the task queue (game/queue.py)
+# ------------------------------------------------------------ the task queue (game/ops/queue.py)
 
 # Searches no request waits on (a review, a day's difficulty, a Show a win past a request's
 # budget, the nightly prune) are jobs that workers take (`manage.py work`). On one machine the
@@ -317,11 +317,11 @@ QUEUE_NICENESS = env_int("LUCIE_QUEUE_NICENESS", default=10, minimum=0)
 REVIEW_CPU_SECONDS = env_int("LUCIE_REVIEW_CPU_SECONDS", default=120, minimum=1)
 REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30, minimum=1)
 # A Show a win that a request's search (2 s) could not decide is searched again by a job, with
-# this many seconds of CPU (game/board/jobs.py).
+# this many seconds of CPU (game/board/show_a_win_job.py).
 SHOW_A_WIN_CPU_SECONDS = env_int("LUCIE_SHOW_A_WIN_CPU_SECONDS", default=60, minimum=1)
 # A queue Redis that stops answering costs a call this long (seconds), then is skipped a while.
 QUEUE_TIMEOUT = 0.1
-# Jobs open at once (waiting or running) per kind (game/leases.py): past it the page says the
+# Jobs open at once (waiting or running) per kind (game/ops/leases.py): past it the page says the
 # queue is full, in the player's words. A flood of one kind never refuses another kind.
 QUEUE_CAPS = {
     "review": env_int("LUCIE_REVIEW_QUEUE_CAP", default=20, minimum=1),
@@ -331,7 +331,7 @@ QUEUE_CAPS = {
     "difficulty": env_int("LUCIE_DIFFICULTY_QUEUE_CAP", default=10, minimum=1),
     "nightly": 10,
 }
-# The nightly backup (game/jobs.py): written into this folder, verified, and kept
+# The nightly backup (game/ops/schedule.py): written into this folder, verified, and kept
 # BACKUP_KEEP_DAYS days; unset, no nightly backup is made (`manage.py backup` still works).
 BACKUP_DIR = env_str("LUCIE_BACKUP_DIR", "")
 BACKUP_KEEP_DAYS = env_int("LUCIE_BACKUP_KEEP_DAYS", default=14, minimum=1)
@@ -340,8 +340,8 @@ BACKUP_KEEP_DAYS = env_int("LUCIE_BACKUP_KEEP_DAYS", default=14, minimum=1)
 
 # The app's checks that /healthz runs beside the database's and the cache's, and the figures
 # /metrics reads at each scrape, by dotted path (lucie imports nothing from game).
-HEALTH_CHECKS = {"queue": "game.leases.health"}
-METRICS_COLLECTORS = ["game.leases.QueueCollector"]
+HEALTH_CHECKS = {"queue": "game.ops.leases.health"}
+METRICS_COLLECTORS = ["game.ops.leases.QueueCollector"]
 
 # Who may read /metrics: the connection's address must be in one of these networks. Prometheus
 # scrapes each app server directly; the proxy in front does not pass /metrics on.

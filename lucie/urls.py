@@ -6,7 +6,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from lucie import languages, metrics, views
 
 # The app's pages are named by dotted path, never imported: lucie imports nothing from game.
-handler500 = "game.refusal_pages.server_error"
+handler500 = "game.ops.refusal_pages.server_error"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # The service worker at the root, and the admin's rate-limited login form when it is on.

@@ -93,9 +93,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # settings, and without CACHE_URL reads sessions from the database).
     sessions = cache_config if redis else {**cache_config, "LOCATION": "sessions"}
     override_settings(CACHES={"default": cache_config, "sessions": sessions}).enable()
-    # Jobs run in the request that asks for them, in memory (game/queue.py); the tests that
+    # Jobs run in the request that asks for them, in memory (game/ops/queue.py); the tests that
     # watch real workers start `manage.py work` against a live server's queue.
-    from game.queue import huey
+    from game.ops.queue import huey
 
     huey.immediate = True
     database = settings.DATABASES["default"]
@@ -140,8 +140,8 @@ def _empty_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def _queue_up() -> None:
-    """A queue that a test made fail is not remembered as down by the next (game/queue.py)."""
-    from game import queue
+    """A queue that a test made fail is not remembered as down by the next (game/ops/queue.py)."""
+    from game.ops import queue
 
     queue._Down.until = 0.0
 

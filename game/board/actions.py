@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from django.contrib.sessions.backends.base import SessionBase
 
 from game import engine
-from game.board import store, winning_line
+from game.board import store
+from game.board.show_a_win import moves_left
 from game.models import Game
 
 
@@ -110,21 +111,23 @@ def auto_finish(row: Game, seen: int) -> Change:
 
 def show_a_win(row: Game, seen: int) -> Change:
     """ "Show a win" is asked for: the game counts as played, never won. The search itself runs
-    after the transaction (game.board.winning_line.answer).
+    after the transaction (game.board.show_a_win.answer).
 
     Asked again of a game in play that is marked already, from its board as it stands, it
     changes nothing, so nothing is written."""
     if row.assisted and row.status == Game.Status.PLAYING and row.move_count == seen:
-        return Change.of(row, "solve")
-    change = begin(row, seen, "solve")
+        return Change.of(row, "show_a_win")
+    change = begin(row, seen, "show_a_win")
     row.assisted = True
     return saved(change)
 
 
-def play_line(row: Game, seen: int, session: SessionBase, *, to_the_end: bool = False) -> Change:
-    """Play the next move of the winning line on show (kept in the player's `session`: see
-    winning_line.remember), or with `to_the_end` every move left in it."""
-    change = begin(row, seen, "line")
-    for move in winning_line.moves_left(session, row, to_the_end=to_the_end):
+def show_a_win_next(
+    row: Game, seen: int, session: SessionBase, *, to_the_end: bool = False
+) -> Change:
+    """Play the next move of Show a win's line on show (kept in the player's `session`: see
+    show_a_win.remember), or with `to_the_end` every move left in it (Play it out)."""
+    change = begin(row, seen, "show_a_win_out" if to_the_end else "show_a_win_next")
+    for move in moves_left(session, row, to_the_end=to_the_end):
         change.played.play(move)
     return saved(change)

@@ -55,7 +55,7 @@ class ChangeForm(forms.Form):
 AUTO = {"0": False, "1": True}
 # The longest key a board has: eight hex digits, a dot, a move's text, a dot, eight more.
 MAX_KEY = 40
-# A board's key (pipeline.board_key, and pipeline.marked_key's with a hint's or a winning line's
+# A board's key (pipeline.board_key, and pipeline.marked_key's with a hint's or Show a win's
 # move marked); anything else is none. Only compared, never parsed further here.
 KEY = re.compile(r"[0-9a-f]{8}(\.[0-9A-Za-z>*@+-]{1,20}(\.[0-9a-f]{8})?)?")
 

@@ -4,7 +4,7 @@ The engine's hint stops at a deadline (`engine.hint`'s `time_limit`). Searched t
 move is a pure function of the position; cut short, it is the best move found in the time this
 machine had, which depends on the load. So that a player asking twice, or two players at the same
 point of the same deal, get one answer whichever server they reach, the move is kept in Django's
-cache under the game record's hash (as the solver's answers are, game/board/winning_line.py): for a
+cache under the game record's hash (as the solver's answers are, game/board/show_a_win.py): for a
 day when the search finished. A cut-short move is what a loaded moment found, so it is kept only a
 few seconds (long enough for a double press, or a crowd at one position, to share one search) and
 never in the place of a finished search's move that another server kept meanwhile: `add`, not
@@ -21,9 +21,10 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from game import engine, limits
+from game import engine
 from game.board import words
 from game.engine.hint import fair_hint, reason
+from game.ops import limits
 from lucie import metrics
 
 COMPLETE_SECONDS = 86_400

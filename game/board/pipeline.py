@@ -34,10 +34,11 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django_htmx.http import replace_url
 
-from game import deals, engine, limits
-from game.board import actions, asides, clock, find, forms, hints, jobs, store, words
+from game import deals, engine
+from game.board import actions, asides, clock, find, forms, hints, show_a_win_job, store, words
 from game.board.actions import Before, Change
 from game.board.forms import Posted
+from game.board.show_a_win import OnShow
 from game.board.table import (
     FanView,
     FoundationView,
@@ -48,14 +49,14 @@ from game.board.table import (
     moves_by_card,
     target_key,
 )
-from game.board.winning_line import WinningLine
 from game.models import Game
+from game.ops import limits
 
 # The stale board's msgid (game.board.words words it in the page's language).
 STALE_MESSAGE = words.STALE
 
 # What a refused request may raise on its way through the pipeline: a stale board, a move against
-# the rules or a malformed request, a rate limit met or every compute slot taken (game.limits).
+# the rules or a malformed request, a rate limit met or every compute slot taken (game.ops.limits).
 REFUSALS = (
     store.StaleBoardError,
     engine.IllegalMoveError,
@@ -112,9 +113,9 @@ SITE = Front(
     sessions=True,
     stored="game",
     stored_by="pk",
-    stored_controls=("hint", "solve", "clock", "record"),
+    stored_controls=("hint", "show_a_win", "clock", "record"),
     first="deal",
-    first_controls=("hint", "solve"),
+    first_controls=("hint", "show_a_win"),
     rules_always=True,
     fixed=(("new", "new"),),
     settings_key="prefs",
@@ -145,7 +146,7 @@ def board_urls(front: Front, game: Game) -> dict[str, str]:
         place = reverse(front.stored, args=[getattr(game, front.stored_by)])
         urls = {"page": place, "rules": ""}
         for name in (*front.stored_controls, *CHANGES):
-            urls[name] = f"{place}{name}/"
+            urls[name] = f"{place}{_segment(name)}/"
     else:
         if game.dealt_by_daily:
             query[DAILY_FIELD] = "1"
@@ -156,7 +157,7 @@ def board_urls(front: Front, game: Game) -> dict[str, str]:
             urls["page"] = daily_page(game.deal_number)
         # The hint is a GET form, which carries the rule set and the daily flag as fields.
         for name in front.first_controls:
-            urls[name] = f"{place}{name}/" + ("" if name == "hint" else suffix)
+            urls[name] = f"{place}{_segment(name)}/" + ("" if name == "hint" else suffix)
         for name in CHANGES:
             urls[name] = f"{place}{name}/{suffix}"
     for name, url_name in front.fixed:
@@ -165,6 +166,11 @@ def board_urls(front: Front, game: Game) -> dict[str, str]:
         # Another deal keeps the rule set (the default one unsaid).
         urls["another"] += "" if default else "?" + urlencode({"rules": game.rules})
     return urls
+
+
+def _segment(control: str) -> str:
+    """A control's name as its URL's path segment: `show_a_win` is `show-a-win/`."""
+    return control.replace("_", "-")
 
 
 def daily_page(number: int) -> str:
@@ -208,9 +214,9 @@ def wants_auto(request: HttpRequest, posted: Posted, front: Front) -> bool:
 
 
 def perform(request: HttpRequest, front: Front, action: str, row: Game, posted: Posted) -> Change:
-    """The change named `action` made to `row` (read under its lock by the caller's
-    transaction): one of CHANGES, "solve" (Show a win asked), "line" and "line_all" (the next
-    move of the winning line on show, or all of them). The auto-move setting follows a move, a
+    """The change named `action` made to `row` (read under its lock by the caller's transaction):
+    one of CHANGES, "show_a_win" (Show a win asked), "show_a_win_next" and "show_a_win_out" (the
+    next move of Show a win's line on show, or all of them). The auto-move setting follows a move, a
     redeal and a redo (never an undo, which takes auto moves back)."""
     seen = posted.seen
     if action == "move":
@@ -223,11 +229,11 @@ def perform(request: HttpRequest, front: Front, action: str, row: Game, posted: 
         return actions.redeal(row, seen, auto=wants_auto(request, posted, front))
     if action == "auto":
         return actions.auto_finish(row, seen)
-    if action == "solve":
+    if action == "show_a_win":
         return actions.show_a_win(row, seen)
-    if action in ("line", "line_all"):
-        to_the_end = action == "line_all"
-        return actions.play_line(row, seen, request.session, to_the_end=to_the_end)
+    if action in ("show_a_win_next", "show_a_win_out"):
+        to_the_end = action == "show_a_win_out"
+        return actions.show_a_win_next(row, seen, request.session, to_the_end=to_the_end)
     raise Http404("no such change")
 
 
@@ -403,9 +409,9 @@ class Keep:
     # The whole menu, its Redo, Auto-finish and Show a win buttons included (board.js sends the
     # board's move count with each request, so a kept form's own count does not matter).
     whole_menu: bool = False
-    solve_dialog: bool = False
-    # The winning line's section (its key names the line and the step on show).
-    line: bool = False
+    show_a_win_dialog: bool = False
+    # Show a win's section (its key names the line and the step on show).
+    show_a_win: bool = False
 
 
 @dataclass(slots=True)
@@ -438,7 +444,7 @@ class Board:
     elapsed_text: str
     timer_running: bool
     timer_cap_ms: int
-    line: WinningLine | None
+    show_a_win: OnShow | None
     can_show_a_win: bool
     board_key: str
     keep: Keep
@@ -452,7 +458,7 @@ class Board:
     deal_url: str
     replay_url: str = ""
     review_url: str = ""
-    line_urls: dict[str, str] = field(default_factory=dict)
+    show_a_win_urls: dict[str, str] = field(default_factory=dict)
     last_card: str = ""
     last_from: int = -1
 
@@ -482,21 +488,25 @@ def board(
     fills with the elements already on the page (`keep`). `spoken`, when given, is what the
     live region says instead of the message (a refusal that quotes the request says it once,
     on the board). `change`: what this request did to the game, to be said."""
-    # Only an assisted game can have a winning line on show (asking marks it); a longer look
-    # that has found its answer since is shown with it.
-    line = jobs.follow(request.session, game) if front.sessions and game.assisted else None
+    # Only an assisted game can have Show a win on show (asking marks it); a search on that has
+    # found its answer since is shown with it.
+    on_show = (
+        show_a_win_job.follow(request.session, game) if front.sessions and game.assisted else None
+    )
     position = played.position
     playing = game.status == Game.Status.PLAYING
     if hint is not None:
         # The hint, worded here once: its message line, and in the live region its sentence.
         message = words.hint_message(position, hint)
     said = announcement(game, played, change, hint=hint, message=spoken or message)
-    if not said and line is not None and change is not None and change.action == "solve":
-        said = words.verdict(line.status, line.left, line.next_move, position, line.further)
+    if not said and on_show is not None and change is not None and change.action == "show_a_win":
+        said = words.show_a_win_verdict(
+            on_show.status, on_show.left, on_show.next_move, position, on_show.search_on
+        )
     # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
     hint_reason = hints.reason_text(position, hint) if hint is not None else ""
-    if hint is None and line is not None and line.next_move is not None:
-        hint = engine.Hint(line.next_move, "the next move of the winning line")
+    if hint is None and on_show is not None and on_show.next_move is not None:
+        hint = engine.Hint(on_show.next_move, "the next move of the winning line")
     legal = played.legal_moves() if playing else []
     by_card = moves_by_card(legal)
     if selected and selected not in by_card:
@@ -527,7 +537,7 @@ def board(
     if not selected:
         key = board_key(game, position, game.status, game.assisted)
         if hint is not None:
-            key = marked_key(key, hint.move, line)
+            key = marked_key(key, hint.move, on_show)
 
     # The board the browser holds, when the request named it: what it left as it was is kept.
     held = _held(game, change.before if change is not None else None, previous, key)
@@ -544,8 +554,10 @@ def board(
     keep = _unchanged(game, played, held, foundations, legal) if held is not None else Keep()
     # The same board with the same line on show (a "Show a win" asked again): its list stays.
     # Only a line with a next move has it in the board's key; any other verdict is sent again
-    # (a few lines: a longer look may have settled, or stopped, since).
-    keep.line = line is not None and line.next_move is not None and bool(key) and previous == key
+    # (a few lines: a search on may have settled, or stopped, since).
+    keep.show_a_win = (
+        on_show is not None and on_show.next_move is not None and bool(key) and previous == key
+    )
 
     urls = board_urls(front, game)
     redeals_left = position.redeals_left
@@ -577,7 +589,7 @@ def board(
         elapsed_text=clock.format_ms(shown_ms),
         timer_running=playing and game.started_at is not None,
         timer_cap_ms=clock.STRETCH_CAP_MS,
-        line=line,
+        show_a_win=on_show,
         can_show_a_win=_can_show_a_win(game.status),
         board_key=key,
         keep=keep,
@@ -593,13 +605,13 @@ def board(
     if game.pk is not None and game.status != Game.Status.PLAYING:
         drawn.replay_url = reverse("replay", args=[game.replay_token])
         drawn.review_url = reverse("review", args=[game.pk])
-    if game.pk is not None and line is not None and game.status != Game.Status.WON:
-        page = urls["page"]
-        drawn.line_urls = {
+    if game.pk is not None and on_show is not None and game.status != Game.Status.WON:
+        show = urls["show_a_win"]
+        drawn.show_a_win_urls = {
             "undo": urls["undo"],
-            "next": f"{page}solve/next/",
-            "out": f"{page}solve/out/",
-            "wait": f"{page}solve/wait/",
+            "next": f"{show}next/",
+            "out": f"{show}out/",
+            "wait": f"{show}wait/",
         }
     drawn.last_card, drawn.last_from = last_move(played)
     return drawn
@@ -636,14 +648,14 @@ def board_key(game: Game, position: engine.Position, status: str, assisted: bool
     return format(zlib.crc32(text.encode()), "08x")
 
 
-def marked_key(plain: str, mark: engine.Move, line: WinningLine | None = None) -> str:
-    """The key of the board `plain` names with a hint's or a winning line's `mark` on show: the
+def marked_key(plain: str, mark: engine.Move, on_show: OnShow | None = None) -> str:
+    """The key of the board `plain` names with a hint's or Show a win's `mark` on show: the
     plain board's key and the marked move, so that the next answer knows which fans and
-    foundations the browser holds marked (`_unchanged`); with the `line` on show, a digest of
-    it too (a board with the same key shows the same line, which may then be kept)."""
-    if line is None:
+    foundations the browser holds marked (`_unchanged`); with Show a win `on_show`, a digest of
+    its line too (a board with the same key shows the same line, which may then be kept)."""
+    if on_show is None:
         return f"{plain}.{mark.text}"
-    text = f"{line.status}:{line.step}:{' '.join(line.line)}"
+    text = f"{on_show.status}:{on_show.step}:{' '.join(on_show.line)}"
     return f"{plain}.{mark.text}.{zlib.crc32(text.encode()):08x}"
 
 
@@ -736,7 +748,7 @@ def _unchanged(
     return Keep(
         menu=True,
         whole_menu=buttons_then == buttons_now,
-        solve_dialog=(_can_show_a_win(status), assisted)
+        show_a_win_dialog=(_can_show_a_win(status), assisted)
         == (_can_show_a_win(game.status), game.assisted),
     )
 

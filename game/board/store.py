@@ -22,9 +22,10 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from game import engine, limits
+from game import engine
 from game.board import clock, find
 from game.models import Game
+from game.ops import limits
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def start(
 
     `daily`: begun from a daily page. The session's first such game of the deal is its entry
     in everyone's daily figures (Game.daily_entry), unless its client network (`network`, a
-    game.limits.network_tag) has made one for the deal already; a later try is not. A daily
+    game.ops.limits.network_tag) has made one for the deal already; a later try is not. A daily
     game of the deal already in play is the answer itself: the database holds one per session
     and deal (game_one_daily_in_play), so first moves sent at once all meet the one game, and
     none leaves the counted entry abandoned. `hints`: the hints already shown on the deal's

@@ -23,7 +23,7 @@
   Each code is worded again here with gettext. A refusal raised without a code (the web layer's
   own: undo with nothing to undo, a game that is over) is found by its English text in
   `UNCODED`; any other error (one already worded in the page's language, as
-  game/board/winning_line.py's) is shown as it is.
+  game/board/show_a_win.py's) is shown as it is.
 
 Fans are numbered from 1 here, as the board labels them (the engine counts from 0).
 
@@ -50,10 +50,11 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext as _
 
-from game import engine, limits
+from game import engine
 from game.board import store
 from game.engine.cards import SUITS
 from game.engine.moves import MoveError, Param
+from game.ops import limits
 
 SUIT_WORDS = {
     "C": pgettext_lazy("suit, in a card's name", "Clubs"),
@@ -335,16 +336,16 @@ def hint(position: engine.Position, found: engine.Hint) -> str:
     return _("Hint: %(card)s %(goes)s.") % {"card": card_name(move.card), "goes": going}
 
 
-def verdict(
+def show_a_win_verdict(
     status: str,
     left: int,
     next_move: engine.Move | None,
     position: engine.Position,
-    further: str = "",
+    search_on: str = "",
 ) -> str:
     """ "Show a win"'s answer: the solver's status ("won", "lost", "undecided"), how many moves
-    of its line are left, and the next one; for an undecided one, how the longer look that
-    followed stands (`further`: game/board/jobs.py)."""
+    of its line are left, and the next one; for an undecided one, how the search on that
+    followed stands (`search_on`: game/board/show_a_win_job.py)."""
     if status == "won":
         if next_move is None:
             return _("This game can still be won from here: the line is played out.")
@@ -361,13 +362,13 @@ def verdict(
         # The solver's "lost" is a proof before the last deal too (it also tries holding cards
         # back from the foundations, which changes the next shuffle).
         return _("No win is possible from here.")
-    if further == "working":
+    if search_on == "working":
         return _("Still looking for a win from here…")
-    if further == "exhausted":
+    if search_on == "exhausted":
         return _("Even a long look could not tell whether this game can still be won from here.")
-    if further == "failed":
+    if search_on == "failed":
         return _("The longer look for a win could not be finished: ask again in a few minutes.")
-    if further == "refused":
+    if search_on == "refused":
         return _("Could not look further just now: ask again in a few minutes.")
     return _("Could not decide in time whether this game can still be won.")
 
@@ -498,9 +499,12 @@ def hint_message(position: engine.Position, found: engine.Hint) -> str:
 
 # ---------------------------------------------------------------- announcements
 
-# What a request may have done to a game (the names the views use). "line" is "Show a win"'s
-# Next or Play it out; "auto" is Auto-finish.
-SAID_CHANGES = frozenset({"move", "undo", "redo", "redeal", "auto", "line", "solve"})
+# What a request may have done to a game (the names the views use): "show_a_win" is Show a win
+# asked, "show_a_win_next" and "show_a_win_out" its Next and Play it out; "auto" is Auto-finish.
+SHOW_A_WIN_STEPS = frozenset({"show_a_win_next", "show_a_win_out"})
+SAID_CHANGES = frozenset(
+    {"move", "undo", "redo", "redeal", "auto", "show_a_win", *SHOW_A_WIN_STEPS}
+)
 
 # Past this many cards sent home at once, the sentence says how far each suit got instead of
 # naming every card.
@@ -573,7 +577,7 @@ def _played(
         return _("Auto-finish: %(summary)s") % {
             "summary": _home_summary(positions[0], positions[-1], moves)
         }
-    if action == "line" and len(moves) > 1 and not any(auto[1:]):
+    if action in SHOW_A_WIN_STEPS and len(moves) > 1 and not any(auto[1:]):
         return ngettext(
             "The winning line is played out: %(count)s move.",
             "The winning line is played out: %(count)s moves.",

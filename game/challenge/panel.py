@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, pgettext
 
 from game.board.clock import format_ms
-from game.challenge import actions
+from game.challenge import challenges
 from game.models import Challenge, ChallengeEntry, Game
 from game.result import Result
 
@@ -78,7 +78,7 @@ first; the statistics page lists them all."""
 
 def versus(mine: Result, theirs: Result, who: str) -> dict[str, Any]:
     """Two results side by side: theirs first, then this player's, and who won."""
-    outcome = actions.verdict(mine, theirs)
+    outcome = challenges.verdict(mine, theirs)
     return {
         "theirs": shown(who, theirs),
         "mine": shown(gettext("You"), mine),
@@ -93,14 +93,16 @@ def context(request: HttpRequest, game: Game, *, sessions: bool = True) -> dict[
     if game.pk is None or game.status == Game.Status.PLAYING:
         return None
     found: dict[str, Any] = {"make_url": reverse("challenge_make", args=[game.pk])}
-    mine = actions.result(game)
+    mine = challenges.result(game)
     entry = ChallengeEntry.objects.select_related("challenge__game").filter(game_id=game.pk).first()
     if entry is not None:
-        found["versus"] = versus(mine, actions.result(entry.challenge.game), gettext("Your friend"))
+        found["versus"] = versus(
+            mine, challenges.result(entry.challenge.game), gettext("Your friend")
+        )
     challenge = offered(game)
     if challenge is not None:
         found["url"] = link(request, challenge)
-        friends = actions.friends_results(challenge.pk)
+        friends = challenges.friends_results(challenge.pk)
         numbered = list(enumerate(friends, 1))[::-1]
         found["friends"] = [
             versus(mine, friend, gettext("Friend %(number)s") % {"number": number})
@@ -114,7 +116,7 @@ def made(session_key: str | None) -> list[dict[str, Any]]:
     """The statistics page's challenges: the session's latest ones that a friend took up, each
     with this player's result and every friend's (two queries, bounded rows)."""
     shown_made = []
-    for found in actions.made_by(session_key or ""):
+    for found in challenges.made_by(session_key or ""):
         game = found.challenge.game
         shown_made.append(
             {
@@ -123,7 +125,7 @@ def made(session_key: str | None) -> list[dict[str, Any]]:
                 "friends": [
                     (
                         shown(gettext("Friend %(number)s") % {"number": number}, friend),
-                        actions.verdict(found.mine, friend),
+                        challenges.verdict(found.mine, friend),
                     )
                     for number, friend in enumerate(found.friends, 1)
                 ],

@@ -4,7 +4,7 @@ follows Accept-Language, lucie.languages.first_visit), and its one button takes 
 up as a game of this browser's own (post/redirect/get to the game's page, so it works with
 JavaScript off). `make` is "Challenge a friend" asked by a POST for a game that has no link.
 Opening the link stores nothing; only the form's POST does, counted against the rate limit on
-new games (START), one game per session, at most actions.MAX_ENTRIES per challenge.
+new games (START), one game per session, at most challenges.MAX_ENTRIES per challenge.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from game import engine, limits
+from game import engine
 from game.board import table
-from game.challenge import actions, panel
+from game.challenge import challenges, panel
 from game.models import Challenge, ChallengeEntry, Game
+from game.ops import limits
 from game.players import session_key
 
 
@@ -31,20 +32,20 @@ def _deal_url(challenge: Challenge) -> str:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
-    challenge = actions.find(token)
+    challenge = challenges.find(token)
     if challenge is None:
         raise Http404("no such challenge")
     key = request.session.session_key or ""
     if request.method == "POST":
         limits.check(request, limits.START)
         try:
-            game = actions.take_up(challenge, session_key(request))
-        except actions.ChallengeFullError:
+            game = challenges.take_up(challenge, session_key(request))
+        except challenges.ChallengeFullError:
             return _page(request, challenge, full=True, status=409)
         return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
-    mine = actions.taken_up(challenge, key) if key else None
+    mine = challenges.taken_up(challenge, key) if key else None
     taken = ChallengeEntry.objects.filter(challenge=challenge).count()
-    return _page(request, challenge, mine=mine, full=taken >= actions.MAX_ENTRIES)
+    return _page(request, challenge, mine=mine, full=taken >= challenges.MAX_ENTRIES)
 
 
 @require_POST
@@ -61,7 +62,7 @@ def make(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("no such finished game")
     if not Challenge.objects.filter(game=game).exists():
         limits.check(request, limits.CHALLENGE)
-        actions.make(game)
+        challenges.make(game)
     return HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
 
 
@@ -75,7 +76,7 @@ def _page(request: HttpRequest, challenge: Challenge, **extra: Any) -> HttpRespo
         "rules": rules,
         # The deal's opening table, as a replay shows it: what the friend is about to play.
         **table.still_table(engine.Position.start(game.deal_number, rules)),
-        "theirs": panel.shown("", actions.result(game)),
+        "theirs": panel.shown("", challenges.result(game)),
         "own": extra.get("mine") is not None and extra["mine"].pk == game.pk,
         "deal_url": _deal_url(challenge),
         **extra,

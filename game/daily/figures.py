@@ -4,7 +4,7 @@ cached month when a game changes what it counts.
 
 A daily game is any game of a date's deal number under the default rules (`lucie`), however it
 was opened. Only started games (a first move made) count as played; an abandoned game counts as
-played, not won; a game in which the solver was peeked at (`assisted`) is never a win, nor is
+played, not won; a game in which "Show a win" was used (`assisted`) is never a win, nor is
 one played faster than a person can (game.status.too_fast). A day's winners and best time are
 read from each entry's first end (game/tally.py): play after it is practice.
 
@@ -96,10 +96,6 @@ def figures_between(low: int, high: int) -> dict[int, DayFigures]:
     }
 
 
-def generation_key(first: dt.date) -> str:
-    return f"daily:generation:{first:%Y%m}"
-
-
 def month_key(first: dt.date) -> str:
     """The cache key of everyone's figures for the month that begins on `first`, as they stand.
 
@@ -107,13 +103,7 @@ def month_key(first: dt.date) -> str:
     `_forget`): a server that was computing the figures from the database as it stood just
     before a change stores them under the old generation's key, which no one reads any more, so
     a change shows at once on every server instead of when a stale entry expires."""
-    return f"daily:month:{first:%Y%m}:{generation(first)}"
-
-
-def generation(first: dt.date) -> str:
-    """The month's generation of figures, which every change to them replaces (`_forget`); the
-    day's rank (game/rank.py) keys its cache on it too."""
-    return str(cache.get(generation_key(first), "0"))
+    return f"daily:month:{first:%Y%m}:{tally.generation(first)}"
 
 
 def month_figures(first: dt.date) -> dict[int, DayFigures]:
@@ -163,9 +153,11 @@ def _forget(first: dt.date) -> None:
     # The game is committed by now: an unreachable cache must not turn the player's answer into an
     # error. The figures then catch up when their cache entry expires.
     try:
-        cache.set(generation_key(first), secrets.token_hex(8), GENERATION_TTL)
+        cache.set(tally.generation_key(first), secrets.token_hex(8), GENERATION_TTL)
     except Exception:
-        logger.exception("daily figures: could not renew %s in the cache", generation_key(first))
+        logger.exception(
+            "daily figures: could not renew %s in the cache", tally.generation_key(first)
+        )
 
 
 def day_figures(day: dt.date) -> DayFigures:

@@ -19,7 +19,7 @@ from game.challenge import panel as challenge_panel
 from game.models import Game
 
 if TYPE_CHECKING:
-    from game.daily.difficulty import Difficulty
+    from game.daily.difficulties import Difficulty
     from game.daily.player import DayResult
     from game.rank import Rank
 

@@ -24,13 +24,14 @@ from django.utils.dates import WEEKDAYS, WEEKDAYS_ABBR
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import deals, engine, leases, rank
+from game import deals, engine, rank
 from game.board import find, pipeline
 from game.board.forms import NewGameForm
 from game.board.pipeline import SITE, first_board
-from game.daily import difficulty, player, share
+from game.daily import difficulties, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
+from game.ops import leases
 from game.players import selected_card, session_key, start_game
 
 
@@ -89,7 +90,7 @@ def day_context(request: HttpRequest, day: dt.date, game: Game | None) -> dict[s
         "streaks": player.streaks(key, today),
         "daily_game": game,
         # How hard the deal is; if the scheduled job missed it, the page's line asks (a POST).
-        "difficulty": difficulty.of_deal(deals.deal_number_for(day)),
+        "difficulty": difficulties.of_deal(deals.deal_number_for(day)),
         "difficulty_url": reverse(
             "daily_difficulty", args=[f"{day.year:04}", f"{day.month:02}", f"{day.day:02}"]
         ),
@@ -191,7 +192,7 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     placed = rank.month_ranks([result.game_id for result in mine.values()], today)
     everyone = daily_figures.month_figures(first)
     low, high = deals.month_bounds(first)
-    hardness = difficulty.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
+    hardness = difficulties.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
 
     weeks: list[dict[str, Any]] = []
     days: list[dict[str, Any]] = []
@@ -259,15 +260,15 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
 
 @require_safe
 def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> HttpResponse:
-    """How hard a day's deal is, as the daily page's line: known, or still being worked out by
-    the queue's workers (game/daily/jobs.py asks for it every five minutes; a page only reads)
+    """How hard a day's deal is, as the daily page's line: known, or still being worked out by the
+    queue's workers (game/daily/difficulty_job.py asks for it every five minutes; a page only reads)
     and polled again, saying so when no worker is running."""
     try:
         date = deals.parse_day(year, month, day)
     except deals.DailyDateError as error:
         return _not_offered(request, error)
     number = deals.deal_number_for(date)
-    found = difficulty.of_deal(number)
+    found = difficulties.of_deal(number)
     context = {
         "difficulty": found,
         "difficulty_url": request.path,

@@ -40,10 +40,11 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from game import deals, engine, limits
+from game import deals, engine
 from game.board import asides, find, pipeline, store, words
 from game.board.pipeline import EMBED
 from game.models import Game
+from game.ops import limits
 
 # The main site's policy, but any site may frame these pages. The whole policy is given (django-csp
 # `@csp` replaces the configured one) so that nothing here depends on later edits to settings.

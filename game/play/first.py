@@ -14,13 +14,14 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from game import engine, limits
-from game.board import find, jobs, pipeline, store, winning_line, words
+from game import engine
+from game.board import find, pipeline, show_a_win, show_a_win_job, store, words
 from game.board.actions import Change
 from game.board.forms import Posted
 from game.board.pipeline import DAILY_FIELD, SITE, board_urls, first_board
 from game.models import Game
-from game.play.solve import solve_stored
+from game.ops import limits
+from game.play.show_a_win_views import show_a_win_stored
 from game.play.views import with_result_box
 from game.players import (
     HtmxHttpRequest,
@@ -131,7 +132,7 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
+def deal_show_a_win(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """Show a win on a deal's first board. GET asks first (without JavaScript); POST stores the
     session and the game, marked assisted, in one transaction once a compute slot is held (a busy
     site stores nothing), then shows the solver's verdict."""
@@ -141,22 +142,22 @@ def deal_solve(request: HtmxHttpRequest, number: str) -> HttpResponse:
         return bad_request(request, words.refusal_message(error))
     if request.method != "POST":
         context = {"game": pending, "urls": board_urls(SITE, pending)}
-        response = render(request, "game/solve_confirm.html", context)
+        response = render(request, "game/show_a_win_confirm.html", context)
         patch_vary_headers(response, ["HX-Request"])
         return response
     under_way = _game_under_way(request, pending)
     if isinstance(under_way, HttpResponse):
         return under_way
     if under_way is not None:
-        return solve_stored(request, under_way.pk)
+        return show_a_win_stored(request, under_way.pk)
     try:
         posted = pipeline.read(request)
         limits.check(request, limits.SOLVE)
         with limits.computing():
-            done = _store_first(request, pending, "solve", posted)
-            found = winning_line.answer(done.played.record, done.played.position)
+            done = _store_first(request, pending, "show_a_win", posted)
+            found = show_a_win.answer(done.played.record, done.played.position)
     except pipeline.REFUSALS as error:
         return pipeline.refused_board(request, pending, error, SITE)
-    found = jobs.further(done.played.record, found)
-    winning_line.remember(request.session, done.row, found)
+    found = show_a_win_job.search_on(done.played.record, found)
+    show_a_win.remember(request.session, done.row, found)
     return pipeline.changed(request, SITE, done, posted.previous)

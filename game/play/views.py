@@ -1,8 +1,8 @@
 """The main site's pages and a stored game's changes: home, a deal by number, a game's page, its
 hint, its changes (each through game.board.pipeline and game.board.actions), the fair timer's
-signals, the new-game chooser and the rules page. A deal's first board lives in
-game/play/first.py, "Show a win" in game/play/solve.py; the site's board is the pipeline's
-front end `SITE` (data: its URLs, its page, its defaults).
+signals, the new-game chooser and the rules page. A deal's first board lives in game/play/first.py,
+"Show a win" in game/play/show_a_win_views.py; the site's board is the pipeline's front end `SITE`
+(data: its URLs, its page, its defaults).
 
 Nothing is stored until a player plays: a browser with no session is shown a deal's first board
 (`/`, `/deal/<n>/`, the daily pages) as a game that is not stored (`pipeline.first_board`), whose

@@ -23,9 +23,10 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import engine, limits
+from game import engine
 from game.board import clock, find, store, table, words
 from game.models import Game
+from game.ops import limits
 from game.players import HtmxHttpRequest, session_key
 
 MAX_RECORD_BYTES = 64 * 1024

@@ -3,20 +3,20 @@ bounded piece of work each request adds to it.
 
 A lost game's review has three parts, done in order:
 1. where it slipped away: game.engine.review.Slip, a binary search along the record, one solve
-   at a time (each through winning_line.answer, so a position solved for "Show a win" or for
+   at a time (each through show_a_win.answer, so a position solved for "Show a win" or for
    another review is not solved again);
 2. at that position, the fair hint's move, and whether it keeps the win (one more solve): the
    "fair or foresight" verdict;
 3. the moments where the player and the fair hint disagreed (up to three, in the order they
    happened), one hint per position along the record.
 
-The search runs as a job (game/review/jobs.py), on a worker and not in a request: the page asks
-for it with a POST (`start` makes the row) and polls; a GET only reads (`kept`). A job's budget
+The search runs as a job (game/review/review_job.py), on a worker and not in a request: the page
+asks for it with a POST (`start` makes the row) and polls; a GET only reads (`kept`). A job's budget
 is CPU seconds (settings.REVIEW_CPU_SECONDS, each solve REVIEW_SOLVE_CPU_SECONDS), read on the
-worker's own CPU clock, so a loaded machine slows a review down but does not make it give up.
-What it finds is saved after each step, so the page shows the review filling in, and a review
-whose budget runs out says where it stands (`gave_up`): the stretch of moves in which the win
-was lost. A won game's review needs no search."""
+worker's own CPU clock, so a loaded machine slows a review down but does not make it give up. What
+it finds is saved after each step, so the page shows the review filling in, and a review whose
+budget runs out says where it stands (`gave_up`): the stretch of moves in which the win was lost. A
+won game's review needs no search."""
 
 from __future__ import annotations
 
@@ -27,17 +27,18 @@ from typing import Any, Literal
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from game import engine, limits
-from game.board import hints, winning_line
+from game import engine
+from game.board import hints, show_a_win
 from game.engine.review import Slip, State, disagrees
 from game.models import Game, GameReview
+from game.ops import limits
 
 MAX_MOMENTS = 3
 
 # The search's state, or "failed": its job failed on every try.
 ReviewState = State | Literal["failed"]
 
-SOLVE_NODES = winning_line.JOB_NODES
+SOLVE_NODES = show_a_win.JOB_NODES
 """A job's solve is bounded by its CPU seconds; this cap only keeps its memory in bounds."""
 
 
@@ -62,7 +63,7 @@ class Progress:
     hint_checked: bool = False
     scanned: int = 0  # positions compared with the fair hint so far
     moments: tuple[Moment, ...] = ()
-    # Kept for rows written before jobs held leases (game/leases.py), which now say both.
+    # Kept for rows written before jobs held leases (game/ops/leases.py), which now say both.
     failed: bool = False
     asked: str = ""
 
@@ -189,9 +190,9 @@ class Work:
         self.positions = self.played.positions()
         self.solves = 0
 
-    def _solve(self, record: engine.Record, position: engine.Position) -> winning_line.Answer:
+    def _solve(self, record: engine.Record, position: engine.Position) -> show_a_win.Answer:
         self.solves += 1
-        return winning_line.answer(
+        return show_a_win.answer(
             record, position, time_limit=self.solve_seconds, max_nodes=SOLVE_NODES
         )
 
@@ -241,8 +242,8 @@ class Work:
 
 def work_through(game_id: int, cpu_seconds: float, solve_seconds: float) -> None:
     """Review game `game_id` to its end, or until `cpu_seconds` of this process's CPU are
-    spent, saving after each step (a job: game/jobs.py). Nothing for a game that is gone, not
-    reviewable, or played on since."""
+    spent, saving after each step (a job: game/ops/schedule.py). Nothing for a game that is gone,
+    not reviewable, or played on since."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return
@@ -287,5 +288,5 @@ def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, st
     position = played.positions()[at]
     after = engine.apply(position, move)  # IllegalMoveError for a move against the rules
     with limits.computing():
-        found = winning_line.answer(_record(game, list(played.moves), at, move), after)
+        found = show_a_win.answer(_record(game, list(played.moves), at, move), after)
     return move, found.status

@@ -1,14 +1,14 @@
 """The review of a finished game: `/game/<id>/review/` (this session's games only, site and
 daily; the embed has none).
 
-GET only reads: what is known, and where the review's job stands (game/review/jobs.py, held by a
-lease: game/leases.py). POST asks for the job (counted against the solver's rate limit; a full
+GET only reads: what is known, and where the review's job stands (game/review/review_job.py, held by
+a lease: game/ops/leases.py). POST asks for the job (counted against the solver's rate limit; a full
 queue says so, in the player's words); the page posts it by itself as it loads (a button without
-JavaScript), then polls with htmx (a refresh without JavaScript) until the job is done, so a
-player who leaves and comes back finds it finished. While no worker is running the page says
-that the review waits for the site's workers. `?show=1` shows a move that kept the win and
-`&step=N` steps along the winning line from there. POST `try/` checks the player's try at the
-position where the win slipped away; it changes nothing in the game."""
+JavaScript), then polls with htmx (a refresh without JavaScript) until the job is done, so a player
+who leaves and comes back finds it finished. While no worker is running the page says that the
+review waits for the site's workers. `?show=1` shows a move that kept the win and `&step=N` steps
+along the winning line from there. POST `try/` checks the player's try at the position where the win
+slipped away; it changes nothing in the game."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from game import engine, leases, limits
+from game import engine
 from game.board import clock, find, table, words
-from game.leases import Job
 from game.models import Game
+from game.ops import leases, limits
+from game.ops.leases import Job
 from game.review import found as reviews
-from game.review import jobs
+from game.review import review_job
 from game.review.found import Progress, ReviewState
 
 
@@ -65,7 +66,7 @@ def _context(
     positions = played.positions()
     slip = progress.slip
     at = slip.last_winnable
-    job = jobs.job_of(game)
+    job = review_job.job_of(game)
     state = state_of(game, progress, job)
     context: dict[str, Any] = {
         "game": game,
@@ -203,7 +204,7 @@ def review_ask(request: HttpRequest, game_id: int) -> HttpResponse:
     except reviews.ReviewError as error:
         return _error(request, str(error))
     progress = reviews.kept(game)
-    job = jobs.job_of(game)
+    job = review_job.job_of(game)
     message, retry_after = "", 0
     if progress.state(game) == "working" and (job is None or not job.is_open):
         try:
@@ -211,7 +212,7 @@ def review_ask(request: HttpRequest, game_id: int) -> HttpResponse:
         except limits.REFUSED as error:
             message, retry_after = error.message, error.retry_after
         else:
-            asked = jobs.ask_review(game, asker=limits.network_tag(request), again=True)
+            asked = review_job.ask_review(game, asker=limits.network_tag(request), again=True)
             if asked.outcome == "full":
                 message = gettext(
                     "Many reviews are waiting for the site's workers just now, so yours could "

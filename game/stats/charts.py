@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext, pgettext
 
 from game.board.clock import format_ms
-from game.stats.figures import Bin, Stats
+from game.stats.player_stats import Bin, Stats
 
 WIDTH = 600
 HEIGHT = 220

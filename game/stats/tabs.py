@@ -1,6 +1,6 @@
 """The statistics page's tabs: one per rule set (the four presets, and any other this browser has
 played), and all of them together, each with the games it counts; and the `?rules=` choice read
-back (game/stats/figures.py counts the games).
+back (game/stats/player_stats.py counts the games).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db.models import Count
 from django.utils.translation import gettext
 
 from game import engine
-from game.stats.figures import counted_games
+from game.stats.player_stats import counted_games
 from game.templatetags.rulesets import rules_label
 
 

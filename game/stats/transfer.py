@@ -10,7 +10,7 @@ all.
   values), made by `secrets`. Only its SHA-256 is stored (game.models.Transfer), so the table
   alone opens nothing.
 - It lives TRANSFER_MINUTES, is spent by its first use, and a session has one at a time (asking
-  again replaces it). Showing and trying codes are rate-limited (game.limits.TRANSFER_CODE,
+  again replaces it). Showing and trying codes are rate-limited (game.ops.limits.TRANSFER_CODE,
   TRANSFER_REDEEM). A wrong, spent or expired code changes nothing.
 - A daily result counted in everyone's figures stays counted where it was made. Where both
   browsers have an entry for the same day's deal, the other browser's stays with that browser,

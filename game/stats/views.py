@@ -14,13 +14,14 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import deals, engine, limits, rank, streaks
+from game import deals, engine, rank, streaks
 from game.board import find, words
 from game.challenge import panel as challenge_panel
+from game.ops import limits
 from game.players import HtmxHttpRequest, bad_request, session_key
 from game.result import of_game
 from game.stats import charts, tabs, transfer
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 
 CODE_FIELD = "code"
 

@@ -2,7 +2,7 @@
 rate under these rules, and a text to share for any deal (random, chosen or daily).
 
 Read once, when the board of a won game is rendered: a win is rare and its figures are a few
-aggregates (game.stats.figures).
+aggregates (game.stats.player_stats).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from game import engine, streaks
 from game.board import words
 from game.board.clock import format_ms
 from game.models import Game
-from game.stats import figures
+from game.stats import player_stats
 
 
 @dataclass(frozen=True)
@@ -80,9 +80,9 @@ def for_game(game: Game, url: str) -> WinScreen:
     share = "" if game.daily else share_text(game, url)
     if not game.session_key or game.assisted:
         return WinScreen(time=time, moves=game.move_count, share=share)
-    stats = figures.for_session(game.session_key, game.rules)
+    stats = player_stats.for_session(game.session_key, game.rules)
     earlier = (
-        figures.counted_games(game.session_key, game.rules)
+        player_stats.counted_games(game.session_key, game.rules)
         .filter(status=Game.Status.WON, assisted=False)
         .exclude(pk=game.pk)
         .aggregate(best=Min("elapsed_ms"))["best"]

@@ -7,7 +7,7 @@ connection has nothing to read, so its socket tells whether it is worth a query:
 restarted, or a backend that was ended, sends its goodbye and closes, and the socket is readable
 (or gone). Only then is the `SELECT 1` asked, and a connection that fails it is replaced. A
 connection cut without a word from the server (a network fault) passes, and its request fails
-as it would have without a check: a 503 that says try again (game/refusal_pages.py), and the
+as it would have without a check: a 503 that says try again (game/ops/refusal_pages.py), and the
 next request opens a new connection.
 """
 

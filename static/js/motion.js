@@ -262,7 +262,7 @@
 
   function pressNext() {
     timer = null;
-    const next = board() && board().querySelector('[data-action="line-next"]');
+    const next = board() && board().querySelector('[data-action="show-a-win-next"]');
     if (!stepping || !next || next.disabled) {
       stopStepping();
       return;
@@ -273,7 +273,7 @@
   document.addEventListener(
     "click",
     (event) => {
-      const out = event.target.closest && event.target.closest('[data-action="line-out"]');
+      const out = event.target.closest && event.target.closest('[data-action="show-a-win-out"]');
       if (!out || reducedMotion() || !window.htmx) return;
       event.preventDefault();
       event.stopPropagation();

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from game import engine
-from game.pgdump import client
+from game.ops.pgdump import client
 from tests.web.live_gunicorn import ROOT, is_postgres, server_environment
 
 # What `manage.py backup` prints on success.

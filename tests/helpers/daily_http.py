@@ -106,7 +106,7 @@ class DailyPlayer:
     def show_a_win(self) -> None:
         """ "Show a win", asked and confirmed: the game is helped from here on."""
         assert self.game_id is not None
-        answer = self.http.post(f"/game/{self.game_id}/solve/", {"n": self.moves})
+        answer = self.http.post(f"/game/{self.game_id}/show-a-win/", {"n": self.moves})
         assert answer.status == 200, answer.body[:300]
 
     @property

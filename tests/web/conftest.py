@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.utils import timezone
 
-from game import limits
+from game.ops import limits
 
 
 @pytest.fixture

@@ -81,7 +81,7 @@ def the_site_answers_everything(client: Client, game_id: int, number: int) -> No
     n = client.get(f"/game/{game_id}/").content.decode()
     moves = re.search(r'data-moves="(\d+)"', n)
     assert moves is not None
-    response = client.post(f"/game/{game_id}/solve/", {"n": moves[1]}, headers=HTMX)
+    response = client.post(f"/game/{game_id}/show-a-win/", {"n": moves[1]}, headers=HTMX)
     assert response.status_code == 200
 
 

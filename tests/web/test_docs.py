@@ -75,11 +75,12 @@ def test_the_byte_budget_the_docs_quote_is_the_tests() -> None:
 
 def test_the_glossary_lists_each_name_once() -> None:
     text = (ROOT / "docs" / "architecture.md").read_text()
-    section = text.split("## Words for the states of the board", 1)[1].split("\n## ", 1)[0]
-    words = re.findall(r"^\| ([^|]+?) \|", section, re.M)
-    words = [w for w in words if w not in ("word", "---")]
-    assert len(words) == len(set(words))
-    assert len(words) > 10
+    section = text.split("## Names in the code", 1)[1].split("\n## ", 1)[0]
+    names = re.findall(r"^\| ([^|]+?) \|", section, re.M)
+    names = [n for n in names if n not in ("name", "---")]
+    assert len(names) == len(set(names))
+    assert len(names) > 30
+    assert "Show a win, `show_a_win`" in names
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from game import limits
+from game.ops import limits
 from tests.web.live_gunicorn import prepare, read_board, serving, stored_game
 
 DEAL = 5

@@ -24,10 +24,11 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import clear_url_caches
 from django.utils import timezone
 
-from game import engine, limits
+from game import engine
 from game.board import hints, store
 from game.engine.fair import FairMove
 from game.models import Game
+from game.ops import limits
 from lucie.sessions import SessionStore
 from tests.helpers.embed import assert_cookie_free as embed_assert_cookie_free
 from tests.helpers.embed import start as embed_start
@@ -333,7 +334,7 @@ def test_an_embed_hint_while_busy_is_a_503_in_the_frame() -> None:
 def test_show_a_win_while_busy_leaves_the_game_unmarked(client: Client) -> None:
     game = start(client)
 
-    response = post(client, game, "solve", htmx=True)
+    response = post(client, game, "show-a-win", htmx=True)
 
     assert response.status_code == 503
     assert limits.BUSY_MESSAGE in response.content.decode()

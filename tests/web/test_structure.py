@@ -2,11 +2,14 @@
 package, and no test file that imports another.
 
 The packages are `lucie` (the project: settings, middleware, sessions, metrics, the cache) and the
-app's parts: each subpackage of `game` (`game.engine`, `game.board`, `game.daily`, ...) and each of
-its top-level modules (`game.models`, `game.limits`, ...). None of them may reach itself again
-through the others' imports. And the project sits under the app: game imports lucie, so lucie
-imports nothing from game (it names the app by dotted path only, in settings and the root
-URLconf, as Django wires an app in).
+app's parts: each subpackage of `game` (`game.engine`, `game.board`, `game.daily`, ...), each of its
+top-level modules (`game.models`, `game.deals`, ...) and each module of `game/ops/`
+(`game.ops.limits`, `game.ops.leases`, ...). None of them may reach itself again through the others'
+imports. `game/ops/` is a folder that groups the operations' modules for a reader, not one part: the
+board takes its limits from it and the schedule takes the board's job from the board, as they did
+when those modules sat at `game/`'s top level. And the project sits under the app: game imports
+lucie, so lucie imports nothing from game (it names the app by dotted path only, in settings and the
+root URLconf, as Django wires an app in).
 
 Inside a package the same holds for its modules: position.py and legal.py in the engine, say, may
 not import each other, directly or round a longer circle. A package's `__init__` counts as one of
@@ -80,10 +83,13 @@ def imports_in(
 
 def part_of(module: str) -> str | None:
     """The package a module belongs to for this check: `lucie`, a subpackage or top-level module
-    of game (`game.engine`, `game.models`), or None for anything else (Django, the stdlib)."""
+    of game (`game.engine`, `game.models`), a module of game/ops/ (`game.ops.leases`), or None
+    for anything else (Django, the stdlib)."""
     parts = module.split(".")
     if parts[0] == "lucie":
         return "lucie"
+    if parts[:2] == ["game", "ops"] and len(parts) > 2:
+        return ".".join(parts[:3])
     if parts[0] == "game":
         return ".".join(parts[:2])
     return None
@@ -173,6 +179,13 @@ def test_the_check_sees_a_circle() -> None:
     assert circles(graph) == [["game.a", "game.b", "game.c"]]
 
 
+def test_each_module_of_ops_is_a_part_of_its_own() -> None:
+    assert part_of("game.ops.leases") == "game.ops.leases"
+    assert part_of("game.ops.leases.Job") == "game.ops.leases"
+    assert part_of("game.board.pipeline") == "game.board"
+    assert "game.ops.queue" in edges().get("game.ops.leases", {})
+
+
 def test_the_check_reads_imports_inside_functions_and_relative_ones() -> None:
     names = dict(imported(ROOT / "game" / "engine" / "hint.py"))
     assert "game.engine.fair" in names  # under `if TYPE_CHECKING:`, relative
@@ -215,6 +228,44 @@ def test_the_module_graph_keeps_a_package_to_itself() -> None:
 def test_the_modules_of_a_package_import_one_another_without_a_circle() -> None:
     graph = module_edges()
     assert not [explain(graph, circle) for circle in circles(graph)]
+
+
+# ---------------------------------------------------------------- one name per module and class
+
+# Django's names for a package's parts, which each package of an app repeats by design.
+CONVENTIONAL = frozenset({"__init__.py", "views.py", "urls.py", "forms.py"})
+
+
+def game_sources() -> list[Path]:
+    """game/'s modules, its migrations left out (Django numbers and names them)."""
+    return [path for path in sources() if path.parts[len(ROOT.parts)] == "game"
+            and "migrations" not in path.parts]  # fmt: skip
+
+
+def test_no_two_modules_of_game_share_a_name() -> None:
+    """A module's name says what it holds, so no two modules of game/ share one, but for Django's
+    names of a package's parts and its management commands: a command's module is named after
+    the command (`manage.py backup` is game/management/commands/backup.py), and the two that
+    share a name with a module of game/ops/ (`backup`, `prune`) are that module's command line."""
+    named: dict[str, list[str]] = {}
+    for path in game_sources():
+        if path.name not in CONVENTIONAL and path.parent.name != "commands":
+            named.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert not {name: paths for name, paths in named.items() if len(paths) > 1}
+    assert "show_a_win.py" in named
+
+
+def test_no_two_classes_of_game_share_a_name() -> None:
+    """A class's name says its thing: no two classes of game/ share one, at a module's top level
+    (a model's own `Status` or `Kind` is read as `Game.Status`, `Job.Kind`), but for Django's
+    `Command` of each management command."""
+    defined: dict[str, list[str]] = {}
+    for path in game_sources():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef) and node.name != "Command":
+                defined.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert not {name: paths for name, paths in defined.items() if len(paths) > 1}
+    assert "OnShow" in defined
 
 
 # ---------------------------------------------------------------- tests import helpers, not tests

@@ -32,9 +32,10 @@ from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 from django_ratelimit.core import get_usage
 
-from game import engine, limits
+from game import engine
 from game.board import hints
 from game.engine.solver import solve
+from game.ops import limits
 from tests.helpers.metrics import figures, value
 from tests.helpers.race import Fetch, Send, check, play_the_race
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record

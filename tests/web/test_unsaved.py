@@ -16,8 +16,8 @@ from django.contrib.sessions.models import Session
 from django.db import OperationalError, connection
 from django.test import Client
 
-from game import limits
 from game.models import Game
+from game.ops import limits
 from tests.helpers.disk import full_disk
 from tests.helpers.embed import start as embed_start
 from tests.helpers.play import a_card_move, a_first_move, board_of, post, snapshot, start

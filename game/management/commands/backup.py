@@ -2,7 +2,7 @@
 online backup API, or pg_dump's custom format on PostgreSQL), written beside PATH and renamed
 into place once whole and checked. Prints its size, games and sessions; exits non-zero, leaving
 nothing half-written at PATH, on any failure, and refuses a PATH that is one of the live
-database's own files (game/backup.py).
+database's own files (game/ops/backup.py).
 
 `manage.py backup --verify PATH` writes nothing at PATH: it restores the backup there into a
 throwaway database and replays every game in it, and exits non-zero if any is not whole."""
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game import backup
+from game.ops import backup
 
 
 class Command(BaseCommand):

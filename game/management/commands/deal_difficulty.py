@@ -1,5 +1,5 @@
 """`manage.py deal_difficulty [--date YYYY-MM-DD] [--days N]`: how hard the coming daily deals
-are, computed ahead of time and kept (game/daily/difficulty.py).
+are, computed ahead of time and kept (game/daily/difficulties.py).
 
 From the day given (default today, UTC) for N days (default 7): each deal's missing samples are
 played out (about 5 s a deal on the 2-core development machine); a deal already complete costs
@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game import deals
-from game.daily import difficulty
+from game.daily import difficulties
 from game.management.commands.daily_stats import parse_day
 
 MAX_DAYS = 366
@@ -38,7 +38,7 @@ class Command(BaseCommand):
             day = first + dt.timedelta(days=offset)
             number = deals.deal_number_for(day)
             began = time.process_time()
-            found = difficulty.compute(number)
+            found = difficulties.compute(number)
             assert found is not None
             self.stdout.write(
                 f"{day.isoformat()} #{number}: {found.rating}, {found.wins}/{found.played} "

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game import backup
+from game.ops import backup
 
 
 class Command(BaseCommand):

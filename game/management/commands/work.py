@@ -1,4 +1,4 @@
-"""`manage.py work [--workers N]`: the queue's workers (game/queue.py, game/jobs.py).
+"""`manage.py work [--workers N]`: the queue's workers (game/ops/queue.py, game/ops/schedule.py).
 
 Each worker is a process of its own, at settings.QUEUE_NICENESS, so that on a shared machine the
 processes serving pages go first; there are QUEUE_WORKERS of them (or --workers), never more.
@@ -7,8 +7,8 @@ already a process of its own, niced), and its deadlines read the process's CPU c
 the wall clock: a job's budget is CPU seconds, which a loaded machine stretches in time but never
 cuts short.
 
-Beside them a keeper process keeps the leases honest (game/leases.py): every SWEEP_SECONDS it beats
-(the heartbeat pages, /healthz and /metrics read) and sweeps, waking again a job whose holder
+Beside them a keeper process keeps the leases honest (game/ops/leases.py): every SWEEP_SECONDS it
+beats (the heartbeat pages, /healthz and /metrics read) and sweeps, waking again a job whose holder
 stopped renewing its lease (a worker killed mid-job) or whose wake-up the queue lost; like a
 worker, the keeper is started again when it dies. An idle
 worker looks at the queue every POLL_SECONDS at most, so a job starts within a second of its ask.
@@ -53,8 +53,8 @@ class Command(BaseCommand):
         os.nice(settings.QUEUE_NICENESS)
         settings.COMPUTE_PROCESSES = False
         search.clock = time.process_time
-        from game import jobs  # noqa: F401 (registers the jobs)
-        from game.queue import huey
+        from game.ops import schedule  # noqa: F401 (registers the jobs)
+        from game.ops.queue import huey
 
         logging.getLogger("huey").setLevel(logging.INFO)
         consumer = _Consumer(
@@ -104,7 +104,7 @@ class _Consumer(Consumer):  # type: ignore[misc]
 
 def _keep_leases(master: int, workers: int) -> None:
     """Beat and sweep every SWEEP_SECONDS for as long as `manage.py work` (`master`) runs."""
-    from game import leases, queue
+    from game.ops import leases, queue
 
     name = f"worker:{socket.gethostname()}:{master}"
     while os.getppid() == master:

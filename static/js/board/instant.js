@@ -98,7 +98,7 @@ function lay(text, again = false) {
 }
 
 // The card a laid move leaves on top of its fan is a top card at once: a button, as the server
-// draws one (the board's <template id="top-card">, from game/templatetags/cards.py), listing no
+// draws one (the board's <template id="top-card">, from game/templatetags/card_tags.py), listing no
 // moves until the answer lists them (a tap on it waits for that answer). As the image of a
 // buried card it was no target for a finger: a phone gave the tap to the merci's button on the
 // strip above it.

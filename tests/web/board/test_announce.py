@@ -12,9 +12,10 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from game import engine, limits
+from game import engine
 from game.board import words
 from game.models import Game
+from game.ops import limits
 from tests.helpers.board import a_move, greedy_game, set_moves
 from tests.helpers.play import DEAL, legal, post, start
 
@@ -227,11 +228,11 @@ def test_an_illegal_move_is_announced(client: Client, htmx: bool) -> None:
 def test_show_a_win_announces_its_verdict_and_next_move(client: Client) -> None:
     game = start(client)
 
-    text = act(client, game, "solve")
+    text = act(client, game, "show-a-win")
 
     found = re.fullmatch(r"This game can still be won from here, in \d+ moves\. Next: (.+)\.", text)
     assert found is not None, text
-    step = act(client, game, "solve/next")
+    step = act(client, game, "show-a-win/next")
     if found[1] == "redeal":
         assert step.startswith("Redeal 1 of 2: ")
     else:
@@ -370,5 +371,5 @@ def test_a_lost_verdict_says_no_win_is_possible_before_the_last_deal_too() -> No
     # foundations to change the next shuffle), so the words do not hedge before the last deal.
     start = engine.Position.start(1)
     assert not start.is_last_deal
-    assert words.verdict("lost", 0, None, start) == "No win is possible from here."
-    assert words.verdict("undecided", 0, None, start).startswith("Could not decide")
+    assert words.show_a_win_verdict("lost", 0, None, start) == "No win is possible from here."
+    assert words.show_a_win_verdict("undecided", 0, None, start).startswith("Could not decide")

@@ -58,7 +58,7 @@ def test_a_move_sends_only_the_fans_it_changed(client: Client) -> None:
     assert 2 <= len(sent) < len(fans)
     # The menu's Redo, Auto-finish and Show a win are as they were: the whole menu is kept.
     assert 'id="board-menu" hx-preserve' in html
-    assert 'id="solve-dialog" hx-preserve' in html
+    assert 'id="show-a-win-dialog" hx-preserve' in html
 
 
 @pytest.mark.parametrize("key", ["", "00000000", "not-a-key"])
@@ -123,11 +123,13 @@ def test_show_a_win_asked_again_sends_no_fan(client: Client) -> None:
     """A repeated "Show a win" comes from the board with the line's mark, named by its key: the
     very board it draws again, so every fan comes as a placeholder, the marked ones too."""
     game = start(client)
-    first = post(client, game, "solve", htmx=True, v=key_of(board(client, game))).content.decode()
+    first = post(
+        client, game, "show-a-win", htmx=True, v=key_of(board(client, game))
+    ).content.decode()
     held = board(client, game)  # the first answer as the browser put it together
     assert key_of(held) == key_of(first)
     with CaptureQueriesContext(connection) as captured:
-        again = post(client, game, "solve", htmx=True, v=key_of(first))
+        again = post(client, game, "show-a-win", htmx=True, v=key_of(first))
     assert again.status_code == 200
     # Nothing changed, so nothing was locked or written.
     statements = [query["sql"] for query in captured.captured_queries]
@@ -137,8 +139,8 @@ def test_show_a_win_asked_again_sends_no_fan(client: Client) -> None:
     assert fans
     assert [index for index, fan in fans.items() if "hx-preserve" not in fan] == []
     # The line's section, with its list of moves, is the one the browser holds.
-    assert '<section id="winning-line" hx-preserve></section>' in answer
-    assert '<section id="winning-line" class="solver' in held
+    assert '<section id="show-a-win" hx-preserve></section>' in answer
+    assert '<section id="show-a-win" class="show-a-win' in held
     assembled = {
         index: fans_of(held)[index] if "hx-preserve" in fan else fan for index, fan in fans.items()
     }
@@ -201,14 +203,14 @@ def test_show_a_win_from_a_keyed_board_sends_only_the_fans_its_mark_changes(
     mark has a key of its own. Put together as htmx does, it is the whole board drawn afresh."""
     game = start(client)
     before = board(client, game)
-    response = post(client, game, "solve", htmx=True, v=key_of(before))
+    response = post(client, game, "show-a-win", htmx=True, v=key_of(before))
     assert response.status_code == 200
     answer = response.content.decode()
     assert "." in key_of(answer)
     fans = fans_of(answer)
     sent = [index for index, fan in fans.items() if "hx-preserve" not in fan]
     assert 1 <= len(sent) <= 2
-    assert 'id="solve-dialog" hx-preserve' not in answer
+    assert 'id="show-a-win-dialog" hx-preserve' not in answer
     assembled = {
         index: fans_of(before)[index] if "hx-preserve" in fan else fan
         for index, fan in fans.items()

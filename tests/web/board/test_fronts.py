@@ -24,7 +24,11 @@ def test_a_stored_games_urls_are_the_resolvers(language: str) -> None:
         site = board_urls(SITE, Game(pk=42, deal_number=7, token="abc"))
         assert site["page"] == reverse("game", args=[42])
         assert site["new"] == reverse("new")
-        for field, name in (("hint", "hint"), ("solve", "solve"), ("clock", "game_clock")):
+        for field, name in (
+            ("hint", "hint"),
+            ("show_a_win", "show_a_win"),
+            ("clock", "game_clock"),
+        ):
             assert site[field] == reverse(name, args=[42])
         assert site["record"] == reverse("record", args=[42])
         for change in CHANGES:
@@ -48,7 +52,7 @@ def test_a_first_boards_urls_are_the_resolvers(language: str, rules: engine.Rule
         query = f"?rules={rules.name}"
         assert site["page"] == reverse("deal", args=[7])
         assert site["hint"] == reverse("deal_hint", args=[7])
-        assert site["solve"] == reverse("deal_solve", args=[7]) + query
+        assert site["show_a_win"] == reverse("deal_show_a_win", args=[7]) + query
         assert (site["rules"], site["daily"]) == (rules.name, "")
         for change in CHANGES:
             assert site[change] == reverse(f"deal_{change}", args=[7]) + query

@@ -8,9 +8,10 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from game import engine, limits
+from game import engine
 from game.board import hints
 from game.engine.fair import FairMove
+from game.ops import limits
 from tests.helpers.board import kept_for
 from tests.helpers.play import start
 

@@ -14,9 +14,9 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from game import limits
-from game.challenge import actions
+from game.challenge import challenges
 from game.models import Challenge, ChallengeEntry, Game
+from game.ops import limits
 from tests.helpers.daily_loop import challenge_links, finished, marked, session_of, text_of
 
 pytestmark = pytest.mark.django_db
@@ -261,7 +261,7 @@ def test_the_challenger_sees_every_friends_result_on_the_game_and_in_the_statist
 def test_the_challenges_list_is_capped(client: Client) -> None:
     game = challenged(client)
     link = link_of(client, game)
-    for _ in range(actions.MAX_ENTRIES):
+    for _ in range(challenges.MAX_ENTRIES):
         take_up(Client(), link)
     late = Client()
 
@@ -269,7 +269,7 @@ def test_the_challenges_list_is_capped(client: Client) -> None:
 
     assert response.status_code == 409
     assert "all the players it can take" in unescape(response.content.decode())
-    assert ChallengeEntry.objects.count() == actions.MAX_ENTRIES
+    assert ChallengeEntry.objects.count() == challenges.MAX_ENTRIES
     assert "data-challenge-full" in page(late, link)
 
 
@@ -384,6 +384,6 @@ def test_taking_up_is_rate_limited_as_new_games_are(client: Client, rate_limits:
     statuses = [Client().post(link).status_code for _ in range(70)]
 
     # One address: the rate limit on new games (60 a minute) refuses the rest, with a 429.
-    assert statuses.count(303) <= actions.MAX_ENTRIES
+    assert statuses.count(303) <= challenges.MAX_ENTRIES
     assert 429 in statuses
-    assert ChallengeEntry.objects.count() <= actions.MAX_ENTRIES
+    assert ChallengeEntry.objects.count() <= challenges.MAX_ENTRIES

@@ -14,10 +14,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from game import leases
-from game.daily import difficulty, jobs
+from game.daily import difficulties, difficulty_job
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
+from game.ops import leases
 from tests.helpers.daily import finished_daily
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def test_the_figure_is_the_fair_hints_wins_over_the_hidden_shuffles() -> None:
     for number, wins in PINNED.items():
         direct = sum(engine_difficulty.fair_win(number, index) for index in range(SAMPLES))
         assert direct == wins
-        found = difficulty.compute(number)
+        found = difficulties.compute(number)
         assert found is not None
         assert (found.wins, found.played) == (wins, SAMPLES)
 
@@ -57,7 +57,7 @@ def test_the_hidden_shuffles_are_never_the_real_one() -> None:
     ("wins", "rating", "ten"), [(10, "Easy", 10), (6, "Easy", 6), (5, "Medium", 5), (2, "Hard", 2)]
 )
 def test_ratings(wins: int, rating: str, ten: int) -> None:
-    found = difficulty.Difficulty(wins, 10)
+    found = difficulties.Difficulty(wins, 10)
     assert (found.rating, found.in_ten) == (rating, ten)
     assert found.sentence == f"a strong fair player wins this layout {ten} times in 10"
 
@@ -106,13 +106,13 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
     assert 'hx-get="/daily/2026/12/01/difficulty/"' in page
     assert asked == []  # a page asks for nothing
 
-    jobs.coming_days.call_local()  # the periodic job, every five minutes
+    difficulty_job.coming_days.call_local()  # the periodic job, every five minutes
     answers = [client.get("/daily/2026/12/01/difficulty/").content.decode() for _ in range(5)]
     assert all('data-difficulty="unknown"' in answer for answer in answers)
     assert all('hx-trigger="load delay:3s"' in answer for answer in answers)
     # No worker has beaten: the line says what the figure waits for.
     assert all('data-queue="workers-away"' in answer for answer in answers)
-    jobs.coming_days.call_local()
+    difficulty_job.coming_days.call_local()
     assert asked == ["difficulty:20261201", "difficulty:20261202"]  # once each
 
     leases.beat("worker:test:1")
@@ -130,7 +130,7 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
 
 
 def test_the_workers_work_out_today_and_tomorrow_before_anyone_asks() -> None:
-    jobs.coming_days.call_local()
+    difficulty_job.coming_days.call_local()
     assert sorted(DealDifficulty.objects.values_list("deal_number", "played")) == [
         (20261201, SAMPLES),
         (20261202, SAMPLES),

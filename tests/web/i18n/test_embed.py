@@ -3,8 +3,8 @@
 The embed has no cookie to remember a language, so its language is its URL's: `/fr/embed/` is
 French and stays French through a game, an error and a refusal. The checks compare each
 translated page with the English catalogue's strings of the files translated in this pass (the
-embed's templates and views, the refusals of game/limits.py and game/refusal_pages.py, the site's
-own error page): none of them may show through in English.
+embed's templates and views, the refusals of game/ops/limits.py and game/ops/refusal_pages.py, the
+site's own error page): none of them may show through in English.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from game import limits
 from game.board import pipeline
 from game.embed import views as embed_views
 from game.models import Game
+from game.ops import limits
 from tests.helpers.disk import full_disk
 from tests.helpers.embed import a_card_move, assert_cookie_free, first_move
 
@@ -35,8 +35,8 @@ HTMX = {"HX-Request": "true"}
 FILES = (
     "templates/embed/",
     "game/embed/",
-    "game/limits.py",
-    "game/refusal_pages.py",
+    "game/ops/limits.py",
+    "game/ops/refusal_pages.py",
 )
 # Attributes whose values a person reads or hears (and embed.js's words, shown when it asks).
 SPOKEN_ATTRIBUTES = (
@@ -301,7 +301,7 @@ def test_the_sites_refused_page_is_in_the_urls_language(code: str) -> None:
 def test_the_bare_500_page_is_in_the_urls_language(code: str) -> None:
     from django.test import RequestFactory
 
-    from game.refusal_pages import server_error
+    from game.ops.refusal_pages import server_error
 
     request = RequestFactory().get("/" if code == "en" else f"/{code}/")
     with translation.override(code):

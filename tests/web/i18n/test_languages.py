@@ -165,8 +165,8 @@ def test_the_embed_speaks_the_language_of_its_url_and_sets_no_cookie() -> None:
 def test_a_refusal_in_a_french_embed_gets_the_embed_page(client: Client) -> None:
     from django.test import RequestFactory
 
-    from game import limits
-    from game.refusal_pages import refused_page
+    from game.ops import limits
+    from game.ops.refusal_pages import refused_page
 
     request = RequestFactory().get("/fr/embed/deal/5/")
     response = refused_page(request, limits.Busy())

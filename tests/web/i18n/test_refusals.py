@@ -11,10 +11,11 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from game import engine, limits
+from game import engine
 from game.board import store, words
 from game.engine.cards import DECK
 from game.engine.moves import MoveError
+from game.ops import limits
 
 CODES = ["fr", "de"]
 ENGLISH_WORDS = re.compile(

@@ -9,8 +9,8 @@ import logging
 import pytest
 from django.test import Client
 
-from game.leases import Job
 from game.models import Game
+from game.ops.leases import Job
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, lost_game
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def test_a_damaged_record_is_a_clear_page_logged_once_and_asks_no_job(
         f"/game/{game.pk}/record.txt",
         f"/game/{game.pk}/record/",
     ]
-    with caplog.at_level(logging.ERROR, logger="game.refusal_pages"):
+    with caplog.at_level(logging.ERROR, logger="game.ops.refusal_pages"):
         answers = [client.get(path) for path in pages * 2]
         asked = client.post(f"/game/{game.pk}/review/ask/")
     for path, answer in zip(pages * 2, answers, strict=True):

@@ -1,4 +1,4 @@
-"""The queue's caps and fairness (game/leases.py): a flood of reviews from a few addresses fills
+"""The queue's caps and fairness (game/ops/leases.py): a flood of reviews from a few addresses fills
 only the reviews' share, an address's second job waits behind everyone's first, and a Show a win
 asked meanwhile is still taken and searched."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from pytest_django.fixtures import Settings
 
-from game import leases, queue
-from game.leases import Job
+from game.ops import leases, queue
+from game.ops.leases import Job
 
 pytestmark = pytest.mark.django_db
 

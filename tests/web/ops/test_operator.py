@@ -14,9 +14,9 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from game import jobs, leases
-from game.backup import verify
-from game.leases import Beat
+from game.ops import leases, schedule
+from game.ops.backup import verify
+from game.ops.leases import Beat
 from tests.helpers.metrics import figures, value
 from tests.helpers.play import start
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, lost_game
@@ -60,7 +60,7 @@ def test_the_nightly_backup_is_written_verified_kept_and_its_time_kept(
     old = tmp_path / "lucie-20261101.backup"
     old.write_bytes(b"an old copy")
     with time_machine.travel(dt.datetime(2026, 12, 3, 2, 41, tzinfo=dt.UTC), tick=False):
-        written = jobs.nightly_backup(tmp_path, day)
+        written = schedule.nightly_backup(tmp_path, day)
         kept = Beat.objects.get(name=leases.BACKUP_BEAT)
     assert written == tmp_path / "lucie-20261203.backup"
     assert verify(written).games == 1

@@ -18,8 +18,9 @@ import time_machine
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from game import deals, engine, limits
+from game import deals, engine
 from game.models import Game
+from game.ops import limits
 from tests.helpers.play import a_first_move, board_of
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +55,7 @@ def stored() -> tuple[int, int]:
         "/deal/5/?sel=KS",
         "/new/",
         "/deal/5/hint/?rules=lucie",
-        "/deal/5/solve/?rules=lucie",
+        "/deal/5/show-a-win/?rules=lucie",
     ],
 )
 def test_a_page_view_with_no_cookie_stores_nothing(url: str) -> None:
@@ -301,11 +302,13 @@ def test_the_hint_on_the_daily_first_board_keeps_the_daily_flag(client: Client) 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
 def test_show_a_win_on_a_first_board_stores_the_game_assisted(htmx: bool) -> None:
     client = Client()
-    asked = client.get("/deal/5/solve/?rules=lucie").content.decode()
-    assert 'action="/deal/5/solve/?rules=lucie"' in asked
+    asked = client.get("/deal/5/show-a-win/?rules=lucie").content.decode()
+    assert 'action="/deal/5/show-a-win/?rules=lucie"' in asked
     assert stored() == (0, 0)
 
-    response = client.post("/deal/5/solve/?rules=lucie", {"n": "0"}, headers=HTMX if htmx else {})
+    response = client.post(
+        "/deal/5/show-a-win/?rules=lucie", {"n": "0"}, headers=HTMX if htmx else {}
+    )
 
     game = Game.objects.get()
     assert response.status_code == (200 if htmx else 303)
@@ -317,7 +320,7 @@ def test_show_a_win_on_a_first_board_stores_the_game_assisted(htmx: bool) -> Non
 
 @pytest.mark.usefixtures("slots_taken")
 def test_show_a_win_on_a_first_board_while_busy_stores_nothing(client: Client) -> None:
-    response = client.post("/deal/5/solve/?rules=lucie", {"n": "0"}, headers=HTMX)
+    response = client.post("/deal/5/show-a-win/?rules=lucie", {"n": "0"}, headers=HTMX)
 
     assert response.status_code == 503
     assert limits.BUSY_MESSAGE in response.content.decode()

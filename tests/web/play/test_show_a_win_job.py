@@ -1,7 +1,8 @@
 """Show a win past a request's budget (issue 33): the request's own search gives up, a job on the
-task queue searches the same position far longer (game/board/jobs.py), and the board follows it
-by itself until the answer is in. The tests' queue is immediate (tests/conftest.py): a job runs in
-the request that asks for it, unless a test holds it back as a queue with a busy worker would."""
+task queue searches on from the same position far longer (game/board/show_a_win_job.py), and the
+board follows it by itself until the answer is in. The tests' queue is immediate
+(tests/conftest.py): a job runs in the request that asks for it, unless a test holds it back as a
+queue with a busy worker would."""
 
 from __future__ import annotations
 
@@ -17,25 +18,25 @@ from django.test import Client
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from game import engine, leases, queue
-from game.board import jobs as board_jobs
-from game.board import winning_line
+from game import engine
+from game.board import show_a_win, show_a_win_job
 from game.engine import solver
-from game.leases import Job
 from game.models import Game
+from game.ops import leases, queue
+from game.ops.leases import Job
 from lucie import metrics
 from tests.helpers.board import heard, kept_for
 from tests.helpers.play import a_card_move, start
 from tests.helpers.play import post as change
-from tests.helpers.solve import (
+from tests.helpers.show_a_win import (
     STILL_LOOKING,
     WON,
     HeldJobs,
     ask,
-    further,
     panel,
     poll,
     request_gives_up,
+    search_on,
     searches,
 )
 
@@ -71,12 +72,12 @@ def test_a_request_that_gives_up_asks_a_job_whose_line_the_board_shows(
     assert response.status_code == 200
     html = response.content.decode()
     assert WON in html
-    assert 'data-action="line-next"' in html
+    assert 'data-action="show-a-win-next"' in html
     # The request's search, then the job's, with its budget in CPU seconds.
     assert [call["time_limit"] for call in asked] == [0.001, settings.SHOW_A_WIN_CPU_SECONDS]
-    assert asked[1]["max_nodes"] == winning_line.JOB_NODES
+    assert asked[1]["max_nodes"] == show_a_win.JOB_NODES
     # The proof is kept where every request reads it, for 30 days.
-    key = winning_line.cache_key(record_of(game))
+    key = show_a_win.cache_key(record_of(game))
     kept = cache.get(key)
     assert kept["status"] == "won"
     assert kept_for(key) > 29 * 86400
@@ -109,10 +110,10 @@ def test_while_the_job_works_the_board_says_so_and_polls_until_its_answer_is_in(
 
     html = ask(client, game).content.decode()
 
-    assert further(html) == "working"
+    assert search_on(html) == "working"
     said = panel(html)
     assert STILL_LOOKING in said
-    assert f'hx-get="/game/{game.pk}/solve/wait/" hx-trigger="load delay:2s"' in said
+    assert f'hx-get="/game/{game.pk}/show-a-win/wait/" hx-trigger="load delay:2s"' in said
     # In a player's words: no solver, no search, no budget.
     assert not re.search(r"\b(solver?|search\w*|undecided|cpu|job|queue)\b", heard(said).lower())
     assert "Still looking for a win from here…</div>" in html  # the live region says it once
@@ -123,9 +124,9 @@ def test_while_the_job_works_the_board_says_so_and_polls_until_its_answer_is_in(
         waiting = poll(client, game)
         assert waiting.status_code == 200
         body = waiting.content.decode()
-        assert body.lstrip().startswith('<section id="winning-line"')  # the panel alone
+        assert body.lstrip().startswith('<section id="show-a-win"')  # the panel alone
         assert 'id="board"' not in body
-        assert further(body) == "working"
+        assert search_on(body) == "working"
         assert waiting["Cache-Control"] == "private, no-store"
     assert asked == []  # a poll never searches
     assert len(held.asked) == 1  # nor asks again while the job is asked
@@ -139,8 +140,8 @@ def test_while_the_job_works_the_board_says_so_and_polls_until_its_answer_is_in(
     body = done.content.decode()
     assert body.startswith('<div id="board"')
     assert WON in body
-    assert "data-line-poll" not in body
-    line = cache.get(winning_line.cache_key(record_of(game)))["line"]
+    assert "data-search-on-poll" not in body
+    line = cache.get(show_a_win.cache_key(record_of(game)))["line"]
     assert f"This game can still be won from here, in {len(line)} moves." in body  # said
     assert re.search(r'data-card="\w+"[^>]*data-hint="card"', body)  # its next move marked
     # From then on the board shows the line, on every page of the game.
@@ -171,8 +172,8 @@ def test_many_players_asking_at_one_position_queue_one_job(
 
     for player in players:
         game = start(player)
-        assert further(ask(player, game).content.decode()) == "working"
-        assert further(poll(player, game).content.decode()) == "working"
+        assert search_on(ask(player, game).content.decode()) == "working"
+        assert search_on(poll(player, game).content.decode()) == "working"
 
     assert len(held.asked) == 1
     assert Job.objects.filter(kind="show_a_win").count() == 1
@@ -186,13 +187,13 @@ def test_a_job_asked_for_long_ago_and_lost_is_asked_for_again_by_a_poll(
     held = HeldJobs(monkeypatch)
     game = start(client)
     ask(client, game)
-    assert further(poll(client, game).content.decode()) == "working"
+    assert search_on(poll(client, game).content.decode()) == "working"
     assert len(held.asked) == 1
-    Job.objects.filter(key=board_jobs.job_key(record_of(game))).update(
+    Job.objects.filter(key=show_a_win_job.job_key(record_of(game))).update(
         lease_until=timezone.now() - dt.timedelta(seconds=1)
     )
 
-    assert further(poll(client, game).content.decode()) == "working"
+    assert search_on(poll(client, game).content.decode()) == "working"
     assert len(held.asked) == 2
 
 
@@ -210,7 +211,7 @@ def test_the_lease_keeps_a_second_job_from_searching_the_same_position(
     held.work()
 
     assert asked == []
-    assert further(html) == "working"
+    assert search_on(html) == "working"
 
 
 def test_a_job_finding_the_verdict_kept_already_does_not_search(
@@ -220,7 +221,7 @@ def test_a_job_finding_the_verdict_kept_already_does_not_search(
     ask(client, game)  # decided in the request
     asked = searches(monkeypatch)
 
-    board_jobs.look_for_a_win(record_of(game).text)
+    show_a_win_job.search_on_job(record_of(game).text)
 
     assert asked == []
 
@@ -232,20 +233,20 @@ def test_a_search_that_cannot_decide_within_its_cpu_budget_says_so_plainly(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     request_gives_up(monkeypatch)
-    monkeypatch.setattr(winning_line, "JOB_NODES", 10)  # the job's budget runs out too
+    monkeypatch.setattr(show_a_win, "JOB_NODES", 10)  # the job's budget runs out too
     game = start(client)
 
     html = ask(client, game).content.decode()
 
-    assert further(html) == "exhausted"
+    assert search_on(html) == "exhausted"
     assert "Even a long look could not tell whether this game can still be won" in panel(html)
-    assert "data-line-poll" not in html
-    key = winning_line.cache_key(record_of(game))
+    assert "data-search-on-poll" not in html
+    key = show_a_win.cache_key(record_of(game))
     assert cache.get(key)["searched"] == settings.SHOW_A_WIN_CPU_SECONDS
-    assert kept_for(key) > board_jobs.EXHAUSTED_SECONDS - 60
+    assert kept_for(key) > show_a_win_job.EXHAUSTED_SECONDS - 60
     # Asked again: that long search is believed, and nothing is searched again meanwhile.
     asked = searches(monkeypatch)
-    assert further(ask(client, game).content.decode()) == "exhausted"
+    assert search_on(ask(client, game).content.decode()) == "exhausted"
     assert asked == []
 
 
@@ -270,9 +271,9 @@ def test_a_job_that_fails_on_every_try_says_so(
     assert response.status_code == 200
     assert len(tries) == leases.MAX_ATTEMPTS
     html = response.content.decode()
-    assert further(html) == "failed"
+    assert search_on(html) == "failed"
     assert "The longer look could not be finished" in panel(html)
-    assert "data-line-poll" not in html
+    assert "data-search-on-poll" not in html
 
 
 def test_a_queue_that_refuses_the_job_says_so_and_is_never_a_500(
@@ -291,21 +292,21 @@ def test_a_queue_that_refuses_the_job_says_so_and_is_never_a_500(
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert further(html) == "refused"
+    assert search_on(html) == "refused"
     assert "Could not look further just now" in panel(html)
-    assert "data-line-poll" not in html
+    assert "data-search-on-poll" not in html
     assert metrics.QUEUE_ERRORS._value.get() == before + 1
     assert "the task queue failed" in caplog.text
-    key = board_jobs.job_key(record_of(game))
+    key = show_a_win_job.job_key(record_of(game))
     assert kept_for(f"show-a-win-refused:{key.removeprefix('show_a_win:')}") <= (
-        board_jobs.REFUSED_SECONDS
+        show_a_win_job.REFUSED_SECONDS
     )
 
     # The queue is back; once the refusal has been kept its while, asking again works.
     monkeypatch.undo()
     request_gives_up(monkeypatch)
     queue._Down.until = 0.0
-    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=board_jobs.REFUSED_SECONDS + 1)
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=show_a_win_job.REFUSED_SECONDS + 1)
     with time_machine.travel(later):
         cache.clear()
         assert WON in ask(client, game).content.decode()
@@ -326,7 +327,7 @@ def test_a_queue_holding_its_cap_of_jobs_asks_no_more_and_says_so(
     response = ask(client, game)
 
     assert response.status_code == 200
-    assert further(response.content.decode()) == "refused"
+    assert search_on(response.content.decode()) == "refused"
     assert enqueued == []
 
 
@@ -357,7 +358,7 @@ def test_without_javascript_the_page_refreshes_itself_until_the_answer_is_in(
 
     assert WON in page
     assert REFRESH not in page
-    assert 'data-action="line-next"' in page
+    assert 'data-action="show-a-win-next"' in page
 
 
 # ---------------------------------------------------------------- bad input
@@ -373,9 +374,9 @@ def test_a_poll_for_an_unknown_game_or_another_sessions_game_is_not_found(
     stranger = Client()
     stranger.get("/")
 
-    assert client.get("/game/999999/solve/wait/").status_code == 404
-    assert stranger.get(f"/game/{game.pk}/solve/wait/").status_code == 404
-    assert client.post(f"/game/{game.pk}/solve/wait/").status_code == 405
+    assert client.get("/game/999999/show-a-win/wait/").status_code == 404
+    assert stranger.get(f"/game/{game.pk}/show-a-win/wait/").status_code == 404
+    assert client.post(f"/game/{game.pk}/show-a-win/wait/").status_code == 405
     assert len(held.asked) == 1
 
 
@@ -395,7 +396,7 @@ def test_a_poll_from_a_board_the_game_has_left_gets_the_board_as_it_stands(
     assert response["HX-Retarget"] == "#board"
     body = response.content.decode()
     assert 'data-moves="1"' in body
-    assert 'id="winning-line"' not in body
+    assert 'id="show-a-win"' not in body
 
 
 def test_a_poll_for_a_game_with_nothing_on_show_gets_its_board(client: Client) -> None:
@@ -405,7 +406,7 @@ def test_a_poll_for_a_game_with_nothing_on_show_gets_its_board(client: Client) -
 
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#board"
-    assert 'id="winning-line"' not in response.content.decode()
+    assert 'id="show-a-win"' not in response.content.decode()
 
 
 def test_show_a_win_on_a_stale_board_asks_no_job(
@@ -416,7 +417,7 @@ def test_show_a_win_on_a_stale_board_asks_no_job(
     game = start(client)
     change(client, game, "move", htmx=True, move=a_card_move(game).text)
 
-    response = client.post(f"/game/{game.pk}/solve/", {"n": 0}, headers={"HX-Request": "true"})
+    response = client.post(f"/game/{game.pk}/show-a-win/", {"n": 0}, headers={"HX-Request": "true"})
 
     assert response.status_code == 409
     assert held.asked == []
@@ -431,10 +432,10 @@ def test_show_a_win_on_a_deals_first_board_asks_the_job_too(
     request_gives_up(monkeypatch)
     held = HeldJobs(monkeypatch)
 
-    response = client.post("/deal/5/solve/", {"n": 0}, headers={"HX-Request": "true"})
+    response = client.post("/deal/5/show-a-win/", {"n": 0}, headers={"HX-Request": "true"})
 
     assert response.status_code == 200
-    assert further(response.content.decode()) == "working"
+    assert search_on(response.content.decode()) == "working"
     assert held.asked == ["lucie 5"]
 
 
@@ -456,5 +457,5 @@ def test_the_panel_speaks_the_pages_language(
 
     assert heading in panel(html)
     assert STILL_LOOKING not in html
-    assert f'hx-get="/{language}/game/{game.pk}/solve/wait/"' in html
+    assert f'hx-get="/{language}/game/{game.pk}/show-a-win/wait/"' in html
     assert heading in poll(client, game, prefix=f"/{language}").content.decode()

@@ -8,8 +8,8 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client, RequestFactory, override_settings
 
-from game import limits
 from game.models import Game
+from game.ops import limits
 from tests.helpers.limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
 
 pytestmark = pytest.mark.django_db

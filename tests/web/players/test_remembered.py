@@ -16,7 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from game.models import Game
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 from tests.helpers.daily import open_daily
 from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 

@@ -11,9 +11,10 @@ import time_machine
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from game import engine, limits
+from game import engine
 from game.models import Game, Transfer
-from game.stats import figures as stats
+from game.ops import limits
+from game.stats import player_stats as stats
 from game.stats import transfer
 from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 

@@ -15,13 +15,14 @@ from django.core.cache import cache
 from django.test import Client
 from redis.exceptions import RedisError
 
-from game import engine, leases, limits, queue
+from game import engine
 from game.board import store as game_store
 from game.engine import solver
-from game.leases import Job
 from game.models import Game, GameReview
+from game.ops import leases, limits, queue
+from game.ops.leases import Job
 from game.review import found as reviews
-from game.review import jobs
+from game.review import review_job
 from lucie import metrics
 from tests.helpers.daily import open_daily
 from tests.helpers.play import start
@@ -281,15 +282,15 @@ def test_a_review_is_a_job_that_the_page_asks_for_then_polls_until_done(
     for _ in range(3):
         assert state(review_page(client, game, **HX)) == "working"
     client.post(f"/game/{game.pk}/review/ask/", headers=HX)  # a second press: the job is open
-    assert woken == [jobs.job_key(game)]
+    assert woken == [review_job.job_key(game)]
 
     # A worker takes the job; the next poll shows it finished.
-    leases.run.call_local(jobs.job_key(game))
+    leases.run.call_local(review_job.job_key(game))
     done = review_page(client, game, **HX)
     assert state(done) == "done"
     assert last_winnable(done) is not None
     assert "data-review-poll" not in done
-    assert Job.objects.get(key=jobs.job_key(game)).state == Job.State.DONE
+    assert Job.objects.get(key=review_job.job_key(game)).state == Job.State.DONE
 
 
 def test_a_job_whose_worker_died_is_woken_again_once_its_lease_lapses(
@@ -297,7 +298,7 @@ def test_a_job_whose_worker_died_is_woken_again_once_its_lease_lapses(
 ) -> None:
     game = lost_game(client, LOST_IN_THE_LAST_DEAL)
     ask_review(client, game)
-    key = jobs.job_key(game)
+    key = review_job.job_key(game)
     assert leases.claim(key, "a worker that is then killed") is not None
     assert leases.sweep(pending=0) == []  # its lease still runs: nothing to do
     with time_machine.travel(
@@ -322,7 +323,7 @@ def test_a_lost_wake_up_is_given_again_only_when_the_queue_holds_fewer_than_wait
         assert leases.sweep(pending=2) == []  # both wake-ups are still on the queue
         # The queue was emptied (a Redis restarted without its data): both are woken again.
         assert sorted(job.key for job in leases.sweep(pending=0)) == sorted(
-            jobs.job_key(game) for game in games
+            review_job.job_key(game) for game in games
         )
         assert leases.sweep(pending=0) == []  # once per pickup, not every sweep
 
@@ -330,8 +331,8 @@ def test_a_lost_wake_up_is_given_again_only_when_the_queue_holds_fewer_than_wait
 def test_a_review_is_never_worked_on_twice_at_once(client: Client, woken: list[str]) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
     ask_review(client, game)
-    assert leases.claim(jobs.job_key(game), "another worker") is not None
-    leases.run.call_local(jobs.job_key(game))
+    assert leases.claim(review_job.job_key(game), "another worker") is not None
+    leases.run.call_local(review_job.job_key(game))
     # The job found its lease held and did nothing: the review is as it was.
     assert state(review_page(client, game)) == "working"
     assert GameReview.objects.get(game=game).found["slip"]["solves"] == 0
@@ -404,7 +405,7 @@ def test_a_review_that_fails_on_every_try_says_so_and_a_press_asks_again(
     assert "Try the review again" in html
     assert state(review_page(client, game, **HX)) == "failed"  # a poll does not ask again
     assert len(tries) == leases.MAX_ATTEMPTS
-    assert "the database went away" in Job.objects.get(key=jobs.job_key(game)).error
+    assert "the database went away" in Job.objects.get(key=review_job.job_key(game)).error
 
     monkeypatch.undo()
     assert state(ask_review(client, game, **HX).content.decode()) == "done"
@@ -587,7 +588,7 @@ def test_a_hint_makes_a_win_not_clean(client: Client) -> None:
 
 def test_show_a_win_makes_a_game_assisted_never_clean(client: Client) -> None:
     game = start(client, *WON_BY_GREEDY)
-    client.post(f"/game/{game.pk}/solve/", {"n": 0}, headers=HX)
+    client.post(f"/game/{game.pk}/show-a-win/", {"n": 0}, headers=HX)
     game.refresh_from_db()
     game_store.save(
         game,
@@ -655,14 +656,14 @@ def test_asking_for_a_review_meets_the_solvers_rate_limit_and_polls_do_not(
             for _ in range(per_session + 2)
         ]
         assert set(polls) == {200}
-        assert woken == [jobs.job_key(games[0])]
+        assert woken == [review_job.job_key(games[0])]
         # Past the limit (the session's tries count too), asking is refused with a clear answer.
         for _ in range(per_session):
             client.post(f"/game/{games[0].pk}/review/try/", {"move": "R"})
         refused = ask_review(client, games[1], **HX)
         assert refused.status_code == 200
         assert int(refused["Retry-After"]) >= 1
-        assert woken == [jobs.job_key(games[0])]
+        assert woken == [review_job.job_key(games[0])]
 
 
 def test_an_embed_game_has_no_review(client: Client) -> None:

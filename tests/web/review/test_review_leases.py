@@ -1,5 +1,5 @@
 """Reviews whose workers die, whose queue loses its messages or freezes, against gunicorn and
-real `manage.py work` processes: the lease in the database (game/leases.py) finishes the work by
+real `manage.py work` processes: the lease in the database (game/ops/leases.py) finishes the work by
 itself, and the pages only ever poll.
 
 On the SQLite pass the queue is a SQLite file; on the PostgreSQL pass (QUEUE_URL set) it is

@@ -9,7 +9,7 @@ from django.test import Client
 
 from game.board import store
 from game.models import Game
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from game.board import store
 from game.models import Game
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 A game counts as played once it is over: won, lost, or abandoned (left in progress for another
 game, which is a loss). A game begun and still under way is counted apart ("in progress") and is
-in no rate. A game in which the solver was peeked at (or that went on from an imported record) is
+in no rate. A game in which "Show a win" was used (or that went on from an imported record) is
 a win with help: played, never won, and counted apart as such. Every figure that says "won" (Won,
 the rate, the streaks, best and average times, the cards-home chart's bar of 52) counts clean
 wins alone: the chart's wins with help have a bar of their own. Figures are per rule set, since a

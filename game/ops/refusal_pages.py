@@ -26,7 +26,8 @@ from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext
 from django.views import defaults
 
-from game import engine, limits
+from game import engine
+from game.ops import limits
 from lucie import languages
 
 DAMAGED = (engine.InvalidRecordError, engine.InvalidMoveError, engine.IllegalMoveError,

@@ -1,6 +1,6 @@
-"""How hard a day's deal is, as a job on the task queue's workers (game/queue.py, held by a lease:
-game/leases.py): today's and tomorrow's asked every five minutes and as soon as a worker starts.
-A page never asks for one (a GET only reads); a day with no figure says so.
+"""How hard a day's deal is, as a job on the task queue's workers (game/ops/queue.py, held by a
+lease: game/ops/leases.py): today's and tomorrow's asked every five minutes and as soon as a
+worker starts. A page never asks for one (a GET only reads); a day with no figure says so.
 """
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ import datetime as dt
 
 from huey import crontab
 
-from game import deals, leases, queue
-from game.daily import difficulty as difficulties
-from game.leases import Asked, Job
-from game.queue import PRIORITY_DIFFICULTY, huey
+from game import deals
+from game.daily import difficulties
+from game.ops import leases, queue
+from game.ops.leases import Asked, Job
+from game.ops.queue import PRIORITY_DIFFICULTY, huey
 
 
 @queue.handler(Job.Kind.DIFFICULTY)

@@ -11,13 +11,14 @@
   the site is busy (a 503 with `Retry-After`), instead of waiting in a queue that could grow
   without end while the threads that serve pages sit in it; a hint waits up to
   HINT_WAIT_SECONDS, which the worker's few threads bound. Reviews and each day's difficulty
-  take no slot: they run on the task queue's workers (game/jobs.py). The searches themselves
+  take no slot: they run on the task queue's workers (game/ops/schedule.py). The searches themselves
   run in compute processes of the worker's own, at a lower priority (`search`): a search in one
   of the worker's threads would hold the interpreter lock against the thread serving a page
   beside it.
 
 The views turn `Limited` and `Busy` into a board with a message where they can (so the player
-sees it where they pressed); anything else gets game.refusal_pages.LimitsMiddleware's short page.
+sees it where they pressed); anything else gets game.ops.refusal_pages.LimitsMiddleware's short
+page.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from django.http.response import HttpResponseBase
 from django.utils.translation import gettext_lazy, gettext_noop
 from django_ratelimit.core import get_usage
 
-from game import compute_process
+from game.ops import compute_process
 
 MAX_GAME_MOVES = 1000
 """Moves a game's log may hold, on the site, in the embed and in an imported record. Past it a
@@ -239,7 +240,7 @@ def rate_limited(rate: Rate, *methods: str) -> Callable[[View], View]:
 _slots = threading.BoundedSemaphore(settings.COMPUTE_SLOTS)
 # Hints have slots of their own: a hint (under 100 ms of CPU) never waits behind a Show a win or
 # a review's try, which may search for seconds. (Reviews and each day's difficulty run on the
-# queue's workers and take no slot here at all: game/jobs.py.)
+# queue's workers and take no slot here at all: game/ops/schedule.py.)
 _hint_slots = threading.BoundedSemaphore(settings.COMPUTE_SLOTS)
 
 HINT_WAIT_SECONDS = 2.0

@@ -1,9 +1,9 @@
 """Work handed to the task queue, held by a lease in the database: who holds a job and until when.
 
-The queue (game/queue.py, Huey) only carries a wake-up, "job KEY wants doing"; what is to be done,
-whether it is done, who holds it and until when live in a `Job` row in the site's own database,
-which every app server and worker shares. So nothing hangs on the queue keeping its messages or a
-worker living to the end of its job:
+The queue (game/ops/queue.py, Huey) only carries a wake-up, "job KEY wants doing"; what is to be
+done, whether it is done, who holds it and until when live in a `Job` row in the site's own
+database, which every app server and worker shares. So nothing hangs on the queue keeping its
+messages or a worker living to the end of its job:
 
 - A worker claims a job with one conditional UPDATE (waiting, or running under a lease that has
   lapsed) and holds it under a lease of LEASE_SECONDS, renewed every RENEW_SECONDS by a thread
@@ -40,7 +40,7 @@ from django.db import IntegrityError, close_old_connections, connection, models,
 from django.db.models import Q
 from django.utils import timezone
 
-from game import queue
+from game.ops import queue
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class Job(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     # What the job works on: a game's id, a record's text, a deal number.
     argument = models.CharField(max_length=2000, blank=True, default="")
-    # Who asked (keyed hashes: game.limits), for fairness between askers.
+    # Who asked (keyed hashes: game.ops.limits), for fairness between askers.
     asker = models.CharField(max_length=64, blank=True, default="")
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     asked_at = models.DateTimeField()
@@ -210,7 +210,7 @@ def ask(
 
 def wake(key: str, kind: str, *, behind: int = 0, priority: int | None = None) -> bool:
     """Put job `key`'s wake-up on the queue, `behind` places below its kind's priority (at most
-    queue.BEHIND_MOST), or at `priority`. False when the queue cannot take it (game/queue.py:
+    queue.BEHIND_MOST), or at `priority`. False when the queue cannot take it (game/ops/queue.py:
     enqueue)."""
     if priority is None:
         priority = queue.PRIORITIES.get(kind, 0) - min(behind, queue.BEHIND_MOST)

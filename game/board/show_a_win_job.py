@@ -1,13 +1,14 @@
-"""Show a win past a request's budget, as a job on the task queue's workers (game/queue.py).
+"""Show a win's search on: past a request's budget, a job on the task queue's workers
+(game/ops/queue.py).
 
-A request searches a position for about two seconds (game/board/winning_line.py). When that
-cannot decide, the request asks for a job (`further`) that searches the same position with
-settings.SHOW_A_WIN_CPU_SECONDS of CPU, and answers at once: the board says it is still looking,
-and follows the job (`follow`: the panel polls, a page without JavaScript refreshes itself).
-The job keeps its verdict in the position's own cache entry, the one every request reads, so
-whoever reaches that position afterwards, on any server, gets it at once.
+A request searches a position for about two seconds (game/board/show_a_win.py). When that cannot
+decide, the request asks for a job (`search_on`) that searches on from the same position with
+settings.SHOW_A_WIN_CPU_SECONDS of CPU, and answers at once: the board says it is still looking, and
+follows the job (`follow`: the panel polls, a page without JavaScript refreshes itself). The job
+keeps its verdict in the position's own cache entry, the one every request reads, so whoever reaches
+that position afterwards, on any server, gets it at once.
 
-The job is held by a lease (game/leases.py), one per position (`job_key`), so however many
+The job is held by a lease (game/ops/leases.py), one per position (`job_key`), so however many
 players ask there is one job, a job whose worker died is taken up by another, and a kind's cap
 (settings.QUEUE_CAPS) keeps a flood of Show a win from filling the queue (nor does a flood of
 reviews refuse this one: each kind has its own). What the board shows while it waits comes from
@@ -25,11 +26,12 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.utils import timezone
 
-from game import engine, leases, queue
-from game.board import winning_line
-from game.board.winning_line import Answer, WinningLine
-from game.leases import Job
+from game import engine
+from game.board import show_a_win
+from game.board.show_a_win import Answer, OnShow
 from game.models import Game
+from game.ops import leases, queue
+from game.ops.leases import Job
 
 REFUSED_SECONDS = 30
 """A queue that could not take a job is tried again for that position after this long."""
@@ -44,7 +46,7 @@ ASK_SECONDS = 5 * 60
 
 def _name(record: engine.Record) -> str:
     """The position's name: the hash in its cache key."""
-    return winning_line.cache_key(record).removeprefix("peek:")
+    return show_a_win.cache_key(record).removeprefix(show_a_win.CACHE_PREFIX)
 
 
 def job_key(record: engine.Record) -> str:
@@ -57,22 +59,23 @@ def _refused_key(record: engine.Record) -> str:
 
 
 @queue.handler(Job.Kind.SHOW_A_WIN)
-def look_for_a_win(text: str) -> None:
-    """Search the position record `text` reaches with the job's budget, and keep the verdict."""
+def search_on_job(text: str) -> None:
+    """The job: search on from the position record `text` reaches with the job's budget, and
+    keep the verdict."""
     record = engine.Record.parse(text)
-    if _decided(winning_line.cached(record)):
+    if _decided(show_a_win.cached(record)):
         return  # another job, or a review, has kept one meanwhile
     played = engine.Play(record.deal_number, record.rules, record.moves)
-    winning_line.answer(
+    show_a_win.answer(
         record,
         played.position,
         time_limit=settings.SHOW_A_WIN_CPU_SECONDS,
-        max_nodes=winning_line.JOB_NODES,
+        max_nodes=show_a_win.JOB_NODES,
         undecided_seconds=EXHAUSTED_SECONDS,
     )
 
 
-def _decided(kept: winning_line.Kept | None) -> bool:
+def _decided(kept: show_a_win.Kept | None) -> bool:
     """A verdict no job of ours would change: a proof, or a search at least as long as ours."""
     if kept is None:
         return False
@@ -81,44 +84,46 @@ def _decided(kept: winning_line.Kept | None) -> bool:
 
 def known(record: engine.Record) -> Answer | None:
     """What is known of `record`'s position past a request's search: a proof, or undecided with
-    how the longer look stands (`Answer.further`); None when nothing is (no job asked lately).
+    how the search on stands (`Answer.search_on`); None when nothing is (no job asked lately).
     Reads of the cache only."""
-    kept = winning_line.cached(record)
+    kept = show_a_win.cached(record)
     if kept is not None and _decided(kept):
         if kept.answer.status != "undecided":
             return kept.answer
-        return Answer("undecided", further="exhausted")
+        return Answer("undecided", search_on="exhausted")
     job = Job.objects.filter(key=job_key(record)).first()
     if job is not None and job.is_open:
         # A job whose lease lapsed (its worker died, the queue lost it) is known no more: the
         # board's poll asks for it again.
-        return Answer("undecided", further="working") if job.lease_until > timezone.now() else None
+        return (
+            Answer("undecided", search_on="working") if job.lease_until > timezone.now() else None
+        )
     since = _since(job.finished_at) if job is not None and job.finished_at else None
     if job is not None and since is not None:
         if job.state == Job.State.FAILED and job.error == leases.QUEUE_REFUSED:
-            return Answer("undecided", further="refused") if since < REFUSED_SECONDS else None
+            return Answer("undecided", search_on="refused") if since < REFUSED_SECONDS else None
         if job.state == Job.State.FAILED and since < ASK_SECONDS:
-            return Answer("undecided", further="failed")
+            return Answer("undecided", search_on="failed")
         # Done, and its verdict not in this cache (evicted, or kept in another process's
         # memory on a site without a shared cache): believed like a search that found nothing.
         if job.state == Job.State.DONE and since < EXHAUSTED_SECONDS:
-            return Answer("undecided", further="exhausted")
+            return Answer("undecided", search_on="exhausted")
     if cache.get(_refused_key(record)):
-        return Answer("undecided", further="refused")
+        return Answer("undecided", search_on="refused")
     return None
 
 
-def further(record: engine.Record, found: Answer) -> Answer:
+def search_on(record: engine.Record, found: Answer) -> Answer:
     """The answer to show for `record`'s position after a request's search found `found`: that,
-    when it decided; else what the longer look has found or how it stands, the job asked for
-    when none was asked lately. Never a search in the request."""
+    when it decided; else what the search on has found or how it stands, the job asked for when
+    none was asked lately. Never a search in the request."""
     if found.status != "undecided":
         return found
     now = known(record)
     if now is None:
         _ask(record)
         # Where the queue is immediate (the tests) the job has run already.
-        now = known(record) or Answer("undecided", further="working")
+        now = known(record) or Answer("undecided", search_on="working")
     return now
 
 
@@ -132,15 +137,15 @@ def _ask(record: engine.Record) -> None:
         cache.set(_refused_key(record), True, REFUSED_SECONDS)
 
 
-def follow(session: SessionBase, game: Game) -> WinningLine | None:
-    """The verdict on show beside `game` (winning_line.shown), brought up to date while a longer
-    look goes on: its answer once the job has kept one (remembered in the session from then on),
+def follow(session: SessionBase, game: Game) -> OnShow | None:
+    """Show a win on show beside `game` (show_a_win.shown), brought up to date while the search
+    on goes on: its answer once the job has kept one (remembered in the session from then on),
     the job asked for again when nothing is known of it. A read of the cache; never a search."""
-    line = winning_line.shown(session, game)
-    if line is None or not line.waiting:
-        return line
-    now = further(game.record, Answer("undecided"))
-    if now.status == "undecided" and now.further == "working":
-        return line
-    winning_line.remember(session, game, now)
-    return winning_line.shown(session, game)
+    on_show = show_a_win.shown(session, game)
+    if on_show is None or not on_show.waiting:
+        return on_show
+    now = search_on(game.record, Answer("undecided"))
+    if now.status == "undecided" and now.search_on == "working":
+        return on_show
+    show_a_win.remember(session, game, now)
+    return show_a_win.shown(session, game)

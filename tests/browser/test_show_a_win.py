@@ -1,7 +1,7 @@
 """'Show a win' in real Chromium: the menu asks first in a dialog, the verdict appears, Next steps
 through the line with its next move marked on the board, Play it out wins, and the statistics count
 the game as played, not won. Also without JavaScript, the panel at phone and desktop sizes, and a
-longer look on the task queue followed by the board itself."""
+search on as a job on the task queue followed by the board itself."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.helpers.browser import screenshot
-from tests.helpers.solve import STILL_LOOKING, HeldJobs, request_gives_up
+from tests.helpers.show_a_win import STILL_LOOKING, HeldJobs, request_gives_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,11 +44,11 @@ def marked_card(page: Page) -> str | None:
 def ask_for_a_win(page: Page) -> None:
     page.get_by_label("Menu").click()
     page.get_by_role("button", name="Show a win").click()
-    dialog = page.locator("#solve-dialog")
+    dialog = page.locator("#show-a-win-dialog")
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("This game will count as played, not won.")
     dialog.get_by_role("button", name="Show a win").click()
-    expect(page.locator(".solver")).to_contain_text(WON)
+    expect(page.locator(".show-a-win")).to_contain_text(WON)
 
 
 def test_show_a_win_steps_through_the_line_and_counts_as_played(
@@ -60,13 +60,13 @@ def test_show_a_win_steps_through_the_line_and_counts_as_played(
     # Cancelling the question changes nothing.
     page.get_by_label("Menu").click()
     page.get_by_role("button", name="Show a win").click()
-    page.locator("#solve-dialog").get_by_role("button", name="Keep playing").click()
-    expect(page.locator("#solve-dialog")).to_be_hidden()
-    expect(page.locator(".solver")).to_have_count(0)
+    page.locator("#show-a-win-dialog").get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#show-a-win-dialog")).to_be_hidden()
+    expect(page.locator(".show-a-win")).to_have_count(0)
 
     ask_for_a_win(page)
     expect(page.locator(".info .assisted")).to_be_visible()
-    panel = page.locator(".solver")
+    panel = page.locator(".show-a-win")
     total = int(panel.get_attribute("data-line-length") or 0)
     assert total > 10
     expect(panel).to_have_attribute("data-line-step", "0")
@@ -101,7 +101,7 @@ def test_show_a_win_steps_through_the_line_and_counts_as_played(
     expect(board(page)).to_have_attribute("data-status", "playing")
     # Under reduced motion it plays the rest at once.
     page.evaluate("document.documentElement.classList.add('reduced-motion')")
-    page.locator(".solver").get_by_role("button", name="Play it out").click()
+    page.locator(".show-a-win").get_by_role("button", name="Play it out").click()
     expect(board(page)).to_have_attribute("data-status", "won")
     moves_shown(page, total)
     expect(page.get_by_role("heading", name="All 52 cards are home")).to_be_visible()
@@ -134,7 +134,7 @@ def test_leaving_the_line_drops_it(page: Page, live_server: LiveServer, errors: 
         page.locator(f'.fan [data-card="{target_code}"]').click()
 
     moves_shown(page, 1)
-    expect(page.locator(".solver")).to_have_count(0)
+    expect(page.locator(".show-a-win")).to_have_count(0)
     expect(page.locator(".info .assisted")).to_be_visible()
     assert errors == []
 
@@ -146,13 +146,13 @@ def test_show_a_win_without_javascript(browser: Browser, live_server: LiveServer
     page.locator("summary").click()
     page.get_by_role("button", name="Show a win").click()
     # Nothing is stored yet: the question is asked on the deal's own page for it.
-    expect(page).to_have_url(re.compile(rf"/deal/{DEAL}/solve/\?rules=lucie$"))
+    expect(page).to_have_url(re.compile(rf"/deal/{DEAL}/show-a-win/\?rules=lucie$"))
     expect(page.get_by_role("heading", name="Show a win?")).to_be_visible()
 
     page.get_by_role("button", name="Show a win").click()
 
-    expect(page).to_have_url(re.compile(r"/game/\d+/\?did=solve&from=0$"))
-    expect(page.locator(".solver")).to_contain_text(WON)
+    expect(page).to_have_url(re.compile(r"/game/\d+/\?did=show_a_win&from=0$"))
+    expect(page.locator(".show-a-win")).to_contain_text(WON)
     page.get_by_role("button", name="Next").click()
     moves_shown(page, 1)
     page.get_by_role("button", name="Play it out").click()
@@ -174,8 +174,8 @@ def test_the_panel_at_phone_and_desktop_sizes(
         page.get_by_label("Menu").click()
         page.get_by_role("button", name="Show a win").click()
         screenshot(page, artifact_dir / f"ask-{name}-{scheme}.png")
-        page.locator("#solve-dialog").get_by_role("button", name="Show a win").click()
-        expect(page.locator(".solver")).to_contain_text(WON)
+        page.locator("#show-a-win-dialog").get_by_role("button", name="Show a win").click()
+        expect(page.locator(".show-a-win")).to_contain_text(WON)
         page.get_by_role("button", name="Next").click()
         moves_shown(page, 1)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -201,17 +201,18 @@ def test_the_panel_at_phone_and_desktop_sizes(
 def test_a_deal_that_cannot_be_won_says_so(
     browser: Browser, live_server: LiveServer, artifact_dir: Path
 ) -> None:
-    # Deal 1 under "no merci, no redeals" cannot be won (tests/web/play/test_solve.py checks why).
+    # Deal 1 under "no merci, no redeals" cannot be won (tests/web/play/test_show_a_win.py says
+    # why).
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(f"{live_server.url}/deal/1/?rules=nomerci-r0")
-    ask = page.locator("#solve-dialog")
+    ask = page.locator("#show-a-win-dialog")
     page.get_by_label("Menu").click()
     page.get_by_role("button", name="Show a win").click()
     ask.get_by_role("button", name="Show a win").click()
 
-    expect(page.locator(".solver")).to_contain_text("No win is possible from here")
-    expect(page.locator(".solver button")).to_have_count(0)
+    expect(page.locator(".show-a-win")).to_contain_text("No win is possible from here")
+    expect(page.locator(".show-a-win button")).to_have_count(0)
     screenshot(page, artifact_dir / "no-win-phone.png")
     context.close()
 
@@ -226,18 +227,18 @@ def test_a_longer_look_is_followed_by_the_board_itself(
     page.goto(f"{live_server.url}/deal/{DEAL}/")
     page.get_by_label("Menu").click()
     page.get_by_role("button", name="Show a win").click()
-    page.locator("#solve-dialog").get_by_role("button", name="Show a win").click()
+    page.locator("#show-a-win-dialog").get_by_role("button", name="Show a win").click()
 
-    panel = page.locator(".solver")
+    panel = page.locator(".show-a-win")
     expect(panel).to_contain_text(STILL_LOOKING)
-    expect(panel).to_have_attribute("data-further", "working")
+    expect(panel).to_have_attribute("data-search-on", "working")
     page.wait_for_timeout(2500)  # a poll has come and gone: still looking
-    expect(panel).to_have_attribute("data-further", "working")
+    expect(panel).to_have_attribute("data-search-on", "working")
     assert len(held.asked) == 1
 
     held.work()
 
-    expect(page.locator(".solver")).to_contain_text(WON, timeout=10_000)
+    expect(page.locator(".show-a-win")).to_contain_text(WON, timeout=10_000)
     expect(page.locator('#board .fan [data-hint="card"]')).to_have_count(1)
     expect(page.locator("#announce")).to_contain_text("This game can still be won from here")
     assert errors == []
@@ -250,14 +251,14 @@ def test_a_longer_look_without_javascript_refreshes_the_page(
     held = HeldJobs(monkeypatch)
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(f"{live_server.url}/deal/{DEAL}/solve/?rules=lucie")
+    page.goto(f"{live_server.url}/deal/{DEAL}/show-a-win/?rules=lucie")
     page.get_by_role("button", name="Show a win").click()
-    expect(page.locator(".solver")).to_contain_text(STILL_LOOKING)
+    expect(page.locator(".show-a-win")).to_contain_text(STILL_LOOKING)
     expect(page.get_by_role("link", name="Look again")).to_be_visible()
 
     held.work()
 
     # The page reloads itself (a refresh every 5 s while it is still looking).
-    expect(page.locator(".solver")).to_contain_text(WON, timeout=12_000)
+    expect(page.locator(".show-a-win")).to_contain_text(WON, timeout=12_000)
     expect(page.get_by_role("button", name="Next")).to_be_visible()
     context.close()

@@ -9,7 +9,7 @@ new copy or whatever was there before.
 - SQLite: SQLite's online backup API (sqlite3.Connection.backup) copies the database in one
   step under one read transaction. In WAL mode a reader never blocks the site's writers, and the
   copy is the database as it stood at one commit, never the torn file `cp` can make.
-- PostgreSQL: `pg_dump --format=custom` in one exported snapshot (game/pgdump.py).
+- PostgreSQL: `pg_dump --format=custom` in one exported snapshot (game/ops/pgdump.py).
 
 A SQLite copy is restored with `restore` (SQLite's backup API again, into the database the
 settings name, as one transaction); a PostgreSQL copy with pg_restore into a fresh database
@@ -30,7 +30,8 @@ from urllib.parse import quote
 
 from django.db import connections
 
-from game import engine, pgdump
+from game import engine
+from game.ops import pgdump
 
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 """The files SQLite keeps beside a database while it is open: writing over one corrupts it."""

@@ -19,17 +19,17 @@ from django.test import Client
 from django.utils import translation
 
 from game import deals, engine
+from game.board import show_a_win
 from game.board import store as game_store
-from game.board import winning_line
 from game.board import words as board_words
 from game.daily import figures as daily_figures
 from game.daily import player
 from game.engine import solver
 from game.models import Game
-from game.stats import figures as stats
+from game.stats import player_stats as stats
 from tests.helpers.board import kept_for
 from tests.helpers.play import start, status_of
-from tests.helpers.solve import STILL_LOOKING, HeldJobs
+from tests.helpers.show_a_win import STILL_LOOKING, HeldJobs
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -85,7 +85,7 @@ def words(html: str) -> str:
 
 
 def shown_line(client: Client) -> list[str]:
-    kept = client.session[winning_line.SESSION_KEY]
+    kept = client.session[show_a_win.SESSION_KEY]
     assert isinstance(kept["line"], list)
     return kept["line"]
 
@@ -147,9 +147,9 @@ def test_the_menu_offers_show_a_win_with_its_question(client: Client) -> None:
     html = text(client.get(f"/game/{game.pk}/"))
 
     assert re.search(
-        r'action="/game/\d+/solve/"[^>]*>\s*<button[^>]*data-dialog="solve-dialog"', html
+        r'action="/game/\d+/show-a-win/"[^>]*>\s*<button[^>]*data-dialog="show-a-win-dialog"', html
     )
-    assert '<dialog id="solve-dialog"' in html
+    assert '<dialog id="show-a-win-dialog"' in html
     assert "Peek at a winning line? This game will count as played, not won." in words(html)
 
 
@@ -158,12 +158,12 @@ def test_without_javascript_a_page_asks_first_and_changes_nothing(
 ) -> None:
     game = start(client)
 
-    response = client.get(f"/game/{game.pk}/solve/")
+    response = client.get(f"/game/{game.pk}/show-a-win/")
 
     assert response.status_code == 200
     html = text(response)
     assert "Peek at a winning line? This game will count as played, not won." in words(html)
-    assert f'<form method="post" action="/game/{game.pk}/solve/"' in html
+    assert f'<form method="post" action="/game/{game.pk}/show-a-win/"' in html
     assert 'name="n" value="0"' in html
     assert solver_calls == []
     game.refresh_from_db()
@@ -173,12 +173,12 @@ def test_without_javascript_a_page_asks_first_and_changes_nothing(
 def test_a_post_without_the_board_it_came_from_is_refused(client: Client) -> None:
     game = start(client)
 
-    response = client.post(f"/game/{game.pk}/solve/", {}, headers=HX)
+    response = client.post(f"/game/{game.pk}/show-a-win/", {}, headers=HX)
 
     assert response.status_code == 400
     game.refresh_from_db()
     assert not game.assisted
-    assert winning_line.SESSION_KEY not in client.session
+    assert show_a_win.SESSION_KEY not in client.session
 
 
 def test_a_stale_board_is_refused_with_the_game_as_it_stands(
@@ -188,7 +188,7 @@ def test_a_stale_board_is_refused_with_the_game_as_it_stands(
     move = next(m for m in engine.legal_moves(game.replay().position) if m.card is not None)
     post(client, game, "move", move=move.text)
 
-    response = post(client, game, "solve", n=0)
+    response = post(client, game, "show-a-win", n=0)
 
     assert response.status_code == 409
     assert "That board was out of date" in text(response)
@@ -202,9 +202,9 @@ def test_another_sessions_game_is_not_found(client: Client) -> None:
     stranger = Client()
     stranger.get("/")
 
-    assert stranger.get(f"/game/{game.pk}/solve/").status_code == 404
-    assert stranger.post(f"/game/{game.pk}/solve/", {"n": 0}).status_code == 404
-    for action in ("solve/next", "solve/out"):
+    assert stranger.get(f"/game/{game.pk}/show-a-win/").status_code == 404
+    assert stranger.post(f"/game/{game.pk}/show-a-win/", {"n": 0}).status_code == 404
+    for action in ("show-a-win/next", "show-a-win/out"):
         assert stranger.post(f"/game/{game.pk}/{action}/", {"n": 0}).status_code == 404
     game.refresh_from_db()
     assert not game.assisted
@@ -213,9 +213,9 @@ def test_another_sessions_game_is_not_found(client: Client) -> None:
 def test_show_a_win_answers_get_and_post_only(client: Client) -> None:
     game = start(client)
 
-    assert client.put(f"/game/{game.pk}/solve/").status_code == 405
-    assert client.get(f"/game/{game.pk}/solve/next/").status_code == 405
-    assert client.get(f"/game/{game.pk}/solve/out/").status_code == 405
+    assert client.put(f"/game/{game.pk}/show-a-win/").status_code == 405
+    assert client.get(f"/game/{game.pk}/show-a-win/next/").status_code == 405
+    assert client.get(f"/game/{game.pk}/show-a-win/out/").status_code == 405
 
 
 # ---------------------------------------------------------------- the verdicts
@@ -224,7 +224,7 @@ def test_show_a_win_answers_get_and_post_only(client: Client) -> None:
 def test_a_winnable_game_shows_a_line_that_wins_and_is_marked_assisted(client: Client) -> None:
     game = start(client)
 
-    response = post(client, game, "solve")
+    response = post(client, game, "show-a-win")
 
     assert response.status_code == 200
     html = text(response)
@@ -247,25 +247,25 @@ def test_a_winnable_game_shows_a_line_that_wins_and_is_marked_assisted(client: C
 def test_the_verdict_is_shown_on_the_page_after_a_plain_post(client: Client) -> None:
     game = start(client)
 
-    response = post(client, game, "solve", htmx=False)
+    response = post(client, game, "show-a-win", htmx=False)
 
     assert response.status_code == 303
-    assert response["Location"] == f"/game/{game.pk}/?did=solve&from=0"
+    assert response["Location"] == f"/game/{game.pk}/?did=show_a_win&from=0"
     page = text(client.get(f"/game/{game.pk}/"))
     assert WON in page
-    assert 'data-action="line-next"' in page
+    assert 'data-action="show-a-win-next"' in page
 
 
 def test_a_deal_that_cannot_be_won_says_so(client: Client) -> None:
     number = unwinnable_deal("nomerci-r0")
     game = start(client, number, rules="nomerci-r0")
 
-    response = post(client, game, "solve")
+    response = post(client, game, "show-a-win")
 
     assert response.status_code == 200
     html = text(response)
     assert LOST in html
-    assert 'data-action="line-next"' not in html
+    assert 'data-action="show-a-win-next"' not in html
     game.refresh_from_db()
     assert game.assisted
     assert game.status == Game.Status.PLAYING
@@ -279,7 +279,7 @@ def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
     assert status_of(played) == "lost"
     store(game, played.moves)
 
-    response = post(client, game, "solve")
+    response = post(client, game, "show-a-win")
 
     assert response.status_code == 200
     assert LOST in text(response)
@@ -291,13 +291,13 @@ def test_a_game_with_no_move_left_is_no_win(client: Client) -> None:
 def test_past_the_requests_budget_and_the_jobs_no_answer_is_found(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Neither the request's search nor the longer one that follows (game/board/jobs.py, run
-    in the request here: the tests' queue is immediate) decides: the board says so plainly."""
-    monkeypatch.setattr(winning_line, "NODE_CAP", 10)
-    monkeypatch.setattr(winning_line, "JOB_NODES", 10)
+    """Neither the request's search nor the search on that follows (game/board/show_a_win_job.py,
+    run in the request here: the tests' queue is immediate) decides: the board says so plainly."""
+    monkeypatch.setattr(show_a_win, "NODE_CAP", 10)
+    monkeypatch.setattr(show_a_win, "JOB_NODES", 10)
     game = start(client)
 
-    response = post(client, game, "solve")
+    response = post(client, game, "show-a-win")
 
     assert response.status_code == 200
     assert "Even a long look could not tell whether this game can still be won" in text(response)
@@ -317,14 +317,14 @@ def test_the_search_is_bounded_in_time_and_nodes(
     monkeypatch.setattr(solver, "solve", fake)
     game = start(client)
 
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
 
-    # The request's search, then the longer look's job (run in the request here), in CPU seconds.
+    # The request's search, then the search on's job (run in the request here), in CPU seconds.
     assert asked == [
-        {"max_nodes": winning_line.NODE_CAP, "time_limit": winning_line.TIME_LIMIT},
-        {"max_nodes": winning_line.JOB_NODES, "time_limit": settings.SHOW_A_WIN_CPU_SECONDS},
+        {"max_nodes": show_a_win.NODE_CAP, "time_limit": show_a_win.TIME_LIMIT},
+        {"max_nodes": show_a_win.JOB_NODES, "time_limit": settings.SHOW_A_WIN_CPU_SECONDS},
     ]
-    assert 1.0 <= winning_line.TIME_LIMIT <= 2.5
+    assert 1.0 <= show_a_win.TIME_LIMIT <= 2.5
 
 
 # ---------------------------------------------------------------- the cache
@@ -334,10 +334,10 @@ def test_a_second_ask_of_the_same_position_is_answered_from_the_cache(
     client: Client, solver_calls: list[engine.Position]
 ) -> None:
     game = start(client)
-    first = text(post(client, game, "solve"))
+    first = text(post(client, game, "show-a-win"))
     line = shown_line(client)
 
-    again = text(post(client, game, "solve"))
+    again = text(post(client, game, "show-a-win"))
 
     assert len(solver_calls) == 1
     assert WON in first
@@ -348,10 +348,10 @@ def test_a_second_ask_of_the_same_position_is_answered_from_the_cache(
 def test_another_player_reaching_the_same_position_gets_the_cached_answer(
     client: Client, solver_calls: list[engine.Position]
 ) -> None:
-    post(client, start(client), "solve")
+    post(client, start(client), "show-a-win")
     other = Client()
 
-    response = post(other, start(other), "solve")
+    response = post(other, start(other), "show-a-win")
 
     assert WON in text(response)
     assert len(solver_calls) == 1
@@ -361,12 +361,12 @@ def test_each_position_has_its_own_cached_answer(
     client: Client, solver_calls: list[engine.Position]
 ) -> None:
     game = start(client)
-    post(client, game, "solve")
-    post(client, game, "solve/next")
+    post(client, game, "show-a-win")
+    post(client, game, "show-a-win/next")
     post(client, game, "undo")
     post(client, game, "move", move=_other_move(game))
 
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
 
     assert len(solver_calls) == 2
     assert solver_calls[0] != solver_calls[1]
@@ -374,13 +374,13 @@ def test_each_position_has_its_own_cached_answer(
 
 def test_the_cache_keeps_the_verdict_and_the_line_as_move_texts(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
     game.refresh_from_db()
 
-    kept = cache.get(winning_line.cache_key(game.record))
+    kept = cache.get(show_a_win.cache_key(game.record))
 
     assert kept == {"status": "won", "line": shown_line(client)}
-    assert winning_line.cache_key(game.record) == winning_line.cache_key(
+    assert show_a_win.cache_key(game.record) == show_a_win.cache_key(
         engine.Record.parse(f"lucie {DEAL}")
     )
 
@@ -397,15 +397,15 @@ def test_undecided_is_kept_only_a_few_seconds(
         return solver.Solution("undecided")
 
     monkeypatch.setattr(solver, "solve", loaded)
-    HeldJobs(monkeypatch)  # the longer look waits for a worker
+    HeldJobs(monkeypatch)  # the search on waits for a worker
     game = start(client)
-    assert STILL_LOOKING in text(post(client, game, "solve"))
-    assert STILL_LOOKING in text(post(client, game, "solve"))
+    assert STILL_LOOKING in text(post(client, game, "show-a-win"))
+    assert STILL_LOOKING in text(post(client, game, "show-a-win"))
 
     assert len(calls) == 1  # a double press shares one search
-    seconds = winning_line.CACHE_SECONDS["undecided"]
+    seconds = show_a_win.CACHE_SECONDS["undecided"]
     assert seconds <= 10
-    assert seconds - 2 < kept_for(winning_line.cache_key(game.record)) <= seconds
+    assert seconds - 2 < kept_for(show_a_win.cache_key(game.record)) <= seconds
 
 
 def test_undecided_never_replaces_a_proof_kept_meanwhile(
@@ -413,16 +413,16 @@ def test_undecided_never_replaces_a_proof_kept_meanwhile(
 ) -> None:
     """While this server's search ran out of time, another server proved a win and kept it."""
     game = start(client)
-    key = winning_line.cache_key(game.record)
+    key = show_a_win.cache_key(game.record)
     proof = {"status": "won", "line": ["AS>F"]}
 
     def loaded(position: engine.Position, **kwargs: Any) -> solver.Solution:
-        cache.set(key, proof, winning_line.CACHE_SECONDS["won"])
+        cache.set(key, proof, show_a_win.CACHE_SECONDS["won"])
         return solver.Solution("undecided")
 
     monkeypatch.setattr(solver, "solve", loaded)
 
-    found = winning_line.answer(game.record, game.replay().position)
+    found = show_a_win.answer(game.record, game.replay().position)
 
     assert found.status == "undecided"
     assert cache.get(key) == proof
@@ -442,14 +442,14 @@ def test_a_short_searchs_undecided_does_not_answer_a_longer_one(
 
     monkeypatch.setattr(solver, "solve", loaded)
     game = start(client)
-    key = winning_line.cache_key(game.record)
+    key = show_a_win.cache_key(game.record)
     position = game.replay().position
 
-    winning_line.answer(game.record, position)
-    winning_line.answer(game.record, position, time_limit=30.0, undecided_seconds=3600)
-    winning_line.answer(game.record, position)
+    show_a_win.answer(game.record, position)
+    show_a_win.answer(game.record, position, time_limit=30.0, undecided_seconds=3600)
+    show_a_win.answer(game.record, position)
 
-    assert calls == [winning_line.TIME_LIMIT, 30.0]
+    assert calls == [show_a_win.TIME_LIMIT, 30.0]
     assert cache.get(key) == {"status": "undecided", "line": [], "searched": 30.0}
     assert 3500 < kept_for(key) <= 3600
 
@@ -458,7 +458,7 @@ def _other_move(game: Game) -> str:
     """A card move that is not the line's first (the player leaves the line)."""
     game.refresh_from_db()
     position = game.replay().position
-    kept = cache.get(winning_line.cache_key(game.record))
+    kept = cache.get(show_a_win.cache_key(game.record))
     line_first = kept["line"][0] if kept else ""
     return next(
         m.text for m in engine.legal_moves(position) if m.card is not None and m.text != line_first
@@ -470,11 +470,11 @@ def _other_move(game: Game) -> str:
 
 def test_next_plays_the_lines_moves_through_the_pipeline(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
     line = shown_line(client)
 
     for step in range(1, 4):
-        response = post(client, game, "solve/next", auto="1")
+        response = post(client, game, "show-a-win/next", auto="1")
         assert response.status_code == 200
         html = text(response)
         assert line_step(html) == step
@@ -492,17 +492,17 @@ def test_the_lines_list_marks_the_moves_played_and_the_next_in_the_pages_languag
     client: Client, language: str
 ) -> None:
     """The list of the line's moves (its items are remembered per process, game.board.
-    winning_line._step_item): one item per move, those played "done", the next one the current
+    show_a_win._step_item): one item per move, those played "done", the next one the current
     step, and each move said as the board says it in the page's language."""
     game = start(client)
     prefix = "" if language == "en" else f"/{language}"
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
     line = shown_line(client)
     for step in range(2):
-        url = f"{prefix}/game/{game.pk}/solve/next/"
+        url = f"{prefix}/game/{game.pk}/show-a-win/next/"
         response = client.post(url, {"n": step, "auto": "0"}, headers=HX)
         assert response.status_code == 200
-    html = text(response).split('id="winning-line"')[1]
+    html = text(response).split('id="show-a-win"')[1]
     items = re.findall(r"<li( [^>]*)?>([^<]*)</li>", html)
     assert len(items) == len(line)
     marks = [attributes for attributes, _ in items]
@@ -519,10 +519,10 @@ def test_the_lines_list_marks_the_moves_played_and_the_next_in_the_pages_languag
 
 def test_previous_is_undo_and_stays_on_the_line(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
     line = shown_line(client)
-    post(client, game, "solve/next")
-    post(client, game, "solve/next")
+    post(client, game, "show-a-win/next")
+    post(client, game, "show-a-win/next")
 
     html = text(post(client, game, "undo"))
 
@@ -536,10 +536,10 @@ def test_previous_is_undo_and_stays_on_the_line(client: Client) -> None:
 
 def test_play_it_out_wins_and_statistics_count_it_played_not_won(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
-    post(client, game, "solve/next")
+    post(client, game, "show-a-win")
+    post(client, game, "show-a-win/next")
 
-    response = post(client, game, "solve/out")
+    response = post(client, game, "show-a-win/out")
 
     assert response.status_code == 200
     html = text(response)
@@ -561,9 +561,9 @@ def test_play_it_out_wins_and_statistics_count_it_played_not_won(client: Client)
 
 def test_play_it_out_without_javascript_redirects_to_the_won_game(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve", htmx=False)
+    post(client, game, "show-a-win", htmx=False)
 
-    response = post(client, game, "solve/out", htmx=False)
+    response = post(client, game, "show-a-win/out", htmx=False)
 
     assert response.status_code == 303
     game.refresh_from_db()
@@ -580,8 +580,8 @@ def test_an_assisted_daily_win_is_played_not_won_in_the_daily_figures(client: Cl
         assert found is not None
         game = Game.objects.get(pk=int(found[1]))
         assert game.deal_number == deals.todays_deal_number()
-        post(client, game, "solve")
-        post(client, game, "solve/out")
+        post(client, game, "show-a-win")
+        post(client, game, "show-a-win/out")
         game.refresh_from_db()
 
         figures = daily_figures.day_figures(deals.today_utc())
@@ -594,26 +594,26 @@ def test_an_assisted_daily_win_is_played_not_won_in_the_daily_figures(client: Cl
 
 def test_playing_another_move_leaves_the_line(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
+    post(client, game, "show-a-win")
     other = _other_move(game)
 
     html = text(post(client, game, "move", move=other))
 
     assert WON not in html
     assert line_step(html) is None
-    assert winning_line.SESSION_KEY not in client.session
-    refused = post(client, game, "solve/next")
+    assert show_a_win.SESSION_KEY not in client.session
+    refused = post(client, game, "show-a-win/next")
     assert refused.status_code == 400
     assert "Show a win" in text(refused)
     game.refresh_from_db()
     assert game.move_count == 1
-    assert game.assisted  # the peek was taken: leaving the line does not undo that
+    assert game.assisted  # Show a win was used: leaving the line does not undo that
 
 
 def test_next_without_a_line_is_refused(client: Client) -> None:
     game = start(client)
 
-    for action in ("solve/next", "solve/out"):
+    for action in ("show-a-win/next", "show-a-win/out"):
         response = post(client, game, action)
         assert response.status_code == 400
         assert "no winning line" in text(response)
@@ -623,10 +623,10 @@ def test_next_without_a_line_is_refused(client: Client) -> None:
 
 def test_next_on_a_stale_board_plays_nothing(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
-    post(client, game, "solve/next")
+    post(client, game, "show-a-win")
+    post(client, game, "show-a-win/next")
 
-    response = post(client, game, "solve/next", n=0)
+    response = post(client, game, "show-a-win/next", n=0)
 
     assert response.status_code == 409
     game.refresh_from_db()
@@ -635,7 +635,7 @@ def test_next_on_a_stale_board_plays_nothing(client: Client) -> None:
 
 def test_a_line_is_shown_only_beside_its_own_game(client: Client) -> None:
     first = start(client)
-    post(client, first, "solve")
+    post(client, first, "show-a-win")
 
     second = start(client, DEAL + 1)
     html = text(client.get(f"/game/{second.pk}/"))
@@ -647,20 +647,20 @@ def test_a_line_is_shown_only_beside_its_own_game(client: Client) -> None:
 
 def test_show_a_win_is_not_offered_on_a_won_game(client: Client) -> None:
     game = start(client)
-    post(client, game, "solve")
-    post(client, game, "solve/out")
+    post(client, game, "show-a-win")
+    post(client, game, "show-a-win/out")
 
     html = text(client.get(f"/game/{game.pk}/"))
-    assert re.search(r'data-action="solve"[^>]*disabled', html)
-    assert "nothing to show" in text(client.get(f"/game/{game.pk}/solve/"))
-    assert post(client, game, "solve").status_code == 400
+    assert re.search(r'data-action="show-a-win"[^>]*disabled', html)
+    assert "nothing to show" in text(client.get(f"/game/{game.pk}/show-a-win/"))
+    assert post(client, game, "show-a-win").status_code == 400
 
 
 def test_the_embed_does_not_offer_show_a_win(client: Client) -> None:
     html = text(client.get("/embed/"))
 
     assert "Show a win" not in html
-    assert "/solve/" not in html
+    assert "/show-a-win/" not in html
 
 
 # ---------------------------------------------------------------- the hint's redeal and merci

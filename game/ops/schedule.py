@@ -1,11 +1,11 @@
-"""Every job the task queue's workers run (game/queue.py, each held by a lease: game/leases.py),
-registered by importing this module (`manage.py work` does), and the one scheduler of the site's
-periodic work (Huey's periodic tasks; no cron, no `sleep` loop):
+"""Every job the task queue's workers run (game/ops/queue.py, each held by a lease:
+game/ops/leases.py), registered by importing this module (`manage.py work` does), and the one
+scheduler of the site's periodic work (Huey's periodic tasks; no cron, no `sleep` loop):
 
-- a lost game's review (game/review/jobs.py);
+- a lost game's review (game/review/review_job.py);
 - how hard today's and tomorrow's deals are, and a missing day's, every five minutes
-  (game/daily/jobs.py);
-- a Show a win that a request's search could not decide, searched longer (game/board/jobs.py);
+  (game/daily/difficulty_job.py);
+- a Show a win that a request's search could not decide, searched on (game/board/show_a_win_job.py);
 - each night: `manage.py prune`'s work, the daily ranks of the days that are over, and, when
   settings.BACKUP_DIR names a folder, a backup written there, verified, and kept
   BACKUP_KEEP_DAYS days (here).
@@ -26,21 +26,22 @@ from django.core.management import call_command
 from django.utils import timezone
 from huey import crontab
 
-from game import backup, deals, leases, queue
-from game import prune as pruning
-from game.board import jobs as board_jobs
-from game.daily import jobs as daily_jobs
-from game.leases import Job
-from game.queue import PRIORITY_NIGHTLY, huey
-from game.review import jobs as review_jobs
+from game import deals
+from game.board import show_a_win_job
+from game.daily import difficulty_job
+from game.ops import backup, leases, queue
+from game.ops import prune as pruning
+from game.ops.leases import Job
+from game.ops.queue import PRIORITY_NIGHTLY, huey
+from game.review import review_job
 
 logger = logging.getLogger(__name__)
 
 REGISTERED = (
-    review_jobs.review,
-    daily_jobs.difficulty,
-    daily_jobs.coming_days,
-    board_jobs.look_for_a_win,
+    review_job.review,
+    difficulty_job.difficulty,
+    difficulty_job.coming_days,
+    show_a_win_job.search_on_job,
 )
 
 

@@ -5,8 +5,9 @@ The search is bounded (`TIME_LIMIT`, `NODE_CAP`) so that a request answers withi
 seconds, and its answer is cached per position (the game's rules, deal and moves): asking again,
 or another player reaching the same record, gets it at once. The cache keeps only the verdict and
 the line as move texts, which any server can replay through the engine. When a request's search
-cannot decide, a job searches the same position far longer (game/board/jobs.py) and keeps its
-verdict in the same entry, and the answer on show says how that longer look stands (`further`).
+cannot decide, a job searches on from the same position far longer (game/board/show_a_win_job.py)
+and keeps its verdict in the same entry, and the answer on show says how that search on stands
+(`search_on`).
 
 The line being shown lives in the session: the moves the game had when the player asked (its
 `base`), the verdict and the line. The game is on the line while its moves are the base followed by
@@ -28,10 +29,11 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from game import engine, limits
+from game import engine
 from game.board import words
 from game.engine import solver
 from game.models import Game
+from game.ops import limits
 from lucie import metrics
 
 Verdict = solver.Verdict
@@ -51,22 +53,28 @@ while this search ran). It is kept with the time its search had (`searched`): a 
 larger budget (a job's) is not answered by it, and replaces it with its own."""
 
 JOB_NODES = 50_000_000
-"""A job's solve (a review's, a longer look for Show a win) is bounded by its CPU seconds; this
+"""A job's search (a review's solve, Show a win's search on) is bounded by its CPU seconds; this
 cap only keeps its memory in bounds."""
 
+# The names Show a win's state is stored under, kept from before it had one name: the cache's
+# entries (a proof is kept 30 days) and the sessions' line on show would be dropped at a deploy if
+# they changed, and a player would see a line vanish.
+CACHE_PREFIX = "peek:"
 SESSION_KEY = "winning_line"
+_SESSION_SEARCH_ON = "further"
 
 
 @dataclass(frozen=True)
 class Answer:
     """The solver's verdict for a position and, when won, the line from it as move texts. An
-    undecided one says how the longer look at it stands (`further`, game/board/jobs.py): ""
-    (none was asked), "working", "refused" (the queue could not take it), "failed" (it failed
-    on every try) or "exhausted" (it spent its whole budget and could not decide either)."""
+    undecided one says how the search on from it stands (`search_on`,
+    game/board/show_a_win_job.py): "" (none was asked), "working", "refused" (the queue could not
+    take it), "failed" (it failed on every try) or "exhausted" (it spent its whole budget and
+    could not decide either)."""
 
     status: Verdict
     line: tuple[str, ...] = ()
-    further: str = ""
+    search_on: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,18 +86,19 @@ class Kept:
 
 
 @dataclass(frozen=True)
-class WinningLine:
-    """A verdict shown for a game, and how far along its line the game is (`step` moves)."""
+class OnShow:
+    """Show a win as it stands beside a game's board: the verdict, its line, how far along the
+    line the game is (`step` moves), and how the search on stands."""
 
     status: Verdict
     line: tuple[str, ...]
     step: int
-    further: str = ""
+    search_on: str = ""
 
     @property
     def waiting(self) -> bool:
-        """Undecided so far, while a longer look goes on: the panel follows it by itself."""
-        return self.status == "undecided" and self.further == "working"
+        """Undecided so far, while the search on goes on: the panel follows it by itself."""
+        return self.status == "undecided" and self.search_on == "working"
 
     @property
     def next_move(self) -> engine.Move | None:
@@ -138,7 +147,7 @@ def _step_item(text: str, mark: str, language: str) -> str:
 
 def cache_key(record: engine.Record) -> str:
     """The position's name in the cache: the record (rules, deal, moves) hashed."""
-    return "peek:" + hashlib.sha256(record.text.encode()).hexdigest()
+    return CACHE_PREFIX + hashlib.sha256(record.text.encode()).hexdigest()
 
 
 def cached(record: engine.Record) -> Kept | None:
@@ -163,7 +172,7 @@ def answer(
     undecided_seconds: int = CACHE_SECONDS["undecided"],
 ) -> Answer:
     """The verdict for `position` (reached by `record`): from the cache, or searched and kept.
-    A job (a review, a longer look) passes a budget of its own, far larger than a request's, and
+    A job (a review, the search on) passes a budget of its own, far larger than a request's, and
     how long an undecided answer of its search is kept (`undecided_seconds`)."""
     key = cache_key(record)
     budget = TIME_LIMIT if time_limit is None else time_limit
@@ -211,14 +220,14 @@ def remember(session: SessionBase, game: Game, found: Answer) -> None:
         "status": found.status,
         "line": list(found.line),
     }
-    if found.further:
-        kept["further"] = found.further
+    if found.search_on:
+        kept[_SESSION_SEARCH_ON] = found.search_on
     # Asked again on the same position: the session holds it already, and is not written again.
     if session.get(SESSION_KEY) != kept:
         session[SESSION_KEY] = kept
 
 
-def shown(session: SessionBase, game: Game) -> WinningLine | None:
+def shown(session: SessionBase, game: Game) -> OnShow | None:
     """The verdict to show beside `game`'s board, or None; a line the game has left is dropped.
     Only an assisted game can have one (asking marks it)."""
     if not game.assisted:
@@ -231,7 +240,7 @@ def shown(session: SessionBase, game: Game) -> WinningLine | None:
     if step is None:
         del session[SESSION_KEY]
         return None
-    return WinningLine(kept["status"], line, step, str(kept.get("further", "")))
+    return OnShow(kept["status"], line, step, str(kept.get(_SESSION_SEARCH_ON, "")))
 
 
 def _step(moves: str, base: str, line: tuple[str, ...]) -> int | None:

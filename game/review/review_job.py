@@ -1,5 +1,5 @@
-"""A lost game's review as a job on the task queue's workers (game/queue.py), held by a lease
-(game/leases.py): one job per game and move log, so a game undone and played on is a new review,
+"""A lost game's review as a job on the task queue's workers (game/ops/queue.py), held by a lease
+(game/ops/leases.py): one job per game and move log, so a game undone and played on is a new review,
 and a review whose worker died is taken up by another.
 """
 
@@ -9,9 +9,9 @@ import hashlib
 
 from django.conf import settings
 
-from game import leases, queue
-from game.leases import Asked, Job
 from game.models import Game
+from game.ops import leases, queue
+from game.ops.leases import Asked, Job
 from game.review import found as reviews
 
 

@@ -1,4 +1,4 @@
-"""PostgreSQL's side of `manage.py backup`, `restore` and `backup --verify` (game/backup.py):
+"""PostgreSQL's side of `manage.py backup`, `restore` and `backup --verify` (game/ops/backup.py):
 pg_dump's custom format, taken in one snapshot exported by a REPEATABLE READ transaction
 (pg_export_snapshot) in which the games and sessions are counted too, so the figures printed are
 the copy's own; pg_restore into the site's database in one transaction (refused over games

@@ -1,4 +1,4 @@
-"""What a compute process (game.limits' pool) runs when it starts, before any search.
+"""What a compute process (game.ops.limits' pool) runs when it starts, before any search.
 
 It imports nothing from Django and nothing of the site: the process is a fresh interpreter
 ("spawn") that needs only the engine, and this module.

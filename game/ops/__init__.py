@@ -1,0 +1,16 @@
+"""Operations: what keeps the site running, apart from the game it serves.
+
+- the task queue and its jobs: `queue.py` (Huey, carrying wake-ups), `leases.py` (a job's row and
+  who holds it until when, the one task that runs a job, the workers' beat, /healthz and
+  /metrics lines), `schedule.py` (every job registered, the one scheduler of the periodic work,
+  and the nightly work);
+- the limits that face the open internet: `limits.py` (rate limits and compute slots),
+  `compute_process.py` (what a compute process runs as it starts) and `refusal_pages.py` (the
+  pages a refusal or a server error answers with);
+- the data kept safe: `backup.py` (write, verify and restore a backup), `pgdump.py` (PostgreSQL's
+  client tools) and `prune.py` (old sessions and games nobody played);
+- `warm.py`: what gunicorn's master loads before it forks its workers.
+
+The game's domain (models, results, ranks, tallies, deals) sits at `game/`'s top level, the
+pages a player sees in the folder of what they do (`game/board/`, `game/daily/`, ...).
+"""
