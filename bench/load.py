@@ -192,6 +192,7 @@ function init(args)
     number = number + 1
   end
   kind = args[2]
+  segment = args[3] or kind
   headers = {
     ["Cookie"] = cookie, ["X-CSRFToken"] = csrf, ["HX-Request"] = "true",
     ["Content-Type"] = "application/x-www-form-urlencoded",
@@ -203,7 +204,7 @@ function request()
     -- board.js names the board it holds, so the answer sends only what the hint's marks change
     return wrk.format("GET", "/game/" .. game .. "/hint/?v=" .. key, headers)
   end
-  return wrk.format("POST", "/game/" .. game .. "/show-a-win/", headers,
+  return wrk.format("POST", "/game/" .. game .. "/" .. segment .. "/", headers,
     "n=" .. n .. "&auto=0&v=" .. key)
 end
 
@@ -253,6 +254,9 @@ class Site:
     process: subprocess.Popen[bytes]
     environ: dict[str, str]
     server: Server
+    # Show a win's path segment: "show-a-win", or "solve" at the baseline commit (4b0e946),
+    # which served it there.
+    show_a_win: str = "show-a-win"
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -317,7 +321,8 @@ def start_site(workdir: Path, database_url: str | None, root: Path = ROOT) -> Si
     except RuntimeError:
         stop(process)
         raise
-    return Site(port, process, environ, server)
+    segment = "solve" if (root / "game" / "play" / "solve.py").exists() else "show-a-win"
+    return Site(port, process, environ, server, segment)
 
 
 # ---------------------------------------------------------------- CPU time
@@ -472,7 +477,7 @@ def first_show_a_win(site: Site, count: int) -> tuple[CpuRun, CpuRun]:
     board.js sends it, with the key of the board on show), and measured the same way."""
     fill = seat_players(site, 12)  # the verdict searched, in every worker's own cache
     for seat in fill:
-        answer = seat.player.post(f"/game/{seat.game_id}/show-a-win/", {"n": 0, "auto": 0})
+        answer = seat.player.post(f"/game/{seat.game_id}/{site.show_a_win}/", {"n": 0, "auto": 0})
         assert answer.status == 200, answer.body[:200]
     runs: dict[str, CpuRun] = {}
     for kind in ("show-a-win", "move"):
@@ -486,7 +491,8 @@ def first_show_a_win(site: Site, count: int) -> tuple[CpuRun, CpuRun]:
                 form: dict[str, object] = {"n": 0, "auto": 0, "v": key}
                 if kind == "move":
                     form["move"] = seat.move
-                answer = seat.player.post(f"/game/{seat.game_id}/{kind}/", form)
+                segment = site.show_a_win if kind == "show-a-win" else kind
+                answer = seat.player.post(f"/game/{seat.game_id}/{segment}/", form)
                 assert answer.status == 200, (kind, answer.status, answer.body[:200])
             return Run(1, len(seats), time.monotonic() - started, 0.0, 0.0, 0)
 
@@ -553,12 +559,12 @@ def fill_answer(
         else:
             board = read_board(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
             answer = seat.player.post(
-                f"/game/{seat.game_id}/show-a-win/", {"n": board.move_count, "auto": 0}
+                f"/game/{seat.game_id}/{site.show_a_win}/", {"n": board.move_count, "auto": 0}
             )
         assert answer.status == 200, (kind, answer.status, answer.body[:200])
     seats_file = workdir / f"{kind}-seats.tsv"
     write_seats(seats, seats_file)
-    wrk(site, "/", len(seats), seconds, script, str(seats_file), kind)
+    wrk(site, "/", len(seats), seconds, script, str(seats_file), kind, site.show_a_win)
 
 
 def cached_answer(
@@ -570,7 +576,9 @@ def cached_answer(
     runs: list[Run] = []
 
     def run() -> Run:
-        runs.append(wrk(site, "/", len(seats), seconds, script, str(seats_file), kind))
+        runs.append(
+            wrk(site, "/", len(seats), seconds, script, str(seats_file), kind, site.show_a_win)
+        )
         return runs[-1]
 
     found = measured_cpu(site, run)
