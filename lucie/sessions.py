@@ -51,7 +51,8 @@ class SessionStore(cached_db.SessionStore):
         # Django's first read of the data asks for the key before it loads, and that check
         # (above) has just loaded the session: reading it again would be a second query.
         if hasattr(self, "_session_cache"):
-            return self._session_cache
+            kept: dict[str, Any] = self._session_cache
+            return kept
         data: dict[str, Any] = super().load()
         return data
 
