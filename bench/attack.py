@@ -207,30 +207,32 @@ def attack(
     return samples, counts
 
 
+def victim_p99s(
+    port: int, seconds: float, attackers: int, quiet_seconds: float, hints_only: bool = False
+) -> tuple[float, float, Counts]:
+    """The plain page's p99 alone, then under `attackers`, and the attackers' answers."""
+    quiet = victim(port, quiet_seconds)
+    loud, counts = attack(port, seconds, attackers, hints_only)
+    return p99(quiet), p99(loud), counts
+
+
 def victim_line(
     port: int, seconds: float, attackers: int, quiet_seconds: float = 10
-) -> tuple[str, dict[int, int]]:
-    quiet = victim(port, quiet_seconds)
-    loud, counts = attack(port, seconds, attackers)
-    quiet_p99, loud_p99 = p99(quiet), p99(loud)
-    line = (
-        f"victim p99: quiet {quiet_p99:.1f} ms, under attack {loud_p99:.1f} ms, "
-        f"ratio {loud_p99 / quiet_p99:.2f}"
-    )
+) -> tuple[str, Counts]:
+    quiet, loud, counts = victim_p99s(port, seconds, attackers, quiet_seconds)
+    line = f"victim p99: quiet {quiet:.1f} ms, under attack {loud:.1f} ms, ratio {loud / quiet:.2f}"
     return line, counts
 
 
 def hint_flood_line(
     port: int, seconds: float, clients: int, quiet_seconds: float = 10
-) -> tuple[str, dict[int, int]]:
+) -> tuple[str, Counts]:
     """Issue 39's line: a plain page alone, then while `clients` anonymous clients ask the
     embed's hint on fresh deals and nothing else."""
-    quiet = victim(port, quiet_seconds)
-    loud, counts = attack(port, seconds, clients, hints_only=True)
-    quiet_p99, loud_p99 = p99(quiet), p99(loud)
+    quiet, loud, counts = victim_p99s(port, seconds, clients, quiet_seconds, hints_only=True)
     line = (
-        f"victim p99 quiet {quiet_p99:.1f} ms, under {clients} hint clients {loud_p99:.1f} ms "
-        f"(ratio {loud_p99 / quiet_p99:.2f})"
+        f"victim p99 quiet {quiet:.1f} ms, under {clients} hint clients {loud:.1f} ms "
+        f"(ratio {loud / quiet:.2f})"
     )
     return line, counts
 

@@ -14,12 +14,6 @@ from django.test import Client
 import lucie.views
 
 
-@pytest.fixture(autouse=True)
-def _fresh_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test sees a check made now, not one a previous test's request left to reuse."""
-    monkeypatch.setattr(lucie.views, "_last_check", lucie.views._LastCheck())
-
-
 @pytest.mark.django_db
 def test_healthz_says_ok_while_the_database_answers(client: Client) -> None:
     response = client.get("/healthz")
