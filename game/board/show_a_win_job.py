@@ -82,10 +82,12 @@ def _decided(kept: show_a_win.Kept | None) -> bool:
     return kept.answer.status != "undecided" or kept.searched >= settings.SHOW_A_WIN_CPU_SECONDS
 
 
-def known(record: engine.Record) -> Answer | None:
+def known(record: engine.Record, *, lapsed_working: bool = False) -> Answer | None:
     """What is known of `record`'s position past a request's search: a proof, or undecided with
     how the search on stands (`Answer.search_on`); None when nothing is (no job asked lately).
-    Reads of the cache only."""
+    Reads of the cache and the job's row only. A job whose lease lapsed is None (to be asked
+    again), unless `lapsed_working`: a page that only reads leaves it to the keeper, which
+    wakes a lapsed job within seconds (game/ops/leases.py), and says it is still working."""
     kept = show_a_win.cached(record)
     if kept is not None and _decided(kept):
         if kept.answer.status != "undecided":
@@ -95,9 +97,9 @@ def known(record: engine.Record) -> Answer | None:
     if job is not None and job.is_open:
         # A job whose lease lapsed (its worker died, the queue lost it) is known no more: the
         # board's poll asks for it again.
-        return (
-            Answer("undecided", search_on="working") if job.lease_until > timezone.now() else None
-        )
+        if lapsed_working or job.lease_until > timezone.now():
+            return Answer("undecided", search_on="working")
+        return None
     since = _since(job.finished_at) if job is not None and job.finished_at else None
     if job is not None and since is not None:
         if job.state == Job.State.FAILED and job.error == leases.QUEUE_REFUSED:
@@ -139,12 +141,15 @@ def _ask(record: engine.Record) -> None:
 
 def follow(session: SessionBase, game: Game) -> OnShow | None:
     """Show a win on show beside `game` (show_a_win.shown), brought up to date while the search
-    on goes on: its answer once the job has kept one (remembered in the session from then on),
-    the job asked for again when nothing is known of it. A read of the cache; never a search."""
+    on goes on: its answer once the job has kept one (remembered in the session from then on).
+    Read by every page that draws the board, so it only reads: never a search, never a job
+    asked (only the POST of Show a win asks one). A job nothing is known of any more (failed
+    long ago, or its verdict lost from the cache) leaves the plain "could not decide in time",
+    and the player may ask again."""
     on_show = show_a_win.shown(session, game)
     if on_show is None or not on_show.waiting:
         return on_show
-    now = search_on(game.record, Answer("undecided"))
+    now = known(game.record, lapsed_working=True) or Answer("undecided")
     if now.status == "undecided" and now.search_on == "working":
         return on_show
     show_a_win.remember(session, game, now)

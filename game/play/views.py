@@ -40,16 +40,14 @@ from game.players import (
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    """Resume this browser's game in progress, or deal a new random one (for a browser with no
-    session, a first board: nothing is stored until it plays)."""
-    if request.session.session_key is None:
-        pending = first_board(store.random_deal_number(), remembered_rules(request))
-        return pipeline.answer(request, SITE, pending, selected=selected_card(request))
-    key = session_key(request)
-    game = find.current_game(key)
-    if game is None or game.status != Game.Status.PLAYING:
-        game = start_game(request, key, store.random_deal_number(), remembered_rules(request))
-    return pipeline.answer(request, SITE, game)
+    """Resume this browser's game in progress, or show a random deal's first board, which is not
+    stored: its first move stores it (game/play/first.py), so a GET writes nothing."""
+    if request.session.session_key is not None:
+        game = find.current_game(session_key(request))
+        if game is not None and game.status == Game.Status.PLAYING:
+            return pipeline.answer(request, SITE, game)
+    pending = first_board(store.random_deal_number(), remembered_rules(request))
+    return pipeline.answer(request, SITE, pending, selected=selected_card(request))
 
 
 @require_safe
@@ -67,9 +65,9 @@ def deal_lookup(request: HtmxHttpRequest) -> HttpResponse:
 def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """Play deal `number` (under `?rules=` or the remembered rule set).
 
-    GET resumes it or starts it; if another game is under way it asks first, and the POST from
-    that question starts the deal, abandoning the other game. A browser with no session is shown
-    the deal's first board, and nothing is stored until it plays.
+    GET resumes it when it is this session's game under way, asks first when another game is
+    begun, and otherwise shows the deal's first board, stored by its first move: a GET writes
+    nothing. The POST from the question starts the deal, abandoning the other game.
     """
     try:
         deal_number = engine.parse_deal_number(number)
@@ -80,22 +78,19 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
         rules = engine.Rules.parse(rules_name) if rules_name else remembered_rules(request)
     except engine.InvalidRulesError as error:
         return bad_request(request, words.refusal_message(error))
-    if request.method != "POST" and request.session.session_key is None:
-        return pipeline.answer(
-            request, SITE, first_board(deal_number, rules), selected=selected_card(request)
-        )
-    key = session_key(request)
-    current = find.current_game(key)
-    if request.method != "POST" and current is not None and current.status == Game.Status.PLAYING:
+    if request.method == "POST":
+        return started(request, start_game(request, session_key(request), deal_number, rules))
+    current = find.current_game(request.session.session_key)
+    if current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
             return pipeline.answer(request, SITE, current)
         if current.started_at is not None:
             context = {"current": current, "deal_number": deal_number, "rules": rules}
             return render(request, "game/deal_confirm.html", context)
-    game = start_game(request, key, deal_number, rules)
-    if request.method == "POST":
-        return started(request, game)
-    return pipeline.answer(request, SITE, game)
+    # Nothing begun in the way: the deal's first board, stored by its first move (which leaves
+    # an unbegun game of another deal then, game/play/first.py).
+    pending = first_board(deal_number, rules)
+    return pipeline.answer(request, SITE, pending, selected=selected_card(request))
 
 
 @require_safe

@@ -479,9 +479,12 @@ def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None
     before = snapshot(game)
     assert post(client, game, "undo").status_code == 400
     assert snapshot(game) == before
-    # The won game is over, so the home page deals a new one.
-    client.get("/")
-    assert Game.objects.count() == 2
+    # The won game is over, so the home page deals a new one: a first board, stored by its
+    # first move, not by the GET.
+    home = client.get("/").content.decode()
+    assert 'data-status="playing"' in home
+    assert re.search(r'hx-post="/deal/\d+/move/', home) or re.search(r'"/deal/\d+/move/', home)
+    assert Game.objects.count() == 1
 
 
 def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:

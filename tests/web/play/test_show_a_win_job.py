@@ -179,22 +179,41 @@ def test_many_players_asking_at_one_position_queue_one_job(
     assert Job.objects.filter(kind="show_a_win").count() == 1
 
 
-def test_a_job_asked_for_long_ago_and_lost_is_asked_for_again_by_a_poll(
+def test_a_poll_never_asks_for_a_job_whose_lease_lapsed_the_keeper_wakes_it(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its worker died, or the queue lost it: its lease lapsed."""
+    """Its worker died, or the queue lost it: its lease lapsed. A poll is a GET and only reads:
+    the board still says it is looking, and the keeper's sweep (not the page) wakes the job."""
     request_gives_up(monkeypatch)
     held = HeldJobs(monkeypatch)
     game = start(client)
     ask(client, game)
     assert search_on(poll(client, game).content.decode()) == "working"
     assert len(held.asked) == 1
-    Job.objects.filter(key=show_a_win_job.job_key(record_of(game))).update(
-        lease_until=timezone.now() - dt.timedelta(seconds=1)
-    )
+    job = Job.objects.get(key=show_a_win_job.job_key(record_of(game)))
+    Job.objects.filter(pk=job.pk).update(lease_until=timezone.now() - dt.timedelta(seconds=1))
 
     assert search_on(poll(client, game).content.decode()) == "working"
-    assert len(held.asked) == 2
+    assert len(held.asked) == 1
+    assert Job.objects.get(pk=job.pk).asked_at == job.asked_at
+
+
+def test_a_board_whose_job_was_lost_long_ago_says_it_could_not_decide_and_asks_nothing(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No row of the job any more (pruned, or another database): the board says the plain
+    "could not decide in time", stops polling, and writes no job: Show a win's POST asks one."""
+    request_gives_up(monkeypatch)
+    held = HeldJobs(monkeypatch)
+    game = start(client)
+    ask(client, game)
+    Job.objects.all().delete()
+
+    page = client.get(f"/game/{game.pk}/").content.decode()
+    assert search_on(page) is None
+    assert "Could not decide in time" in page
+    assert len(held.keys) == 1
+    assert not Job.objects.exists()
 
 
 def test_the_lease_keeps_a_second_job_from_searching_the_same_position(
