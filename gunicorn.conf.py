@@ -102,11 +102,11 @@ def on_starting(server: Any) -> None:
 
 def when_ready(server: Any) -> None:
     # The app is loaded in this master (preload_app): do its one-time work here, once, so that
-    # every worker forked from it starts warm (game/ops/warm.py). A failure only costs that.
+    # every worker forked from it starts warm (game/warm.py). A failure only costs that.
     if not server.cfg.preload_app:
         return
     try:
-        from game.ops.warm import warm
+        from game.warm import warm
 
         warm()
     except Exception:

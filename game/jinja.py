@@ -18,7 +18,6 @@ from django.utils import text, translation
 from jinja2 import Environment
 
 from game.board import table, words
-from game.play.finished import finished
 from game.templatetags import card_tags
 
 
@@ -37,8 +36,6 @@ def environment(**options: Any) -> Environment:
         sprite=table.sprite,
         top_card_template=table.top_card_template,
         board_words_json=card_tags.board_words_json,
-        # A finished game's panels beside the board (asked only when the game is over).
-        finished=finished,
     )
     env.filters.update(
         rules_describe=words.rules_described,

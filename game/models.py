@@ -112,7 +112,7 @@ class Game(models.Model):
     objects = GameQuerySet.as_manager()
 
     # Not a column: a deal's first board that is not stored yet was dealt by a daily page, so the
-    # first move stores it as the session's daily entry (game.board.pipeline.first_board).
+    # first move stores it as the session's daily entry (game.board.fronts.first_board).
     dealt_by_daily: bool = False
 
     class Meta:

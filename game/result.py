@@ -22,7 +22,9 @@ from django.utils.translation import pgettext, pgettext_lazy
 
 from game import deals
 from game.board.clock import format_ms
-from game.status import RANKED, Status, is_clean_win, rank_key, too_fast
+from game.status import FIELDS, RANKED, Status, is_clean_win, rank_key, too_fast
+
+__all__ = ["FIELDS"]  # the result columns, defined beside the statuses (game/status.py)
 
 if TYPE_CHECKING:
     from game.models import DailyRank, Game
@@ -40,13 +42,6 @@ LABELS = {
     LOST: pgettext_lazy("a daily result", "Lost"),
     ABANDONED: pgettext_lazy("a daily result", "Left unfinished"),
 }
-
-FIELDS = (
-    "status", "assisted", "elapsed_ms", "wall_ms", "move_count", "cards_home", "redeals_used",
-    "mercis_used", "undos", "hints",
-)  # fmt: skip
-"""The columns a result is built from, in `Result.build`'s order: a Game's, and a DailyRank's
-(a counted daily game's first end) under the same names."""
 
 
 @dataclass(frozen=True)

@@ -91,3 +91,13 @@ def rank_key(
         moves = min(move_count, RANK_MOVES - 1)
         return RANK_WIN + (RANK_WALL_CAP_MS - wall) * RANK_MOVES + (RANK_MOVES - 1 - moves)
     return home
+
+
+FIELDS = (
+    "status", "assisted", "elapsed_ms", "wall_ms", "move_count", "cards_home", "redeals_used",
+    "mercis_used", "undos", "hints",
+)  # fmt: skip
+"""The columns a result is built from, in game.result's `Result.build` order: a Game's, and a
+DailyRank's (a counted daily game's first end) under the same names. Here, beside the statuses,
+so that the tally (game/tally.py), which the change that ends a game calls, needs nothing above
+the models."""

@@ -5,7 +5,7 @@ Counting a month's entries on every read grows with the entries (bench/daily.py:
 entries on a month's days the month page took 1.9 times as long as an empty one); a row a day
 costs the same whatever the number of players. The rows change in the same transaction as the
 game whose save changes what the figures read from it (`counted`: begun, and ended), through
-the ORM's post_save (game/counters.py), so the two never disagree after a commit:
+game/ending.py, which the change calls after its save, so the two never disagree after a commit:
 
 - an entry begun adds a player;
 - an entry's first end (won, lost, left, or won with "Show a win") is kept on its DailyRank
@@ -16,7 +16,7 @@ the ORM's post_save (game/counters.py), so the two never disagree after a commit
 - a change that takes something away (an entry that stops counting) rebuilds that day's rows,
   which is rare.
 
-Writes that go around the ORM's signals (`QuerySet.update`, `bulk_create`, raw SQL) must call
+Writes that go around game/ending.py (`QuerySet.update`, `bulk_create`, raw SQL) must call
 `rebuild` for the deals they touched, as game/stats/transfer.py does; the migration that made
 the table built every day's row from the games then.
 
@@ -28,6 +28,8 @@ which shows a win's statistics, so a tally inside game.daily closed a circle of 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import secrets
 from typing import Any
 
 from django.core.cache import cache
@@ -36,10 +38,16 @@ from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Va
 
 from game import deals
 from game.models import DailyRank, DailyTally, Game
-from game.result import FIELDS
-from game.status import BEST_TIME_FLOOR_MS_PER_MOVE, RANK_WIN, TOO_FAST, WIN, rank_key
+from game.status import BEST_TIME_FLOOR_MS_PER_MOVE, FIELDS, RANK_WIN, TOO_FAST, WIN, rank_key
 
 __all__ = ["BEST_TIME_FLOOR_MS_PER_MOVE"]
+
+logger = logging.getLogger(__name__)
+
+# A month's generation outlives the figures kept under it: should it be evicted, readers go back
+# to generation "0", whose figures (if any are left) are at most game.daily.figures'
+# PAST_MONTH_TTL old.
+GENERATION_TTL = 30 * 86400
 
 
 def plausible_win() -> Q:
@@ -197,7 +205,27 @@ def generation_key(first: dt.date) -> str:
 
 def generation(first: dt.date) -> str:
     """The generation of the figures of the month that begins on `first`, which every change to
-    them replaces once it commits (game/daily/figures.py's `_forget`): the month's figures and
+    them replaces once it commits (`forget_month`): the month's figures and
     the day's ranks (game/rank.py) are cached under it, so nothing cached before a change is
     read after it."""
     return str(cache.get(generation_key(first), "0"))
+
+
+def forget_month(deal_number: int) -> None:
+    """Drop the cached figures and ranks of the month of `deal_number` once the transaction
+    commits (a new generation, see `generation`), so that no server recomputes them from the
+    database as it was before this change and keeps that."""
+    day = deals.day_of_deal(deal_number)
+    if day is None:
+        return
+    first = day.replace(day=1)
+    transaction.on_commit(lambda: _renew(first))
+
+
+def _renew(first: dt.date) -> None:
+    # The game is committed by now: an unreachable cache must not turn the player's answer into
+    # an error. The figures then catch up when their cache entry expires.
+    try:
+        cache.set(generation_key(first), secrets.token_hex(8), GENERATION_TTL)
+    except Exception:
+        logger.exception("daily figures: could not renew %s in the cache", generation_key(first))

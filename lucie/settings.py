@@ -331,7 +331,7 @@ QUEUE_CAPS = {
     "difficulty": env_int("LUCIE_DIFFICULTY_QUEUE_CAP", default=10, minimum=1),
     "nightly": 10,
 }
-# The nightly backup (game/ops/schedule.py): written into this folder, verified, and kept
+# The nightly backup (game/schedule.py): written into this folder, verified, and kept
 # BACKUP_KEEP_DAYS days; unset, no nightly backup is made (`manage.py backup` still works).
 BACKUP_DIR = env_str("LUCIE_BACKUP_DIR", "")
 BACKUP_KEEP_DAYS = env_int("LUCIE_BACKUP_KEEP_DAYS", default=14, minimum=1)

@@ -1,5 +1,5 @@
 """What a player can do to a stored game, as plain functions of domain values: the game's row
-(read under its lock by the caller's transaction: game.board.pipeline), the move count of the
+(read under its lock by the caller's transaction: game.board.changes.run), the move count of the
 board the request was made on (`seen`), and what to do. None of them sees a request; each
 checks the row against `seen`, applies the change through the engine, saves the row and returns
 the `Change` it made.
@@ -7,7 +7,7 @@ the `Change` it made.
 A refusal raises before the save: store.StaleBoardError (another count: the board was stale),
 engine.IllegalMoveError (a move against the rules, or a game that is over),
 engine.InvalidMoveError. The caller's transaction then rolls back, and the views turn the error
-into an answer (game/board/pipeline.py).
+into an answer (game/board/answers.py).
 """
 
 from __future__ import annotations

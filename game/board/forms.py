@@ -6,7 +6,7 @@ and the daily page both carry.
 A board's forms post `n` (the move count of the board the request was made on), and as they
 apply `move` (a move's text, game.engine.notation) and `auto` (the browser's auto-move setting,
 "1" or "0"; board.js adds it). board.js also sends `v`, the key of the board it holds
-(game.board.pipeline.board_key), so the answer may leave out what the browser has already.
+(game.board.kept.board_key), so the answer may leave out what the browser has already.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class ChangeForm(forms.Form):
 AUTO = {"0": False, "1": True}
 # The longest key a board has: eight hex digits, a dot, a move's text, a dot, eight more.
 MAX_KEY = 40
-# A board's key (pipeline.board_key, and pipeline.marked_key's with a hint's or Show a win's
+# A board's key (kept.board_key, and kept.marked_key's with a hint's or Show a win's
 # move marked); anything else is none. Only compared, never parsed further here.
 KEY = re.compile(r"[0-9a-f]{8}(\.[0-9A-Za-z>*@+-]{1,20}(\.[0-9a-f]{8})?)?")
 

@@ -2,7 +2,7 @@
 change may be made to it, and save it (log, snapshot, counters, status and clock) with one
 `save(update_fields=...)`. Which game a request names is game.board.find's.
 
-A change is one transaction (game.board.pipeline opens it): the row read with
+A change is one transaction (game.board.changes.run opens it): the row read with
 `select_for_update()` (on SQLite the transaction is BEGIN IMMEDIATE, which holds the one write
 lock from its start: lucie/settings.py), changed through the engine, saved. Engine errors
 (IllegalMoveError, InvalidMoveError) come before the save, and roll the transaction back, so a
@@ -19,10 +19,10 @@ from contextlib import contextmanager
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.utils import timezone
 
-from game import engine
+from game import ending, engine
 from game.board import clock, find
 from game.models import Game
 from game.ops import limits
@@ -49,6 +49,18 @@ class GameOverError(engine.IllegalMoveError):
 
 class GameTooLongError(engine.IllegalMoveError):
     """A change that would take the game's log past limits.MAX_GAME_MOVES."""
+
+
+def session_key(request: HttpRequest) -> str:
+    """This browser's session key, creating the session (and its cookie) if need be: in the
+    transaction of the change that stores its first game, so a refused change stores none."""
+    if not request.session.session_key:
+        limits.check(request, limits.SESSION)
+        request.session["player"] = True
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
 
 
 def random_deal_number() -> int:
@@ -91,8 +103,7 @@ def start(
         if game.daily:
             return _start_daily(game, network)
         for left in find.same_kind(game).select_for_update().filter(status=Game.Status.PLAYING):
-            finish(left, Game.Status.ABANDONED, now)
-            left.save(update_fields=FINISHED)
+            leave(left, now)
         game.save()
         return game
 
@@ -154,7 +165,7 @@ def store_import(record: engine.Record) -> Game:
     position = played.position
     outcome = position.outcome()
     status = Game.Status.PLAYING if outcome is None else Game.Status(outcome.name)
-    return Game.objects.create(
+    game = Game.objects.create(
         session_key="",
         imported=True,
         deal_number=record.deal_number,
@@ -168,6 +179,8 @@ def store_import(record: engine.Record) -> Game:
         redeals_used=position.redeals_used,
         mercis_used=position.mercis_used,
     )
+    ending.saved(game, ending.FRESH)
+    return game
 
 
 def start_unattached(deal_number: int, rules: engine.Rules) -> Game:
@@ -242,17 +255,19 @@ FINISHED = ("status", "finished_at", "wall_ms", "elapsed_ms", "clock_since", "pa
 def save(game: Game, played: engine.Play) -> None:
     """Copy the play's log, snapshot, counters and outcome onto the row and save it.
     Every change is a sign of life from the player, so it also runs the clock (which the first
-    move starts); the end of the game stops it. The daily tally and the metrics hear the save
-    (game/apps.py)."""
+    move starts); the end of the game stops it. What follows the save (the metrics, the daily
+    tally, and a game's end: game/ending.py) is called here, in the caller's transaction."""
     if len(played.moves) > max(limits.MAX_GAME_MOVES, game.move_count):
         raise GameTooLongError(
             f"a game holds at most {limits.MAX_GAME_MOVES} moves: undo, or start a new game"
         )
+    before = ending.seen(game) if game.pk is not None else ending.FRESH
     now = timezone.now()
     position = played.position
-    game.moves = " ".join(move.text for move in played.moves)
+    # Lists, not generators: a generator costs a Python call per move, on every move's save.
+    game.moves = " ".join([move.text for move in played.moves])
     game.snapshot = played.snapshot
-    game.redo = " ".join(move.text for move in played.redo_moves)
+    game.redo = " ".join([move.text for move in played.redo_moves])
     game.auto_flags = played.auto_flags
     game.move_count = len(played.moves)
     game.cards_home = position.cards_home
@@ -275,6 +290,16 @@ def save(game: Game, played: engine.Play) -> None:
         game.finished_at = None
         game.wall_ms = None
     game.save(update_fields=None if game.pk is None else CHANGED)
+    ending.saved(game, before)
+
+
+def leave(game: Game, now: dt.datetime) -> None:
+    """End `game`, read under its lock in the caller's transaction, as left for another (a loss
+    once begun): its end follows in the same transaction (game/ending.py)."""
+    before = ending.seen(game)
+    finish(game, Game.Status.ABANDONED, now)
+    game.save(update_fields=FINISHED)
+    ending.saved(game, before)
 
 
 def finish(game: Game, status: str, now: dt.datetime) -> None:

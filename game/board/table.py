@@ -159,7 +159,7 @@ def fan_views(
 ) -> list[FanView]:
     """The fans as the board shows them: each card with its legal moves (`by_card`), the
     selection and the places it may go (`targets`), and the hint's marks. A fan in `kept` is
-    held by the browser as it is (game.board.pipeline): its cards get no views."""
+    held by the browser as it is (game.board.kept): its cards get no views."""
     targets = targets or {}
     hinted = hint_keys(hint.move) if hint else set()
     ranks = rank_labels()

@@ -1,7 +1,7 @@
 """The URLs of a board's changes: one list, included wherever a board lives, as healthchecks
 includes its check URLs under each way of naming a check.
 
-A board's changes (game.board.pipeline.CHANGES: move, undo, redo, redeal, auto) post to
+A board's changes (game.board.fronts.CHANGES: move, undo, redo, redeal, auto) post to
 `<the board's place>/<change>/`: a stored game's `game/<id>/`, a deal's first board's
 `deal/<n>/`, and the embed's `embed/deal/<n>/` and `embed/g/<token>/`. Each place has one view
 for all of them, which is given the change's name as `action`.
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.urls import URLPattern, path
 
-from game.board.pipeline import CHANGES
+from game.board.fronts import CHANGES
 
 
 def change_urls(view: Callable[..., Any], prefix: str = "") -> list[URLPattern]:

@@ -470,7 +470,7 @@ def blocked_cards(position: engine.Position) -> list[str]:
 
 
 def hint_message(position: engine.Position, found: engine.Hint) -> str:
-    """What the board's message line says for a hint (the words of game/board/pipeline.py's
+    """What the board's message line says for a hint (the words of game/board/drawn.py's
     hint_message, in the page's language): the move, and plainly when it is a redeal or the
     merci, naming the buried card and the fan it lies in."""
     move = found.move
@@ -870,7 +870,7 @@ def worded(error: Exception) -> str:
 
 
 def refusal_message(error: Exception) -> str:
-    """The player's message for a refused request (the message of pipeline.refusal): the stale
+    """The player's message for a refused request (the message of answers.refusal): the stale
     board's, a limit's, or the engine's reason as a sentence in the page's language."""
     if isinstance(error, store.StaleBoardError):
         return stale_message()
@@ -880,12 +880,12 @@ def refusal_message(error: Exception) -> str:
 
 
 def stale_message() -> str:
-    """A change posted from a board that was out of date (pipeline.STALE_MESSAGE)."""
+    """A change posted from a board that was out of date (answers.STALE_MESSAGE)."""
     return gettext(STALE)
 
 
 def malformed_spoken() -> str:
-    """What the live region says for a malformed request (pipeline.MALFORMED_SPOKEN): the
+    """What the live region says for a malformed request (answers.refused_board): the
     board's message quotes the request, and the page quotes it once."""
     return str(MALFORMED)
 

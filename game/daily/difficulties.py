@@ -1,7 +1,7 @@
 """How hard each daily deal is, kept in the database (models.DealDifficulty).
 
 The figure is game.engine.difficulty's: the fair hint played out over SAMPLES hidden shuffles of
-the deal's layout. The queue's workers compute today's and tomorrow's (game/ops/schedule.py:
+the deal's layout. The queue's workers compute today's and tomorrow's (game/schedule.py:
 `coming_days`, every five minutes and when a worker starts), and `manage.py deal_difficulty`
 any days ahead; a daily page whose figure is missing asks the workers for it and polls. Two
 workers filling the same deal at once keep only the first batch to reach the row (the rest is

@@ -1,6 +1,6 @@
 """Everyone's daily figures as ORM aggregates: how everyone did on each day's deal, read from
-the tally's row a day (game/tally.py) and cached briefly, and the receivers that drop the
-cached month when a game changes what it counts.
+the tally's row a day (game/tally.py) and cached briefly; the change that alters what a game
+counts drops the cached month (game/ending.py, game.tally.forget_month).
 
 A daily game is any game of a date's deal number under the default rules (`lucie`), however it
 was opened. Only started games (a first move made) count as played; an abandoned game counts as
@@ -15,12 +15,9 @@ everyone's figures here, and this player's in game/daily/player.py.
 from __future__ import annotations
 
 import datetime as dt
-import logging
-import secrets
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Count, Min, Q, QuerySet
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
@@ -30,15 +27,10 @@ from game.board.clock import format_ms
 from game.models import DailyRank, Game
 from lucie import metrics
 
-logger = logging.getLogger(__name__)
-
 # How long everyone's figures for a month stay cached. Today's figures move the most, so the
 # month that holds today is kept briefly; a past month changes only when someone plays it late.
 CURRENT_MONTH_TTL = 30
 PAST_MONTH_TTL = 300
-# A month's generation outlives the figures kept under it: should it be evicted, readers go back
-# to generation "0", whose figures (if any are left) are at most PAST_MONTH_TTL old.
-GENERATION_TTL = 30 * 86400
 
 DASH = "\N{EN DASH}"
 
@@ -100,9 +92,10 @@ def month_key(first: dt.date) -> str:
     """The cache key of everyone's figures for the month that begins on `first`, as they stand.
 
     It names the month's generation, which every change to its figures replaces (see
-    `_forget`): a server that was computing the figures from the database as it stood just
-    before a change stores them under the old generation's key, which no one reads any more, so
-    a change shows at once on every server instead of when a stale entry expires."""
+    game.tally.forget_month): a server that was computing the figures from the database as it
+    stood just before a change stores them under the old generation's key, which no one reads
+    any more, so a change shows at once on every server instead of when a stale entry
+    expires."""
     return f"daily:month:{first:%Y%m}:{tally.generation(first)}"
 
 
@@ -110,8 +103,8 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
     """Everyone's figures for each day of the month that has any, keyed by deal number.
 
     Kept in Django's cache (shared by every app server when CACHE_URL names a Redis) until a game
-    changes them (`counted_otherwise`), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
-    seconds in any case, for changes made around the ORM's signals (bulk updates, raw SQL)."""
+    changes them (game.tally.forget_month), and at most CURRENT_MONTH_TTL or PAST_MONTH_TTL
+    seconds in any case, for changes made around the game's change (bulk updates, raw SQL)."""
     key = month_key(first)
     found: dict[int, DayFigures] | None = cache.get(key)
     metrics.cache_lookup("figures", hit=found is not None)
@@ -120,44 +113,6 @@ def month_figures(first: dt.date) -> dict[int, DayFigures]:
         current = first == deals.today_utc().replace(day=1)
         cache.set(key, found, CURRENT_MONTH_TTL if current else PAST_MONTH_TTL)
     return found
-
-
-# ---------------------------------------------------------------- keeping the cache true
-
-
-def counted_otherwise(game: Game, before: tally.Counted, now: tally.Counted) -> None:
-    """A save made `game` count as `now` where it counted as `before` (game.counters hears it):
-    its day's tally row follows, its rank among the day's finished entries too, and the month's
-    cached figures are dropped."""
-    if game.rules == deals.DAILY_RULES:
-        tally.record(game, before, now)
-        _forget_on_change(game, before, now)
-
-
-def _forget_on_change(game: Game, before: tuple[object, ...], now: tuple[object, ...]) -> None:
-    """Drop the cached figures of the game's month when they would read something else from it.
-
-    The drop waits for the commit, so that no server recomputes the figures from the database as
-    it was before this change and keeps that."""
-    if now == before or game.rules != deals.DAILY_RULES:
-        return
-    day = deals.day_of_deal(game.deal_number)
-    if day is None:
-        return
-    first = day.replace(day=1)
-    transaction.on_commit(lambda: _forget(first))
-
-
-def _forget(first: dt.date) -> None:
-    """Start a new generation of the month's figures (see `month_key`)."""
-    # The game is committed by now: an unreachable cache must not turn the player's answer into an
-    # error. The figures then catch up when their cache entry expires.
-    try:
-        cache.set(tally.generation_key(first), secrets.token_hex(8), GENERATION_TTL)
-    except Exception:
-        logger.exception(
-            "daily figures: could not renew %s in the cache", tally.generation_key(first)
-        )
 
 
 def day_figures(day: dt.date) -> DayFigures:

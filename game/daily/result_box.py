@@ -8,7 +8,7 @@ it in place of the old one. daily.js names the box the page shows in two headers
 more, and a request from any other page costs a header lookup.
 
 The site's change views call `appended` themselves, only when a request names a box
-(`STATUS_HEADER`), so that the board's pipeline knows nothing of the daily page and a move from
+(`STATUS_HEADER`), so that the board's answer knows nothing of the daily page and a move from
 any other page never comes here.
 """
 

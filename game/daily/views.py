@@ -25,9 +25,10 @@ from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import deals, engine, rank
-from game.board import find, pipeline
+from game.board import find
+from game.board.drawn import Drawing, board
 from game.board.forms import NewGameForm
-from game.board.pipeline import SITE, first_board
+from game.board.fronts import SITE, first_board
 from game.daily import difficulties, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
@@ -148,13 +149,14 @@ def _play_day(request: HttpRequest, date: dt.date) -> HttpResponse:
 def _render_day(
     request: HttpRequest, date: dt.date, game: Game, *, selected: str = ""
 ) -> HttpResponse:
-    context = pipeline.board(request, SITE, game, game.resume(), selected=selected).context()
+    context = board(request, SITE, game, game.resume(), Drawing(selected=selected)).context()
     context["today"] = deals.todays_deal_number()
     context["new_form"] = NewGameForm(initial=request.session.get("new_game", {}))
     context.update(day_context(request, date, game if game.pk is not None else None))
-    if context.get("win") is not None:
+    end = context.get("end")
+    if end is not None and end["win"] is not None:
         # The result box under the board carries the day's one share text.
-        context["win"] = dataclasses.replace(context["win"], share="")
+        context["end"] = {**end, "win": dataclasses.replace(end["win"], share="")}
     response = render(request, "daily/play.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response

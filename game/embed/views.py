@@ -28,7 +28,6 @@ from typing import Any
 
 from csp.decorators import csp
 from django.conf import settings
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -41,8 +40,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from game import deals, engine
-from game.board import asides, find, pipeline, store, words
-from game.board.pipeline import EMBED
+from game.board import answers, asides, changes, find, hint_answer, store, words
+from game.board.fronts import EMBED
 from game.models import Game
 from game.ops import limits
 
@@ -138,21 +137,21 @@ def unstarted(deal_number: int, rules: engine.Rules) -> Game:
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal (the UTC date as YYYYMMDD), from its start."""
     game = unstarted(deals.todays_deal_number(), requested_rules(request))
-    return pipeline.answer(request, EMBED, game, selected=_selected(request))
+    return answers.answer(request, EMBED, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
 def deal(request: HttpRequest, number: str) -> HttpResponse:
     game = unstarted(engine.parse_deal_number(number), requested_rules(request))
-    return pipeline.answer(request, EMBED, game, selected=_selected(request))
+    return answers.answer(request, EMBED, game, selected=_selected(request))
 
 
 @embed_page
 @require_safe
 def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
     game = unstarted(engine.parse_deal_number(number), requested_rules(request))
-    return pipeline.hint(request, game, EMBED)
+    return hint_answer.hint(request, game, EMBED)
 
 
 @embed_page
@@ -174,19 +173,13 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
     The game is created in the same transaction as its first move, so a refused move (stale,
     illegal, malformed) leaves no row behind.
     """
-    deal_number = engine.parse_deal_number(number)
-    rules = requested_rules(request)
+    pending = unstarted(engine.parse_deal_number(number), requested_rules(request))
     try:
-        posted = pipeline.read(request)
-        with store.saving(), transaction.atomic():
-            row = store.start_unattached(deal_number, rules)
-            done = pipeline.perform(request, EMBED, action, row, posted)
-            # Counted only for a change the rules allow: a refused one stores nothing.
-            limits.check(request, limits.START, session=False)
-    except pipeline.REFUSALS as error:
-        return pipeline.refused_board(request, unstarted(deal_number, rules), error, EMBED)
-    done.created = True
-    return pipeline.changed(request, EMBED, done, posted.previous)
+        posted = changes.read(request)
+        done = changes.run(request, EMBED, action, changes.FirstRow(pending), posted)
+    except changes.REFUSALS as error:
+        return answers.refused_board(request, pending, error, EMBED)
+    return changes.changed(request, EMBED, done, posted.previous)
 
 
 # ---------------------------------------------------------------- a stored game, by its token
@@ -197,14 +190,14 @@ def start_action(request: HttpRequest, number: str, action: str) -> HttpResponse
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     """The game; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = find.found(find.token_games(token))
-    said = pipeline.said_before(request, game)
-    return pipeline.answer(request, EMBED, game, said, selected=_selected(request))
+    said = answers.said_before(request, game)
+    return answers.answer(request, EMBED, game, said, selected=_selected(request))
 
 
 @embed_page
 @require_safe
 def game_hint(request: HttpRequest, token: str) -> HttpResponse:
-    return pipeline.hint(request, find.found(find.token_games(token)), EMBED)
+    return hint_answer.hint(request, find.found(find.token_games(token)), EMBED)
 
 
 @embed_page
@@ -215,7 +208,7 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
     The engine's errors become a 400 and a stale board a 409, each with the game as it stands;
     an unknown token (or a main-site game's) is a 404, whatever else the request says.
     """
-    return pipeline.change(request, find.token_games(token), EMBED, action)
+    return changes.change(request, find.token_games(token), EMBED, action)
 
 
 @embed_page
@@ -224,12 +217,12 @@ def game_clock(request: HttpRequest, token: str) -> HttpResponse:
     """The fair timer's pause and resume for an embed game (see views.game_clock); the token is
     the whole authorization, as for its moves."""
     try:
-        running = pipeline.clock_state(request)
+        running = answers.clock_state(request)
     except engine.InvalidMoveError as error:
         return _error(
             request, gettext("That did not work"), words.refusal_message(error), status=400
         )
-    return pipeline.clock_response(asides.set_clock(find.token_games(token), running))
+    return answers.clock_response(asides.set_clock(find.token_games(token), running))
 
 
 @embed_page

@@ -1,7 +1,7 @@
 """The task queue: Huey, on a SQLite file on one machine or on Redis across several, carrying
 wake-ups for the jobs whose leases live in the database (game/ops/leases.py).
 
-Searches that no request should wait on run as jobs (game/ops/schedule.py): a lost game's review,
+Searches that no request should wait on run as jobs (game/schedule.py): a lost game's review,
 each day's difficulty, a Show a win past a request's budget, and the periodic work (the nightly
 prune, daily ranks and backup). A request only asks for a job (leases.ask) and answers at once;
 workers (`manage.py work`, which `make run` starts beside the server) take them, each worker a

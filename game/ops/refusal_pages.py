@@ -2,7 +2,7 @@
 database that would not write (503), a game whose stored record cannot be read (409), and
 handler500.
 
-A board shows its own refusals with the game as it stands (game/board/pipeline.py); these are
+A board shows its own refusals with the game as it stands (game/board/answers.py); these are
 for everything else. They live in the app rather than in the project package (lucie/) because
 they read the app's limits and templates: lucie is the project's plumbing (settings, sessions,
 metrics, the cache) that the app uses, and it imports nothing from game. settings.MIDDLEWARE and

@@ -2,8 +2,9 @@
 the text to share it (game/stats/win.py), the challenge (game/challenge/panel.py) and, for a
 daily entry on the site, where it ranks among the day's players (game/rank.py).
 
-The board's template asks for them (`finished`, a global of game/jinja.py) only when the game
-is over, so a move of a game under way never comes here. They live outside game/board/ because
+The board's answer asks for them (game.board.drawn: `Front.end_panels` names this function)
+only when the game is over, so a move of a game under way never comes here, and hands them to
+the template (`end`). They live outside game/board/ because
 game/stats/ and game/challenge/ import the board's package.
 """
 

@@ -6,7 +6,6 @@ and crawlers cost no row.
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -15,10 +14,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine
-from game.board import find, pipeline, show_a_win, show_a_win_job, store, words
+from game.board import answers, changes, find, hint_answer, show_a_win, show_a_win_job, words
 from game.board.actions import Change
 from game.board.forms import Posted
-from game.board.pipeline import DAILY_FIELD, SITE, board_urls, first_board
+from game.board.fronts import DAILY_FIELD, SITE, board_urls, first_board
 from game.models import Game
 from game.ops import limits
 from game.play.show_a_win_views import show_a_win_stored
@@ -27,7 +26,6 @@ from game.players import (
     HtmxHttpRequest,
     bad_request,
     remembered_rules,
-    session_key,
 )
 
 
@@ -69,32 +67,19 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
 
 def _store_first(request: HttpRequest, pending: Game, action: str, posted: Posted) -> Change:
     """Store the session (if new) and `pending` as this session's game, and make its first
-    change (`action`, see pipeline.perform) to it, in one transaction: a refusal stores nothing,
+    change (`action`, see changes.perform) to it, in one transaction: a refusal stores nothing,
     not even the session. A hint shown on the first board counts in the stored game."""
     new_session = request.session.session_key is None
-    hinted = request.session.get(pipeline.FIRST_HINT) == pipeline.first_hint_name(pending)
-    daily = pending.dealt_by_daily
+    hinted = request.session.get(hint_answer.FIRST_HINT) == hint_answer.first_hint_name(pending)
     try:
-        with store.saving(), transaction.atomic():
-            row = store.start(
-                session_key(request),
-                pending.deal_number,
-                pending.engine_rules,
-                daily=daily,
-                network=limits.network_tag(request) if daily else "",
-                hints=int(hinted),
-            )
-            done = pipeline.perform(request, SITE, action, row, posted)
-            # Counted only for a change the rules allow: a refused one stores nothing.
-            limits.check(request, limits.START)
-    except pipeline.REFUSALS:
+        done = changes.run(request, SITE, action, changes.FirstRow(pending, int(hinted)), posted)
+    except changes.REFUSALS:
         if new_session:
             # The session's row went with the transaction: forget it, so that no cookie names it.
             request.session.flush()
         raise
     if hinted:
-        del request.session[pipeline.FIRST_HINT]
-    done.created = True
+        del request.session[hint_answer.FIRST_HINT]
     return done
 
 
@@ -105,14 +90,14 @@ def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
         return bad_request(request, words.refusal_message(error))
-    return pipeline.hint(request, pending, SITE)
+    return hint_answer.hint(request, pending, SITE)
 
 
 @require_POST
 def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpResponse:
     """The first change on a deal's first board (a move, a redeal...): store the session and the
     game with it, then answer as any change does (the board, or a 303 to the game's page).
-    `action` is one of pipeline.CHANGES: game/board/urls.py routes no other."""
+    `action` is one of fronts.CHANGES: game/board/urls.py routes no other."""
     try:
         pending = _first_board_of(request, number)
     except (engine.InvalidDealError, engine.InvalidRulesError) as error:
@@ -122,13 +107,13 @@ def deal_start(request: HtmxHttpRequest, number: str, action: str) -> HttpRespon
         return under_way
     if under_way is not None:
         games = find.session_games(under_way.pk, request.session.session_key)
-        return with_result_box(request, pipeline.change(request, games, SITE, action))
+        return with_result_box(request, changes.change(request, games, SITE, action))
     try:
-        posted = pipeline.read(request)
+        posted = changes.read(request)
         done = _store_first(request, pending, action, posted)
-    except pipeline.REFUSALS as error:
-        return with_result_box(request, pipeline.refused_board(request, pending, error, SITE))
-    return with_result_box(request, pipeline.changed(request, SITE, done, posted.previous))
+    except changes.REFUSALS as error:
+        return with_result_box(request, answers.refused_board(request, pending, error, SITE))
+    return with_result_box(request, changes.changed(request, SITE, done, posted.previous))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -151,13 +136,13 @@ def deal_show_a_win(request: HtmxHttpRequest, number: str) -> HttpResponse:
     if under_way is not None:
         return show_a_win_stored(request, under_way.pk)
     try:
-        posted = pipeline.read(request)
+        posted = changes.read(request)
         limits.check(request, limits.SOLVE)
         with limits.computing():
             done = _store_first(request, pending, "show_a_win", posted)
             found = show_a_win.answer(done.played.record, done.played.position)
-    except pipeline.REFUSALS as error:
-        return pipeline.refused_board(request, pending, error, SITE)
+    except changes.REFUSALS as error:
+        return answers.refused_board(request, pending, error, SITE)
     found = show_a_win_job.search_on(done.played.record, found)
     show_a_win.remember(request.session, done.row, found)
-    return pipeline.changed(request, SITE, done, posted.previous)
+    return changes.changed(request, SITE, done, posted.previous)

@@ -5,7 +5,6 @@ the board's panel follows (`show_a_win_wait`)."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template import engines
@@ -14,8 +13,8 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget
 
-from game.board import find, pipeline, show_a_win, show_a_win_job, store, words
-from game.board.pipeline import SITE, board_urls
+from game.board import answers, changes, find, show_a_win, show_a_win_job, words
+from game.board.fronts import SITE, board_urls
 from game.ops import limits
 from game.play.views import with_result_box
 from game.players import HtmxHttpRequest
@@ -44,19 +43,18 @@ def show_a_win_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # The slot is taken before the game is marked: a busy site refuses Show a win and leaves
         # the game untouched.
         with limits.computing():
-            posted = pipeline.read(request)
-            with store.saving(), transaction.atomic():
-                done = pipeline.perform(request, SITE, "show_a_win", store.locked(games), posted)
+            posted = changes.read(request)
+            done = changes.run(request, SITE, "show_a_win", games, posted)
             game = done.row
             # The search runs after the row is written and unlocked: it may take two seconds,
             # and a move made meanwhile only means the player has left the line
             # (show_a_win.shown).
             found = show_a_win.answer(game.record, done.played.position)
-    except pipeline.REFUSALS as error:
-        return pipeline.refused(request, games, error, SITE)
+    except changes.REFUSALS as error:
+        return changes.refused(request, games, error, SITE)
     found = show_a_win_job.search_on(game.record, found)
     show_a_win.remember(request.session, game, found)
-    return pipeline.changed(request, SITE, done, posted.previous)
+    return changes.changed(request, SITE, done, posted.previous)
 
 
 @require_safe
@@ -87,7 +85,7 @@ def show_a_win_wait(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             spoken = words.show_a_win_verdict(
                 on_show.status, on_show.left, on_show.next_move, position, on_show.search_on
             )
-        response = retarget(pipeline.answer(request, SITE, game, spoken=spoken), "#board")
+        response = retarget(answers.answer(request, SITE, game, spoken=spoken), "#board")
         response = reswap(response, "outerHTML")
     response["Cache-Control"] = "private, no-store"
     patch_vary_headers(response, ["HX-Request"])
@@ -98,11 +96,11 @@ def show_a_win_wait(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def show_a_win_next(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the winning line's next move (Previous is Undo)."""
     games = find.session_games(game_id, request.session.session_key)
-    return with_result_box(request, pipeline.change(request, games, SITE, "show_a_win_next"))
+    return with_result_box(request, changes.change(request, games, SITE, "show_a_win_next"))
 
 
 @require_POST
 def show_a_win_out(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Play the rest of the winning line in one change."""
     games = find.session_games(game_id, request.session.session_key)
-    return with_result_box(request, pipeline.change(request, games, SITE, "show_a_win_out"))
+    return with_result_box(request, changes.change(request, games, SITE, "show_a_win_out"))

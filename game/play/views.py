@@ -1,11 +1,11 @@
 """The main site's pages and a stored game's changes: home, a deal by number, a game's page, its
-hint, its changes (each through game.board.pipeline and game.board.actions), the fair timer's
+hint, its changes (each through game.board.changes and game.board.actions), the fair timer's
 signals, the new-game chooser and the rules page. A deal's first board lives in game/play/first.py,
-"Show a win" in game/play/show_a_win_views.py; the site's board is the pipeline's front end `SITE`
-(data: its URLs, its page, its defaults).
+"Show a win" in game/play/show_a_win_views.py; the site's board is the front end `SITE`
+(game/board/fronts.py: data, its URLs, its page, its defaults).
 
 Nothing is stored until a player plays: a browser with no session is shown a deal's first board
-(`/`, `/deal/<n>/`, the daily pages) as a game that is not stored (`pipeline.first_board`), whose
+(`/`, `/deal/<n>/`, the daily pages) as a game that is not stored (`fronts.first_board`), whose
 controls post to `/deal/<n>/<change>/` (game/play/first.py). htmx requests get the board alone,
 a plain form post a 303 redirect to the full page (post/redirect/get), so every control works
 without JavaScript.
@@ -20,9 +20,9 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import asides, find, pipeline, store, table, words
+from game.board import answers, asides, changes, find, hint_answer, store, table, words
 from game.board.forms import NewGameForm
-from game.board.pipeline import SITE, first_board
+from game.board.fronts import SITE, first_board
 from game.daily import result_box
 from game.models import Game
 from game.play.winrates import win_rates
@@ -45,9 +45,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     if request.session.session_key is not None:
         game = find.current_game(session_key(request))
         if game is not None and game.status == Game.Status.PLAYING:
-            return pipeline.answer(request, SITE, game)
+            return answers.answer(request, SITE, game)
     pending = first_board(store.random_deal_number(), remembered_rules(request))
-    return pipeline.answer(request, SITE, pending, selected=selected_card(request))
+    return answers.answer(request, SITE, pending, selected=selected_card(request))
 
 
 @require_safe
@@ -83,14 +83,14 @@ def deal(request: HtmxHttpRequest, number: str) -> HttpResponse:
     current = find.current_game(request.session.session_key)
     if current is not None and current.status == Game.Status.PLAYING:
         if current.deal_number == deal_number and current.rules == rules.name:
-            return pipeline.answer(request, SITE, current)
+            return answers.answer(request, SITE, current)
         if current.started_at is not None:
             context = {"current": current, "deal_number": deal_number, "rules": rules}
             return render(request, "game/deal_confirm.html", context)
     # Nothing begun in the way: the deal's first board, stored by its first move (which leaves
     # an unbegun game of another deal then, game/play/first.py).
     pending = first_board(deal_number, rules)
-    return pipeline.answer(request, SITE, pending, selected=selected_card(request))
+    return answers.answer(request, SITE, pending, selected=selected_card(request))
 
 
 @require_safe
@@ -98,20 +98,20 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """One game's full page; `?sel=6C` selects a card (how tapping works without JavaScript)."""
     game = find.get_game(game_id, request.session.session_key)
     selected = selected_card(request)
-    said = pipeline.said_before(request, game)
-    return pipeline.answer(request, SITE, game, said, selected=selected)
+    said = answers.said_before(request, game)
+    return answers.answer(request, SITE, game, said, selected=selected)
 
 
 @require_safe
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return pipeline.hint(request, find.get_game(game_id, request.session.session_key), SITE)
+    return hint_answer.hint(request, find.get_game(game_id, request.session.session_key), SITE)
 
 
 @require_POST
 def game_change(request: HtmxHttpRequest, game_id: int, action: str) -> HttpResponse:
-    """A stored game's change named `action` (game/board/urls.py), through the pipeline."""
+    """A stored game's change named `action` (game/board/urls.py), through game.board.changes."""
     games = find.session_games(game_id, request.session.session_key)
-    return with_result_box(request, pipeline.change(request, games, SITE, action))
+    return with_result_box(request, changes.change(request, games, SITE, action))
 
 
 def with_result_box(request: HttpRequest, response: HttpResponse) -> HttpResponse:
@@ -126,7 +126,7 @@ def with_result_box(request: HttpRequest, response: HttpResponse) -> HttpRespons
 def started(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """After a POST that dealt a game: its board (htmx) or a redirect to its page."""
     if request.htmx:
-        return pipeline.answer(request, SITE, game)
+        return answers.answer(request, SITE, game)
     response = HttpResponseRedirect(reverse("game", args=[game.pk]), status=303)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -140,11 +140,11 @@ def game_clock(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     token comes as the form field `csrfmiddlewaretoken`.
     """
     try:
-        running = pipeline.clock_state(request)
+        running = answers.clock_state(request)
     except engine.InvalidMoveError as error:
         return HttpResponse(words.refusal_message(error), status=400, content_type="text/plain")
     game = asides.set_clock(find.session_games(game_id, request.session.session_key), running)
-    return pipeline.clock_response(game)
+    return answers.clock_response(game)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -242,7 +242,7 @@ class Work:
 
 def work_through(game_id: int, cpu_seconds: float, solve_seconds: float) -> None:
     """Review game `game_id` to its end, or until `cpu_seconds` of this process's CPU are
-    spent, saving after each step (a job: game/ops/schedule.py). Nothing for a game that is gone,
+    spent, saving after each step (a job: game/schedule.py). Nothing for a game that is gone,
     not reviewable, or played on since."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:

@@ -201,7 +201,6 @@ def _merge(source: str, target: str, now: dt.datetime) -> Merged:
 def _close(games: QuerySet[Game], now: dt.datetime) -> int:
     count = 0
     for game in games.select_for_update():
-        store.finish(game, Game.Status.ABANDONED, now)
-        game.save(update_fields=store.FINISHED)
+        store.leave(game, now)
         count += 1
     return count

@@ -3,7 +3,7 @@
 page's context and the values given.
 
 The board, its felt, its fans, its live region and the "Show a win" question each exist once, as
-Jinja2 templates: a move's htmx answer renders them directly (game/board/pipeline.py,
+Jinja2 templates: a move's htmx answer renders them directly (game/board/answers.py,
 game/embed/front.py), and the pages that show them (the game, the daily page, the embed, a
 replay, a review, the rules' example fans, "Show a win" without JavaScript) take them through
 this tag.

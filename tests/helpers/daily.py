@@ -8,6 +8,7 @@ import re
 
 from django.test import Client
 
+from game import ending
 from game.models import Game
 
 NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
@@ -40,7 +41,7 @@ def cell(html: str, day: str) -> str:
 def finished_daily(
     client: Client, number: int, status: str, started: dt.datetime, **fields: object
 ) -> Game:
-    """A finished game of this client's session, stored as the pipeline would leave it."""
+    """A finished game of this client's session, stored as a change would leave it."""
     defaults: dict[str, object] = {
         "elapsed_ms": 252_000,
         "move_count": 93,
@@ -53,7 +54,7 @@ def finished_daily(
     defaults.update(fields)
     key = client.session.session_key
     assert key is not None
-    return Game.objects.create(
+    game = Game.objects.create(
         session_key=key,
         deal_number=number,
         rules="lucie",
@@ -62,3 +63,7 @@ def finished_daily(
         finished_at=started + dt.timedelta(minutes=5),
         **defaults,
     )
+    # Its end, as the change that ends a game calls it (game/ending.py): the tally, the first
+    # end and the challenge follow.
+    ending.saved(game, ending.FRESH)
+    return game

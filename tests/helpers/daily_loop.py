@@ -1,5 +1,5 @@
 """Helpers for the tests of the daily loop (the rank, challenges, the month's badge): finished
-games stored as the pipeline leaves them, and a page's marked parts read back."""
+games stored as a change leaves them, and a page's marked parts read back."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 
 from django.test import Client
 
+from game import ending
 from game.models import Game
 
 
@@ -43,7 +44,7 @@ def finished(
         "cards_home": 52 if status == Game.Status.WON else 30,
     }
     values.update(fields)
-    return Game.objects.create(
+    game = Game.objects.create(
         session_key=key,
         deal_number=number,
         rules=rules,
@@ -55,6 +56,10 @@ def finished(
         network=network or (f"net-{key}"[:16] if entry else ""),
         **values,
     )
+    # Its end, as the change that ends a game calls it (game/ending.py): the tally, the first
+    # end and the challenge follow.
+    ending.saved(game, ending.FRESH)
+    return game
 
 
 def percentiles(html: str) -> list[int]:

@@ -116,14 +116,14 @@ def test_the_app_runs_the_images_own_command(services: dict[str, dict[str, Any]]
 
 def test_one_scheduler_no_sleep_loop_and_no_cron(services: dict[str, dict[str, Any]]) -> None:
     """The periodic work (prune, daily ranks, difficulty, the nightly backup) is the queue's
-    periodic tasks (game/ops/schedule.py), run by `manage.py work`: no service loops on `sleep`."""
+    periodic tasks (game/schedule.py), run by `manage.py work`: no service loops on `sleep`."""
     for name, service in services.items():
         command = " ".join(service.get("command") or [])
         assert "sleep" not in command, name
         assert "cron" not in command, name
     assert services["work"]["command"] == ["python", "manage.py", "work"]
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
-    from game.ops import schedule
+    from game import schedule
 
     periodic = {task.__name__ for task in schedule.huey._registry._periodic_tasks}
     assert {"prune", "daily_ranks", "nightly_backups", "coming_days"} <= periodic

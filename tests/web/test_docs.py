@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TOP = ("game/", "lucie/", "bench/", "tests/", "docs/", "templates/", "static/", "scripts/",
        "locale/", ".ci/")  # fmt: skip
-# A path in backquotes, as the docs write one (`game/board/pipeline.py`, `game/play/`,
+# A path in backquotes, as the docs write one (`game/board/changes.py`, `game/play/`,
 # `game/board/store.py:save`, `tests/helpers/browser.screenshot`).
 QUOTED = re.compile(r"`([^`\s]+)`")
 # Examples of what is not there yet (how to add a language) and benchmarks.md's history of runs,

@@ -182,7 +182,7 @@ def test_the_check_sees_a_circle() -> None:
 def test_each_module_of_ops_is_a_part_of_its_own() -> None:
     assert part_of("game.ops.leases") == "game.ops.leases"
     assert part_of("game.ops.leases.Job") == "game.ops.leases"
-    assert part_of("game.board.pipeline") == "game.board"
+    assert part_of("game.board.changes") == "game.board"
     assert "game.ops.queue" in edges().get("game.ops.leases", {})
 
 
@@ -322,3 +322,27 @@ def test_the_test_import_check_sees_every_form() -> None:
     assert imported_tests_in("from . import test_play", here)
     assert not imported_tests_in("from tests.helpers.play import start", here)
     assert not imported_tests_in("from tests.web.live_gunicorn import serving", here)
+
+
+# What game/ops/ may import of game: the engine, the models (whose Job is game/ops/leases.py's)
+# and its own modules. What needs the whole site (every job registered, every view imported)
+# lives above it: game/schedule.py, game/warm.py.
+OPS_MAY_IMPORT = {"game.engine", "game.models"}
+
+
+def test_ops_imports_nothing_above_it() -> None:
+    above = {
+        source: {target: places for target, places in targets.items()
+                 if target.startswith("game") and not target.startswith("game.ops.")
+                 and target not in OPS_MAY_IMPORT}
+        for source, targets in edges().items()
+        if source.startswith("game.ops.")
+    }  # fmt: skip
+    assert {source: targets for source, targets in above.items() if targets} == {}
+
+
+def test_the_ops_check_sees_an_import_back_up() -> None:
+    """The moved scheduler imports the board, the daily pages and the review: the same check
+    run on it names them."""
+    targets = {part_of(name) for name, _ in imported(ROOT / "game" / "schedule.py")}
+    assert {"game.board", "game.daily", "game.review"} <= targets

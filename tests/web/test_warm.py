@@ -1,10 +1,10 @@
-"""The work a server does once before it forks its workers (game/ops/warm.py, gunicorn.conf.py)."""
+"""The work a server does once before it forks its workers (game/warm.py, gunicorn.conf.py)."""
 
 from __future__ import annotations
 
 from django.template import engines
 
-from game.ops.warm import warm
+from game.warm import warm
 
 
 def test_warming_compiles_every_board_template() -> None:

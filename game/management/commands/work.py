@@ -1,4 +1,4 @@
-"""`manage.py work [--workers N]`: the queue's workers (game/ops/queue.py, game/ops/schedule.py).
+"""`manage.py work [--workers N]`: the queue's workers (game/ops/queue.py, game/schedule.py).
 
 Each worker is a process of its own, at settings.QUEUE_NICENESS, so that on a shared machine the
 processes serving pages go first; there are QUEUE_WORKERS of them (or --workers), never more.
@@ -53,7 +53,7 @@ class Command(BaseCommand):
         os.nice(settings.QUEUE_NICENESS)
         settings.COMPUTE_PROCESSES = False
         search.clock = time.process_time
-        from game.ops import schedule  # noqa: F401 (registers the jobs)
+        from game import schedule  # noqa: F401 (registers the jobs)
         from game.ops.queue import huey
 
         logging.getLogger("huey").setLevel(logging.INFO)

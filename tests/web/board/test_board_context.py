@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import engine
-from game.board import pipeline, table, words
+from game.board import fronts, table, words
 from game.models import Game
 from tests.helpers.play import start
 
@@ -48,11 +48,11 @@ def test_the_card_words_and_links_are_the_page_language_s(language: str) -> None
         card = engine.Card.parse("QH")
         assert table.card_view(card).name == words.card_name(card)
         assert table.card_view(card).rank == str(words.RANK_LETTERS).split()[11]
-        urls = pipeline.board_urls(pipeline.SITE, Game(pk=42, deal_number=7))
+        urls = fronts.board_urls(fronts.SITE, Game(pk=42, deal_number=7))
         assert urls["page"] == reverse("game", args=[42])
         assert urls["move"] == reverse("move", args=[42])
-        for name in pipeline.SITE_LINKS:
-            assert getattr(pipeline.LINKS, name) == reverse(name)
+        for name in fronts.SITE_LINKS:
+            assert getattr(fronts.LINKS, name) == reverse(name)
 
 
 def test_every_form_of_the_board_posts_the_one_csrf_field() -> None:

@@ -1,4 +1,4 @@
-"""The two front ends are data (game.board.pipeline.Front): every URL a board's controls name is
+"""The two front ends are data (game.board.fronts.Front): every URL a board's controls name is
 the URL Django's resolver gives for that control, on the site and in the embed, for a stored game
 and for a deal's first board, in each language."""
 
@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from game import deals, engine
-from game.board import pipeline
-from game.board.pipeline import CHANGES, EMBED, SITE, board_urls, first_board
+from game.board import fronts
+from game.board.fronts import CHANGES, EMBED, SITE, board_urls, first_board
 from game.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -76,5 +76,5 @@ def test_a_daily_first_boards_page_is_the_daily_page() -> None:
 
 def test_a_front_end_is_data() -> None:
     # No method of its own: what a front end does differently is in its fields.
-    methods = {name for name in vars(pipeline.Front) if callable(getattr(pipeline.Front, name))}
+    methods = {name for name in vars(fronts.Front) if callable(getattr(fronts.Front, name))}
     assert not {name for name in methods if not name.startswith("__")}

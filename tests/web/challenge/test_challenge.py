@@ -18,6 +18,7 @@ from game.challenge import challenges
 from game.models import Challenge, ChallengeEntry, Game
 from game.ops import limits
 from tests.helpers.daily_loop import challenge_links, finished, marked, session_of, text_of
+from tests.helpers.ending import created, saved
 
 pytestmark = pytest.mark.django_db
 
@@ -72,9 +73,7 @@ def end(game: Game, status: str = Game.Status.WON, **fields: object) -> None:
     game.status = status
     game.started_at = BEGUN
     game.finished_at = NOW
-    for name, value in fields.items():
-        setattr(game, name, value)
-    game.save()
+    saved(game, **fields)
 
 
 @pytest.mark.parametrize(
@@ -342,7 +341,7 @@ def test_the_challenge_speaks_french_and_german(
 
 def test_the_embed_offers_the_challenge_on_the_site_and_sets_no_cookie() -> None:
     embed = Client()
-    game = Game.objects.create(
+    game = created(
         session_key="", deal_number=77, rules="lucie", status=Game.Status.WON, started_at=BEGUN,
         finished_at=NOW, elapsed_ms=200_000, wall_ms=210_000, move_count=95, cards_home=52,
     )  # fmt: skip

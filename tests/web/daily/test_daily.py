@@ -20,6 +20,7 @@ from pytest_django.fixtures import Settings
 
 from game.models import Game
 from tests.helpers.daily import NOON, cell, finished_daily, game_on_page, open_daily
+from tests.helpers.ending import created
 from tests.helpers.play import a_card_move, post, start
 
 pytestmark = pytest.mark.django_db
@@ -464,7 +465,7 @@ def test_the_month_page_shows_everyones_figures(
         ("c", Game.Status.LOST, 0),
         ("d", Game.Status.ABANDONED, 0),
     ]:
-        Game.objects.create(
+        created(
             session_key=key, deal_number=20261127, rules="lucie", status=status,
             started_at=start, elapsed_ms=seconds * 1000, daily_entry=True, daily=True,
             wall_ms=seconds * 1000 if status == Game.Status.WON else None,

@@ -22,6 +22,7 @@ from game.daily import player, share
 from game.daily.player import DayResult
 from game.models import Game
 from game.result import Result
+from tests.helpers.ending import created, saved
 
 pytestmark = pytest.mark.django_db
 
@@ -61,9 +62,7 @@ def game(
         and not Game.objects.filter(session_key=key, deal_number=number, daily_entry=True).exists(),
     )
     fields.setdefault("daily", bool(fields["daily_entry"]))
-    return Game.objects.create(
-        session_key=key, deal_number=number, status=status, started_at=started, **fields
-    )
+    return created(session_key=key, deal_number=number, status=status, started_at=started, **fields)
 
 
 # ---------------------------------------------------------------- everyone
@@ -222,7 +221,7 @@ def test_a_counted_entry_s_first_end_tells_the_day_whatever_came_after() -> None
     game("me", 20261128, elapsed_ms=200_000)  # a later try, won: practice
     entry.status = Game.Status.WON  # the entry undone and played out afterwards
     entry.cards_home = 52
-    entry.save()
+    saved(entry)
 
     month = player.player_month("me", dt.date(2026, 11, 1))
 
@@ -461,7 +460,7 @@ def test_a_daily_game_won_shows_at_once(
     playing.status = Game.Status.WON
     playing.wall_ms = 300_000
     with django_capture_on_commit_callbacks(execute=True):
-        playing.save()
+        saved(playing)
 
     figures = daily_figures.month_figures(NOVEMBER)[20261128]
     assert (figures.players, figures.winners, figures.best_time) == (1, 1, "5:00")
@@ -512,7 +511,7 @@ def test_a_change_the_figures_do_not_read_keeps_them_cached(
     for name, value in change.items():
         setattr(playing, name, value)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        playing.save()
+        saved(playing)
 
     assert callbacks == []
     assert cached_month() is not None
@@ -540,7 +539,7 @@ def test_an_unreachable_cache_does_not_fail_the_saved_game(
         def set(self, key: str, value: object, timeout: int) -> None:
             raise ConnectionError("the cache went away")
 
-    monkeypatch.setattr(daily_figures, "cache", Down())
+    monkeypatch.setattr(tally, "cache", Down())
 
     with django_capture_on_commit_callbacks(execute=True):
         kept = game("a", 20261128)

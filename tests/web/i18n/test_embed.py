@@ -20,7 +20,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from game.board import pipeline
+from game.board import answers
 from game.embed import views as embed_views
 from game.models import Game
 from game.ops import limits
@@ -231,8 +231,8 @@ def test_a_stale_board_in_the_frame_is_a_409_in_its_language(client: Client, cod
         response = client.post(url, {"n": 0, "move": a_card_move(game).text}, headers=headers)
         html = response.content.decode()
         assert response.status_code == 409
-        assert not shows(html, pipeline.STALE_MESSAGE)
-        assert shows(html, said(code, pipeline.STALE_MESSAGE))
+        assert not shows(html, answers.STALE_MESSAGE)
+        assert shows(html, said(code, answers.STALE_MESSAGE))
         assert_cookie_free(response)
 
 

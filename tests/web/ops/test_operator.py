@@ -14,7 +14,8 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
-from game.ops import leases, schedule
+from game import schedule
+from game.ops import leases
 from game.ops.backup import verify
 from game.ops.leases import Beat
 from tests.helpers.metrics import figures, value

@@ -10,6 +10,10 @@ scheduler of the site's periodic work (Huey's periodic tasks; no cron, no `sleep
   settings.BACKUP_DIR names a folder, a backup written there, verified, and kept
   BACKUP_KEEP_DAYS days (here).
 
+It sits above game/ops/ (which holds the low parts: the queue, the leases, the limits, the
+prune and the backups, none of which imports the site), since it names the jobs of the whole
+site: the board's, the daily pages' and the review's.
+
 A periodic task only asks for a job named after its day, so however many `manage.py work` run
 (one per machine), each night's work is done once, and a worker killed in the middle of it hands
 it to another.

@@ -5,7 +5,7 @@ gunicorn loads the app in its master and forks the workers from it (preload_app,
 gunicorn.conf.py calls `warm` then), so each worker starts with all of this in memory, shared
 with the others until written. Without it each worker paid for it on its first requests, in
 the middle of serving players: compiling the board's nine templates alone is some 0.1 s of CPU
-a worker.
+a worker. It imports the whole site, so it sits above game/ops/.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.urls import get_resolver
 from django.utils import translation
 
 from game.board import table
-from game.board.pipeline import BOARD_TEMPLATE
+from game.board.answers import BOARD_TEMPLATE
 
 
 def warm() -> None:

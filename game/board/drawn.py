@@ -1,0 +1,398 @@
+"""The board an answer draws, built from small values, each by a function of its own: the felt
+(`Felt`: fans, foundations, the picked card and the marks), what the board says (`Said`), the
+controls on offer (`Controls`), the fair timer (`Timer`) and where each control and link goes
+(`Places`). `board()` puts them together as one `Board`, which the template reads as one flat
+context (`Board.context`), so the template's names stay the ones it always read.
+
+Which parts the browser already holds (`keep`, each fan's `kept`) is game/board/kept.py's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
+
+from game import engine
+from game.board import clock, hints, kept, show_a_win_job, words
+from game.board.actions import Change
+from game.board.fronts import LINKS, Front, Links, board_urls
+from game.board.show_a_win import OnShow
+from game.board.table import (
+    FanView,
+    FoundationView,
+    fan_views,
+    foundation_views,
+    hint_keys,
+    moves_by_card,
+    target_key,
+)
+from game.models import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Felt:
+    """The table as drawn: fans and foundations (game/board/table.py), the picked card, the
+    hint's (or Show a win's next) move and its marks, the last card moved, what blocked a loss."""
+
+    position: engine.Position
+    fans: list[FanView]
+    foundations: list[FoundationView]
+    selected: str
+    hint: engine.Hint | None
+    hint_redeal: bool
+    last_card: str
+    last_from: int
+    blocked: list[Any]
+    blocked_cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the board says: its message line, the live region's sentence, the hint's reason."""
+
+    message: str
+    announcement: str
+    hint_reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """The controls on offer, and what a stuck board offers instead of a move."""
+
+    can_undo: bool
+    can_redo: bool
+    can_redeal: bool
+    can_auto: bool
+    can_show_a_win: bool
+    redeals_left: int | str
+    mercis_left: int
+    merci_open: bool
+    merci_waits: bool
+    stuck_redeal: bool
+    stuck_merci: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """The fair timer as the server reads it (game/board/clock.py): the browser ticks from it."""
+
+    elapsed_ms: int
+    elapsed_text: str
+    timer_running: bool
+    timer_cap_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """Where the board's controls and links go (game/board/fronts.py)."""
+
+    embed: bool
+    urls: dict[str, str]
+    links: Links
+    deal_url: str
+    replay_url: str = ""
+    review_url: str = ""
+    show_a_win_urls: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One answer's board: the game and its rules, the small values above, Show a win's line
+    on show, the board's key and what the browser keeps (game/board/kept.py), and a finished
+    game's panels beside it (`end`: `win`, `challenge`, `rank`; None under way)."""
+
+    game: Game
+    rules: engine.Rules
+    felt: Felt
+    said: Said
+    controls: Controls
+    timer: Timer
+    places: Places
+    show_a_win: OnShow | None
+    board_key: str
+    keep: kept.Keep
+    end: dict[str, Any] | None
+
+    def context(self) -> dict[str, Any]:
+        """The template's context: each small value's fields by name, beside the board's own."""
+        context: dict[str, Any] = {
+            "game": self.game,
+            "rules": self.rules,
+            "show_a_win": self.show_a_win,
+            "board_key": self.board_key,
+            "keep": self.keep,
+            "end": self.end,
+        }
+        for part in (self.felt, self.said, self.controls, self.timer, self.places):
+            context.update({each.name: getattr(part, each.name) for each in fields(part)})
+        return context
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """What the request asks the board to show besides the game: the change it made, a card
+    picked, a hint, a message, what the live region says instead of it (`spoken`), and the key
+    of the board the browser holds (`previous`)."""
+
+    change: Change | None = None
+    selected: str = ""
+    hint: engine.Hint | None = None
+    message: str = ""
+    spoken: str = ""
+    previous: str = ""
+
+
+def board(
+    request: HttpRequest, front: Front, game: Game, played: engine.Play, asked: Drawing
+) -> Board:
+    """`game`'s board on `front` after `played`. Show a win's line on show (a front end that
+    keeps sessions, an assisted game) has its next move marked the way a hint is, unless a hint
+    was asked for; the parts of the board the browser holds as they are (`asked.previous`) are
+    kept (game/board/kept.py)."""
+    # Only an assisted game can have Show a win on show (asking marks it); a search on that has
+    # found its answer since is shown with it. A read: a GET draws boards too.
+    on_show = (
+        show_a_win_job.follow(request.session, game) if front.sessions and game.assisted else None
+    )
+    playing = game.status == Game.Status.PLAYING
+    legal = played.legal_moves() if playing else []
+    stuck = words.stuck(played.position, legal) if playing else ""
+    said, selected, hint = _said(game, played, asked, on_show, legal, stuck)
+    key = _key(game, played.position, selected, hint, on_show)
+    change = asked.change
+    held = kept.held_board(game, change.before if change else None, asked.previous, key)
+    felt = _felt(game, played, legal, selected, hint, held)
+    keep = kept.unchanged(game, played, held, felt.foundations, legal) if held else kept.Keep()
+    # The same board with the same line on show (a "Show a win" asked again): its list stays.
+    # Only a line with a next move has it in the board's key; any other verdict is sent again
+    # (a few lines: a search on may have settled, or stopped, since).
+    keep.show_a_win = (
+        on_show is not None
+        and on_show.next_move is not None
+        and bool(key)
+        and asked.previous == key
+    )
+    return Board(
+        game=game,
+        rules=played.position.rules,
+        felt=felt,
+        said=said,
+        controls=_controls(game, played, legal, bool(stuck)),
+        timer=_timer(game),
+        places=_places(front, game, on_show),
+        show_a_win=on_show,
+        board_key=key,
+        keep=keep,
+        end=_end(request, front, game),
+    )
+
+
+def _said(
+    game: Game,
+    played: engine.Play,
+    asked: Drawing,
+    on_show: OnShow | None,
+    legal: list[engine.Move],
+    stuck: str,
+) -> tuple[Said, str, engine.Hint | None]:
+    """What the board says, the card still picked (a picked card with no move is let go) and
+    the move marked: the hint, else Show a win's next move. `stuck`: what a board with no card
+    to move says."""
+    position = played.position
+    hint, message, selected = asked.hint, asked.message, asked.selected
+    if hint is not None:
+        # The hint, worded here once: its message line, and in the live region its sentence.
+        message = words.hint_message(position, hint)
+    said = announcement(game, played, asked.change, hint=hint, message=asked.spoken or message)
+    change = asked.change
+    if not said and on_show is not None and change is not None and change.action == "show_a_win":
+        said = words.show_a_win_verdict(
+            on_show.status, on_show.left, on_show.next_move, position, on_show.search_on
+        )
+    # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
+    reason = hints.reason_text(position, hint) if hint is not None else ""
+    if hint is None and on_show is not None and on_show.next_move is not None:
+        hint = engine.Hint(on_show.next_move, "the next move of the winning line")
+    by_card = moves_by_card(legal)
+    if selected and selected not in by_card:
+        if not message and selected in {c.code for fan in position.fans for c in fan}:
+            message = words.no_move(engine.Card.parse(selected))
+        selected = ""
+    if selected and not message:
+        # With JavaScript off the selection lives in the URL (?sel=6C): its moves are buttons.
+        card = engine.Card.parse(selected)
+        message = words.capfirst(
+            _("%(card)s: choose a lit place.") % {"card": words.card_name(card)}
+        )
+        moves = [engine.Move.parse(text) for text in by_card[selected]]
+        said = words.choices(position, card, moves)
+    # A board with no card to move says so at once, and what is left (no Hint press needed).
+    if stuck and not message and not selected and hint is None:
+        message = stuck
+        said = f"{said} {stuck}" if said else stuck
+    return Said(message, said or asked.spoken or message, reason), selected, hint
+
+
+def _key(
+    game: Game,
+    position: engine.Position,
+    selected: str,
+    hint: engine.Hint | None,
+    on_show: OnShow | None,
+) -> str:
+    """The board's key (none while a card is picked), with its marked move."""
+    if selected:
+        return ""
+    key = kept.board_key(game, position, game.status, game.assisted)
+    return kept.marked_key(key, hint.move, on_show) if hint is not None else key
+
+
+def _felt(
+    game: Game,
+    played: engine.Play,
+    legal: list[engine.Move],
+    selected: str,
+    hint: engine.Hint | None,
+    held: kept.Held | None,
+) -> Felt:
+    """The fans and foundations, with the picked card's places lit and the hint's marked."""
+    position = played.position
+    by_card = moves_by_card(legal)
+    targets = {target_key(engine.Move.parse(text)): text for text in by_card.get(selected, [])}
+    hinted = hint_keys(hint.move) if hint else set()
+    marks = {*hinted, *targets, f"card:{selected}"}
+    kept_fans = kept.kept_fans(held, position, by_card, marks) if held else frozenset()
+    fans = fan_views(
+        position, by_card, selected=selected, targets=targets, hint=hint, kept=kept_fans
+    )
+    foundations = foundation_views(position)
+    for foundation in foundations:
+        foundation.target_move = targets.get(f"home:{foundation.suit}", "")
+        foundation.hint = "target" if f"home:{foundation.suit}" in hinted else ""
+        foundation.live = True
+    lost = game.status == Game.Status.LOST
+    last_card, last_from = last_move(played)
+    return Felt(
+        position=position,
+        fans=fans,
+        foundations=foundations,
+        selected=selected,
+        hint=hint,
+        hint_redeal=bool(hint and hint.move.is_redeal),
+        last_card=last_card,
+        last_from=last_from,
+        blocked=words.blocked(position) if lost else [],
+        blocked_cards=" ".join(words.blocked_cards(position)) if lost else "",
+    )
+
+
+def _controls(game: Game, played: engine.Play, legal: list[engine.Move], stuck: bool) -> Controls:
+    position = played.position
+    playing = game.status == Game.Status.PLAYING
+    redeals_left = position.redeals_left
+    return Controls(
+        can_undo=played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),
+        can_redo=played.can_redo and playing,
+        can_redeal=engine.REDEAL in legal,
+        can_auto=any(m.to_foundation and not m.merci for m in legal),
+        can_show_a_win=kept.can_show_a_win(game.status),
+        redeals_left="unlimited" if redeals_left is None else redeals_left,
+        mercis_left=position.mercis_left,
+        merci_open=position.merci_open and playing,
+        merci_waits=position.merci_waits and playing,
+        stuck_redeal=stuck and engine.REDEAL in legal,
+        stuck_merci=stuck and any(m.merci for m in legal),
+    )
+
+
+def _timer(game: Game) -> Timer:
+    """The timer ticks in the browser while the game is under way and the page is visible; the
+    server's reading is where it starts from (game/board/clock.py)."""
+    shown_ms = clock.reading(game, timezone.now())
+    return Timer(
+        elapsed_ms=shown_ms,
+        elapsed_text=clock.format_ms(shown_ms),
+        timer_running=game.status == Game.Status.PLAYING and game.started_at is not None,
+        timer_cap_ms=clock.STRETCH_CAP_MS,
+    )
+
+
+def _places(front: Front, game: Game, on_show: OnShow | None) -> Places:
+    urls = board_urls(front, game)
+    places = Places(
+        embed=front.embed,
+        urls=urls,
+        links=LINKS,
+        deal_url=reverse("deal", args=[game.deal_number]),
+    )
+    if game.pk is None:
+        return places
+    replay = review = ""
+    if game.status != Game.Status.PLAYING:
+        replay = reverse("replay", args=[game.replay_token])
+        review = reverse("review", args=[game.pk])
+    line: dict[str, str] = {}
+    if on_show is not None and game.status != Game.Status.WON:
+        show = urls["show_a_win"]
+        line = {"undo": urls["undo"], "next": f"{show}next/", "out": f"{show}out/"}
+        line["wait"] = f"{show}wait/"
+    return Places(places.embed, urls, LINKS, places.deal_url, replay, review, show_a_win_urls=line)
+
+
+def _end(request: HttpRequest, front: Front, game: Game) -> dict[str, Any] | None:
+    """A finished game's panels, read by the function the front end names (`Front.end_panels`)."""
+    if game.pk is None or game.status == Game.Status.PLAYING:
+        return None
+    panels: dict[str, Any] = import_string(front.end_panels)(request, game, front.embed)
+    return panels
+
+
+def announcement(
+    game: Game,
+    played: engine.Play,
+    change: Change | None,
+    *,
+    hint: engine.Hint | None,
+    message: str,
+) -> str:
+    """The live region's sentence: what the request changed, else the hint, else the message
+    (an error, or a note such as "nothing to hint")."""
+    if change is not None and change.action:
+        said = words.change_said(
+            played, change.seen, change.action, auto=played.auto, assisted=game.assisted
+        )
+        if said:
+            return said
+    if hint is not None:
+        return words.hint(played.position, hint)
+    return message
+
+
+def last_move(played: engine.Play) -> tuple[str, int]:
+    """The last card move, as the board marks it until the next: the card (wherever it lies
+    now) and the fan it left (`data-last-card`, `data-last-from` on the board, read by
+    main.js, which marks them). Nothing ("", -1) after a redeal, or before the first move.
+
+    >>> game = engine.Play(1)
+    >>> last_move(game)
+    ('', -1)
+    >>> move = next(m for m in game.legal_moves() if m.card is not None)
+    >>> _ = game.play(move)
+    >>> card, fan = last_move(game)
+    >>> card == move.card.code and fan >= 0
+    True
+    """
+    if not played.moves or played.moves[-1].card is None:
+        return "", -1
+    card = played.moves[-1].card
+    before = played.positions_since(len(played.moves) - 1)[0]
+    where = before.find(card)
+    if where is None:
+        return "", -1
+    return card.code, where[0]
