@@ -18,6 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 from game import deals
 from game.models import Game
 from tests.helpers.browser import open_dealt
+from tests.helpers.ending import created, saved
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,13 +31,10 @@ def end_game(session: str, **fields: object) -> Game:
     """This session's game, ended as a loss (unless told otherwise), begun an hour ago."""
     game = Game.objects.filter(session_key=session).latest("pk")
     now = deals.now_utc()
-    game.started_at = now - dt.timedelta(hours=1)
-    game.finished_at = now
-    game.status = fields.pop("status", Game.Status.LOST)
-    for name, value in fields.items():
-        setattr(game, name, value)
-    game.save()
-    return game
+    fields.setdefault("status", Game.Status.LOST)
+    # Saved as the change that ends a game saves it: its end (the challenge, the day's first
+    # end) follows in the same transaction (game/ending.py).
+    return saved(game, started_at=now - dt.timedelta(hours=1), finished_at=now, **fields)
 
 
 def challenger_link(browser: Browser, live_server: LiveServer) -> tuple[Page, Game, str]:
@@ -98,7 +96,7 @@ def test_the_daily_page_says_where_a_finished_game_ranks(
     number = deals.todays_deal_number()
     begun = deals.now_utc() - dt.timedelta(minutes=30)
     for n, home in enumerate((10, 20, 40)):
-        Game.objects.create(
+        created(
             session_key=f"other{n}", deal_number=number, daily=True, daily_entry=True,
             network=f"other{n}", status=Game.Status.LOST, started_at=begun, cards_home=home,
         )  # fmt: skip

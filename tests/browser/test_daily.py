@@ -31,6 +31,7 @@ from game.board import store
 from game.engine.solver import solve
 from game.models import Game
 from tests.helpers.browser import board, moves_shown, open_dealt, screenshot, tap
+from tests.helpers.ending import created
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,7 +220,7 @@ def a_month_of_every_state(session_key: str) -> None:
 
     def finished(day: int, status: str, **fields: object) -> None:
         started = dt.datetime(2027, 3, fields.pop("played_on", day), 9, tzinfo=dt.UTC)
-        Game.objects.create(
+        created(
             session_key=session_key, deal_number=20270300 + day, rules="lucie", daily=True,
             status=status, started_at=started, finished_at=started + dt.timedelta(minutes=6),
             elapsed_ms=358_000, move_count=104, cards_home=52 if status == "won" else 23,
