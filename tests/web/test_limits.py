@@ -32,6 +32,7 @@ from game.ops import limits
 from lucie.sessions import SessionStore
 from tests.helpers.embed import assert_cookie_free as embed_assert_cookie_free
 from tests.helpers.embed import start as embed_start
+from tests.helpers.ending import created
 from tests.helpers.limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
 from tests.helpers.play import a_card_move, post, snapshot, start
 
@@ -618,7 +619,7 @@ def test_one_game_per_session_counts_and_only_from_the_daily_page() -> None:
 def test_a_win_faster_than_a_person_could_play_is_not_the_best_time() -> None:
     with time_machine.travel(CHEAT_DAY, tick=False):
         for key, seconds in (("script", 3), ("person", 400)):
-            Game.objects.create(
+            created(
                 session_key=key, deal_number=CHEAT_DEAL, rules="lucie", status=Game.Status.WON,
                 started_at=CHEAT_DAY, elapsed_ms=seconds * 1000, move_count=90, daily_entry=True,
                 wall_ms=seconds * 1000,
