@@ -9,8 +9,8 @@ import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import django
