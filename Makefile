@@ -3,11 +3,12 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test lint format bench-load bench-scale
+.PHONY: help install run test check lint format bench-load bench-scale
 
 help:
 	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/ with the queue's workers"
 	@echo "make test     the whole test suite (SQLite; PostgreSQL when DATABASE_URL is set)"
+	@echo "make check    the quick lane: lint, then the tests a change most likely breaks (under a minute)"
 	@echo "make lint     ruff, and mypy (strict for game/engine)"
 	@echo "make format   ruff format"
 	@echo "make bench-load  gunicorn under wrk: move vs bare view, long games, bytes (needs wrk)"
@@ -33,6 +34,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The quick lane: lint, then the engine's and the board's tests and those of each folder the change
+# touched (scripts/touched_tests.py reads git), none of them slow or in a browser.
+check: lint
+	$(PY) -m pytest -q -n 2 -m "not slow and not browser" $$($(PY) scripts/touched_tests.py)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
