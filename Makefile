@@ -32,8 +32,12 @@ run: $(STAMP)
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# Two pytest-xdist workers (each with a database of its own); a worker that runs out of tests
+# takes some of the other's. `make test PYTEST_WORKERS=` runs in one process.
+PYTEST_WORKERS ?= -n 2 --dist worksteal
+
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # The quick lane: lint, then the engine's and the board's tests and those of each folder the change
 # touched (scripts/touched_tests.py reads git), none of them slow or in a browser.
