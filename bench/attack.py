@@ -79,6 +79,14 @@ Counts = dict[int, int]
 @contextmanager
 def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
     """gunicorn with production settings on a fresh SQLite file; yields its port and database."""
+    with served(workdir, **extra) as server:
+        yield server.port, Path(server.database_url)
+
+
+@contextmanager
+def served(workdir: Path, **extra: str) -> Iterator[Server]:
+    """gunicorn with production settings on a fresh SQLite file (`Server.database_url` is the
+    file's path)."""
     database = workdir / f"attack-{len(list(workdir.glob('attack-*.sqlite3')))}.sqlite3"
     environ = server_environment(
         f"sqlite:///{database}",
@@ -97,8 +105,9 @@ def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
             cwd=ROOT, env=environ, stdout=log, stderr=log,
         )  # fmt: skip
         try:
-            wait_until_healthy(Server(port, process, str(database), log_path))
-            yield port, database
+            server = Server(port, process, str(database), log_path)
+            wait_until_healthy(server)
+            yield server
         finally:
             stop(process)
 
@@ -380,6 +389,129 @@ def forged_daily_line(port: int) -> str:
     )
 
 
+# ---------------------------------------------------------------- refusals (issue 47)
+
+FLOODED = "/embed/deal/{n}/hint/"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def looper(
+    port: int, until: float, seed: int, path: str, answers: multiprocessing.Queue[Counts],
+    until_refused: bool,
+) -> None:  # fmt: skip
+    """One client on the benchmark's address asking `path` (`{n}`: a fresh deal each time) one
+    request after another until `until` (or its first refusal); puts its answers by status."""
+    counts: Counts = {}
+    rng = random.Random(seed)
+    player = Player(port, timeout=120)
+    while time.monotonic() < until:
+        try:
+            status = player.get(path.format(n=rng.randrange(1, 10**9))).status
+        except OSError:
+            status = 0
+        counts[status] = counts.get(status, 0) + 1
+        if until_refused and status == 429:
+            break
+    answers.put(counts)
+
+
+def loop(port: int, seconds: float, clients: int, path: str, until_refused: bool = False) -> Counts:
+    """`clients` looping clients, each a process of its own, for `seconds`; their answers."""
+    until = time.monotonic() + seconds
+    context = multiprocessing.get_context("fork")
+    answers: multiprocessing.Queue[Counts] = context.Queue()
+    processes = [
+        context.Process(
+            target=looper, args=(port, until, seed, path, answers, until_refused), daemon=True
+        )
+        for seed in range(clients)
+    ]
+    for process in processes:
+        process.start()
+    counts: Counts = {}
+    for _ in processes:
+        for status, count in answers.get(timeout=seconds + 180).items():
+            counts[status] = counts.get(status, 0) + count
+    for process in processes:
+        process.join(timeout=10)
+    return counts
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, in seconds (0 for one that has gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def cpu_per_request(
+    server: Server, seconds: float, clients: int, path: str
+) -> tuple[float, Counts]:
+    """The CPU gunicorn's workers spend per request (ms) while `clients` loop on `path`."""
+    workers = server.workers()
+    before = sum(cpu_seconds(pid) for pid in workers)
+    counts = loop(server.port, seconds, clients, path)
+    after = sum(cpu_seconds(pid) for pid in workers)
+    if server.workers() != workers:
+        raise SystemExit("a gunicorn worker was replaced during the run: its CPU is lost")
+    return 1000 * (after - before) / max(1, sum(counts.values())), counts
+
+
+def over_the_limit(port: int, clients: int, seconds_left: float) -> int:
+    """Flood until the benchmark's address is refused the embed's hint, with at least
+    `seconds_left` of the counting window to go; the window's seconds left."""
+    for _ in range(3):
+        loop(port, 120, clients, FLOODED, until_refused=True)
+        probe = Player(port).get(FLOODED.format(n=1))
+        left = int(probe.headers.get("Retry-After", "0"))
+        if probe.status == 429 and left >= seconds_left:
+            return left
+        time.sleep(left + 1)
+    raise SystemExit("the benchmark's address never met the hint's limit")
+
+
+def refusal_lines(
+    workdir: Path, seconds: float, clients: int, quiet_seconds: float, measure_seconds: float
+) -> str:
+    """gunicorn with the limits on and a Redis of its own as the cache (the counts shared by the
+    workers, as by servers sharing a cache). First the victim's page alone, then under
+    `clients` looping clients on one address asking the embed's hint on fresh deals (searched
+    until the address meets its limit, refused after); then the CPU the workers spend per
+    request, refusals only (the address past its limit) against the plain page."""
+    from tests.web.redis_server import start_redis
+
+    redis = start_redis()
+    try:
+        with served(workdir, CACHE_URL=redis.url) as server:
+            load_before = load_average()
+            quiet, loud, counts = victim_p99s(
+                server.port, seconds, clients, quiet_seconds, hints_only=True
+            )
+            left = over_the_limit(server.port, clients, measure_seconds + 2)
+            refusal, refused = cpu_per_request(server, measure_seconds, clients, FLOODED)
+            page, pages = cpu_per_request(server, measure_seconds, clients, VICTIM)
+            load_after = load_average()
+    finally:
+        redis.process.kill()
+    if set(refused) != {429}:
+        raise SystemExit(f"the refusals' run got other answers: {format_counts(refused)}")
+    return (
+        f"refusal CPU {refusal:.2f} ms vs page {page:.2f} ms\n"
+        f"  ratio {refusal / page:.3f}; gunicorn workers' utime+stime over {measure_seconds:.0f} s "
+        f"of {clients} looping clients each: {sum(refused.values())} refusals (the embed's hint "
+        f"on fresh deals, one address past its limit, {left} s of its window left), "
+        f"{sum(pages.values())} pages ({VICTIM}: {format_counts(pages)})\n"
+        f"victim p99 quiet {quiet:.1f} ms, under the flood {loud:.1f} ms "
+        f"(ratio {loud / quiet:.2f})\n"
+        f"  {clients} looping clients on one address, the embed's hint on fresh deals, rate limits "
+        f"on; their answers: {format_counts(counts)}; load average {load_before} before, "
+        f"{load_after} after"
+    )
+
+
 # ---------------------------------------------------------------- Redis down (issue 19)
 
 # What a player asks for, in turn: pages, a stranger's first move, a hint, the daily calendar.
@@ -506,9 +638,9 @@ def main() -> None:
     parser.add_argument("--redis-down-seconds", type=float, default=20)
     parser.add_argument(
         "--only",
-        default="victim,flood,forged,hints,hintflood,redis",
+        default="victim,flood,forged,hints,hintflood,refusals,redis",
         help="the parts to run, comma-separated: victim (with page views), flood, forged, hints, "
-        "hintflood, redis",
+        "hintflood, refusals, redis",
     )
     parser.add_argument(
         "--smoke",
@@ -522,6 +654,7 @@ def main() -> None:
     # The smoke floods for 2 s instead of 20 and asks 3 hints under 3 rule sets, not 100 and all.
     flood_seconds, default_hints = (2.0, 3) if options.smoke else (20.0, 100)
     quiet = 2.0 if options.smoke else 10.0
+    measure = 2.0 if options.smoke else 10.0
     rule_sets = OFFERED[:3] if options.smoke else OFFERED
     parts = set(options.only.split(","))
 
@@ -564,6 +697,9 @@ def main() -> None:
                     print(line)
                     print(f"  rate limits {said}; the clients' answers: {format_counts(counts)}",
                           flush=True)  # fmt: skip
+        if "refusals" in parts:
+            print(refusal_lines(workdir, options.seconds, options.attackers, quiet, measure),
+                  flush=True)  # fmt: skip
         if "redis" in parts:
             print(redis_down_line(workdir, options.redis_down_seconds), flush=True)
     print(f"load average after: {load_average()}")
