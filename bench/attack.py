@@ -44,6 +44,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -492,6 +493,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def children_cpu() -> float:
+    """utime + stime of this benchmark's ended children (the client processes, once joined)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def cpu_per_request(
     server: Server, seconds: float, clients: int, path: str
 ) -> tuple[float, Counts]:
@@ -532,9 +539,13 @@ def refusal_lines(
     try:
         with served(workdir, CACHE_URL=redis.url) as server:
             load_before = load_average()
+            workers = server.workers()
+            cpu_before = sum(cpu_seconds(pid) for pid in workers), children_cpu()
             quiet, loud, counts = victim_p99s(
                 server.port, seconds, clients, quiet_seconds, hints_only=True
             )
+            server_cpu = sum(cpu_seconds(pid) for pid in workers) - cpu_before[0]
+            clients_cpu = children_cpu() - cpu_before[1]
             left = over_the_limit(server.port, clients, measure_seconds + 2)
             refusal, refused = cpu_per_request(server, measure_seconds, clients, FLOODED)
             page, pages = cpu_per_request(server, measure_seconds, clients, VICTIM)
@@ -551,8 +562,9 @@ def refusal_lines(
         f"victim p99 quiet {quiet:.1f} ms, under the flood {loud:.1f} ms "
         f"(ratio {loud / quiet:.2f})\n"
         f"  {clients} looping clients on one address, the embed's hint on fresh deals, rate limits "
-        f"on; their answers: {format_counts(counts)}; load average {load_before} before, "
-        f"{load_after} after"
+        f"on; their answers: {format_counts(counts)}; CPU over the quiet and flooded runs: "
+        f"gunicorn's workers {server_cpu:.1f} s, the clients {clients_cpu:.1f} s (on the same "
+        f"two cores); load average {load_before} before, {load_after} after"
     )
 
 
