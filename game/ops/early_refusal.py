@@ -228,7 +228,8 @@ class EarlyRefusalMiddleware:
         if not embed:
             response["X-Frame-Options"] = "DENY"
         if request.headers.get("HX-Request") == "true":
-            # A board's request: the page takes the place of what is shown, not of the board.
+            # A board's request past its grace: the short page replaces the page's body (htmx
+            # would otherwise swap a whole page into the board).
             response["HX-Retarget"] = "body"
             response["HX-Reswap"] = "innerHTML"
         response["Vary"] = "HX-Request, Cookie"
