@@ -79,6 +79,11 @@ GUARDED = (
     ),
 )
 
+# Every guarded path in one pattern, so that any other request (a move, a page) costs one match.
+ANY_GUARDED = re.compile(
+    "|".join(f"(?P<g{index}>{guarded.path.pattern})" for index, guarded in enumerate(GUARDED))
+)
+
 PREFIXES = tuple(f"/{code}/" for code, _name in settings.LANGUAGES if code != "en")
 
 
@@ -209,12 +214,13 @@ class EarlyRefusalMiddleware:
         if not settings.RATELIMIT_ENABLE:
             return self.get_response(request)
         language, path = language_and_path(request.path_info)
-        for guarded in GUARDED:
-            if request.method in guarded.methods and guarded.path.match(path):
+        found = ANY_GUARDED.match(path)
+        if found is not None and found.lastgroup is not None:
+            guarded = GUARDED[int(found.lastgroup[1:])]
+            if request.method in guarded.methods:
                 retry_after = over_limit(request, guarded, self.refused)
                 if retry_after is not None:
                     return self.refusal(request, language, guarded.embed, retry_after)
-                break
         return self.get_response(request)
 
     def refusal(
