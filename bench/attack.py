@@ -78,6 +78,14 @@ PREPARED = ("ALLOWED_HOSTS", "DJANGO_STATIC_MANIFEST", "DJANGO_STATIC_ROOT")
 Counts = dict[int, int]
 
 
+# Every part's server reads the client's address from X-Forwarded-For when a client sends one
+# (only hintflood's clients do: an address each); the others come from 127.0.0.1 as before. So
+# the parts with the same limits ask for the same settings, and the smoke keeps one server each.
+ADDRESS_HEADER = {"LUCIE_CLIENT_ADDRESS_HEADER": "X-Forwarded-For"}
+LIMITS_ON = {"LUCIE_RATE_LIMITS": "1", **ADDRESS_HEADER}
+LIMITS_OFF = {"LUCIE_RATE_LIMITS": "0", **ADDRESS_HEADER}
+
+
 class Kept:
     """The servers the smoke keeps: one per settings, handed to every part that asks for the
     same settings (the smoke checks that each part runs, in seconds, and most of a server's
@@ -421,6 +429,8 @@ def forged_daily_line(port: int, smoke: bool = False) -> str:
         thread.start()
     for thread in threads:
         thread.join()
+    if smoke and len(durations) < forgers:
+        raise SystemExit(f"forged daily: {forgers - len(durations)} of {forgers} forgers failed")
     after = daily_figures_now(reader, day)
     players = int(after.get("players", "0")) - int(before.get("players", "0") or 0)
     winners = int(after.get("winners", "0")) - int(before.get("winners", "0") or 0)
@@ -719,20 +729,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="lucie-attack-") as folder, ExitStack() as kept:
         workdir = Path(folder)
         Kept.stack = kept if options.smoke else None
+        # The forged daily first: the smoke's kept server then meets it before the flood's and the
+        # attackers' new games have used up its address's limit on new games.
+        if "forged" in parts:
+            with site(workdir, **LIMITS_ON) as (port, database):
+                print(forged_daily_line(port, options.smoke), flush=True)
         if "victim" in parts:
-            with site(workdir) as (port, database):
+            with site(workdir, **LIMITS_ON) as (port, database):
                 line, counts = victim_line(port, options.seconds, options.attackers, quiet)
                 print(line)
                 print(f"  rate limits on; attackers' answers: {format_counts(counts)}", flush=True)
                 print(page_views(port, database, options.page_views), flush=True)
         if "flood" in parts:
-            with site(workdir) as (port, database):
+            with site(workdir, **LIMITS_ON) as (port, database):
                 print(embed_flood(port, database, flood_seconds, 4), flush=True)
-        if "forged" in parts:
-            with site(workdir) as (port, database):
-                print(forged_daily_line(port, options.smoke), flush=True)
         if "hints" in parts:
-            with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
+            with site(workdir, **LIMITS_OFF) as (port, database):
                 line, counts = victim_line(port, options.seconds, options.attackers, quiet)
                 print(line)
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
@@ -740,12 +752,10 @@ def main() -> None:
         if "hintflood" in parts:
             # Each client from an address of its own, first with the rate limits off (every
             # request a search: what the searches cost the pages), then on (most requests
-            # refused at once: a flood of refusals, which cost what a small page costs).
+            # refused at once, above the session: game/ops/early_refusal.py).
             for limits_on in ("0", "1"):
-                with site(
-                    workdir, LUCIE_RATE_LIMITS=limits_on,
-                    LUCIE_CLIENT_ADDRESS_HEADER="X-Forwarded-For",
-                ) as (port, database):  # fmt: skip
+                settings = LIMITS_ON if limits_on == "1" else LIMITS_OFF
+                with site(workdir, **settings) as (port, database):
                     line, counts = hint_flood_line(port, options.seconds, options.attackers, quiet)
                     said = (
                         "on, an address each (most refused at once)"
