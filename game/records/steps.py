@@ -180,8 +180,8 @@ def build(
             shown, before = after, views
     keys = {step.key for step in steps}
     for step in steps:
-        after = f"{step.at}-{step.line + 1}" if step.line else str(step.at + 1)
-        step.following = after if after in keys else ""
+        following = f"{step.at}-{step.line + 1}" if step.line else str(step.at + 1)
+        step.following = following if following in keys else ""
     return Steps(steps, last, slip if line else None, len(line))
 
 

@@ -6,9 +6,9 @@
   it through the engine (Game.from_record); a malformed or illegal record is a 400 that says
   where it goes wrong. A good one opens as a replay, or as a new game going on from its end.
 - Replays: `/replay/<replay_token>/` shows one finished game (or imported record) to whoever has
-  the link, step by step (`?step=N`), read-only. The token is the game's own unguessable
-  `replay_token`, never its `token` (which authorizes an embed game's moves) and never anything
-  that leads to the player's other games.
+  the link, step by step (game/records/steps.py; `?at=N`, the old `?step=N` too), read-only.
+  The token is the game's own unguessable `replay_token`, never its `token` (which authorizes
+  an embed game's moves) and never anything that leads to the player's other games.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 from game import engine
 from game.board import clock, find, store, table, words
 from game.models import Game
-from game.records import steps
-from game.review import found as found_review
 from game.ops import limits
 from game.players import HtmxHttpRequest, session_key
+from game.records import steps
+from game.review import found as found_review
 
 MAX_RECORD_BYTES = 64 * 1024
 

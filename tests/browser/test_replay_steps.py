@@ -178,7 +178,8 @@ def test_screenshots_of_the_move_list(
     width_seen = page.evaluate("document.documentElement.scrollWidth")
     assert width_seen <= width, f"{width_seen} px wide at {width}"
     controls = page.locator(".replay-controls .steps").bounding_box()
-    assert controls is not None and controls["x"] + controls["width"] <= width
+    assert controls is not None
+    assert controls["x"] + controls["width"] <= width
     shots = Path("test-artifacts/screenshots")
     shots.mkdir(parents=True, exist_ok=True)
     screenshot(page, shots / f"replay-move-list-{language}-{width}.png", full_page=True)

@@ -244,7 +244,8 @@ def test_the_replay_steps_through_the_positions(client: Client) -> None:
     assert f"Move <b>{redeal_at}</b> of {len(moves)}" in step
     assert f'href="?at={redeal_at - 1}#m{redeal_at - 1}" data-step-link="previous"' in step
     assert f'href="?at={redeal_at + 1}#m{redeal_at + 1}" data-step-link="next"' in step
-    assert f'href="?at={redeal_at}#m{redeal_at}" data-jump="{redeal_at}" aria-current="step"' in step
+    jump = f'href="?at={redeal_at}#m{redeal_at}" data-jump="{redeal_at}" aria-current="step"'
+    assert jump in step
     assert shown_cards(step) == [c.code for fan in played.positions()[redeal_at].fans for c in fan]
     end = client.get(f"/replay/{game.replay_token}/?at={len(moves)}").content.decode()
     assert f"Move <b>{len(moves)}</b> of {len(moves)}" in end
@@ -349,3 +350,47 @@ def test_replay_tokens_are_not_game_tokens(client: Client) -> None:
 
     assert game.replay_token != game.token
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", game.replay_token)
+
+
+# ---------------------------------------------------------------- the review's steps in the list
+
+
+def test_the_owners_replay_lists_the_move_that_lost_the_win_and_the_solvers_line(
+    client: Client,
+) -> None:
+    from game.models import GameReview
+    from tests.helpers.review import LOST_BEFORE_A_REDEAL, review_until_done
+    from tests.helpers.review import lost_game as lost_through_site
+
+    game = lost_through_site(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, game)
+    slip = GameReview.objects.get(game=game).found["slip"]
+    at, line = slip["low"], [engine.Move.parse(text) for text in slip["line"]]
+    assert at >= 0
+    assert line
+
+    page = client.get(f"/replay/{game.replay_token}/").content.decode()
+
+    assert f'<li id="m{at + 1}" data-step="{at + 1}"' in page
+    slipped = page.split(f'<li id="m{at + 1}"')[1].split("</li>")[0]
+    assert 'class="is-slip"' in slipped
+    assert "the move that lost the win" in slipped
+    assert f'data-jump="{at + 1}">The move that lost the win' in page
+    keys = re.findall(rf'<li id="m({at}-\d+)"', page)
+    assert keys == [f"{at}-{n}" for n in range(1, len(line) + 1)]
+
+    # The line's last step, server-drawn: the solver's moves played from the position after `at`.
+    end = client.get(f"/replay/{game.replay_token}/?at={at}&line={len(line)}")
+    assert end.status_code == 200
+    html = end.content.decode()
+    position = engine.Play.from_record(game.record).positions()[at]
+    for move in line:
+        position = engine.apply(position, move)
+    assert shown_cards(html) == [card.code for fan in position.fans for card in fan]
+    assert f"Solver's move <b>{len(line)}</b> of {len(line)}" in html
+    assert f'data-step="{at}-{len(line)}"' in html
+
+    # Whoever else has the link sees the game alone: the review is the owner's.
+    stranger = Client().get(f"/replay/{game.replay_token}/").content.decode()
+    assert "is-slip" not in stranger
+    assert f'id="m{at}-1"' not in stranger
