@@ -12,6 +12,7 @@ from game import engine
 from game.board import store
 from game.models import Game
 from game.ops import limits
+from game.play import prefs
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -37,10 +38,12 @@ def session_key(request: HttpRequest) -> str:
 def start_game(
     request: HttpRequest, key: str, deal_number: int, rules: engine.Rules, *, daily: bool = False
 ) -> Game:
-    """store.start, counted against the rate limit on new games."""
+    """store.start, counted against the rate limit on new games, in strict mode if the player's
+    setting says so."""
     limits.check(request, limits.START)
     network = limits.network_tag(request) if daily else ""
-    return store.start(key, deal_number, rules, daily=daily, network=network)
+    strict = prefs.from_session(request).strict
+    return store.start(key, deal_number, rules, daily=daily, network=network, strict=strict)
 
 
 def remembered_rules(request: HtmxHttpRequest) -> engine.Rules:
