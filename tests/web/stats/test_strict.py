@@ -60,7 +60,7 @@ def test_a_game_begun_without_it_offers_them_all(client: Client) -> None:
     assert not game.strict
     assert 'data-action="undo"' in page
     assert 'data-action="hint"' in page
-    assert "class=\"strict\" data-strict" not in page
+    assert 'class="strict" data-strict' not in page
 
 
 @pytest.mark.parametrize("htmx", [False, True])
