@@ -13,8 +13,11 @@ from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 from game.board import store
-from game.models import Game
-from tests.helpers.browser import greedy_win, screenshot
+from game.models import Game, GameReview
+from game.review import found
+from tests.helpers.browser import greedy_win, open_dealt, screenshot
+from tests.helpers.review import LOST_BEFORE_A_REDEAL
+from tests.helpers.review import greedy_record as review_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -184,3 +187,50 @@ def test_screenshots_of_the_move_list(
     shots.mkdir(parents=True, exist_ok=True)
     screenshot(page, shots / f"replay-move-list-{language}-{width}.png", full_page=True)
     context.close()
+
+
+def test_the_owners_replay_jumps_to_the_move_that_lost_the_win_and_steps_the_solvers_line(
+    page: Page, live_server: LiveServer, errors: list[str]
+) -> None:
+    number, rules = LOST_BEFORE_A_REDEAL
+    open_dealt(page, f"{live_server.url}/deal/1/")
+    key = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
+    moves = [engine.Move.parse(text) for text in review_record(number, rules)]
+    game = Game.objects.create(session_key=key, deal_number=number, rules=rules)
+    store.save(game, engine.Play(number, engine.Rules.parse(rules), moves))
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOST
+    found.work_through(game.pk, cpu_seconds=120, solve_seconds=30)
+    slip = GameReview.objects.get(game=game).found["slip"]
+    at, line = slip["low"], [engine.Move.parse(text) for text in slip["line"]]
+    positions = engine.Play(number, engine.Rules.parse(rules), moves).positions()
+
+    page.goto(f"{live_server.url}/replay/{game.replay_token}/")
+    page.wait_for_load_state("load")
+    asked = requests_after_load(page)
+    page.get_by_role("link", name=re.compile("^The move that lost the win")).click()
+    check_step(page, positions, at + 1)
+    expect(page.locator(f"#m{at + 1}")).to_have_class("is-slip")
+
+    page.keyboard.press("ArrowLeft")  # the position the win slipped from
+    check_step(page, positions, at)
+    page.locator(f"#m{at}-1 > a").click()  # the solver's first move instead
+    shown = engine.apply(positions[at], line[0])
+    expect(page.locator("#replay")).to_have_attribute("data-step", f"{at}-1")
+    assert felt_on_show(page) == expected(shown)
+    expect(page.locator(".replay-move")).to_contain_text("The solver's line:")
+    expect(page.locator('.step-count[data-count="line"] b')).to_have_text("1")
+    expect(page.locator('.step-count[data-count="game"]')).to_be_hidden()
+    shots = Path("test-artifacts/screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    screenshot(page, shots / "replay-solver-line-en-1280.png")
+    for index, move in enumerate(line[1:], start=2):
+        page.keyboard.press("ArrowRight")
+        shown = engine.apply(shown, move)
+        expect(page.locator("#replay")).to_have_attribute("data-step", f"{at}-{index}")
+        assert felt_on_show(page) == expected(shown)
+    assert sum(shown.foundations) == 52  # the line wins
+    page.keyboard.press("Home")
+    check_step(page, positions, 0)
+    assert asked == []
+    assert errors == []

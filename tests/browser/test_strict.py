@@ -4,6 +4,8 @@ the statistics."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -11,7 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.helpers.browser import greedy_win, moves_shown, tap
+from tests.helpers.browser import greedy_win, moves_shown, screenshot, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,6 +38,12 @@ def test_a_strict_game_has_no_undo_hint_or_show_a_win_and_its_win_counts_apart(
     expect(board.locator(".info .strict")).to_have_text("Strict")
     for name in ("Undo", "Hint", "Show a win"):
         expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shots = Path("test-artifacts/screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    screenshot(page, shots / "strict-board-en-390.png")
+    page.set_viewport_size({"width": 1280, "height": 720})
     page.get_by_label("Menu").click()
     expect(page.locator('[data-action="show-a-win"]')).to_have_count(0)
     page.keyboard.press("Escape")
