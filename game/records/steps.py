@@ -18,7 +18,7 @@ the solver's line from the position after 43 moves. The page links each as `?at=
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.template import engines
@@ -72,50 +72,86 @@ class Steps:
 
 
 class _Renderer:
-    """Each fan and foundation rendered once per distinct look (the same fan with the same mark
-    is the same markup), by the board's own templates."""
+    """The changed fans and foundations, drawn by the board's own templates. Each card's view
+    (its spoken name, its corner index) is worked out once per page, not once per position."""
 
     def __init__(self) -> None:
         self._fans = engines["jinja2"].get_template("board/fans.jinja")
         self._table = engines["jinja2"].get_template("board/table.jinja")
         self._sprite = table.sprite()
+        self._ranks = table.rank_labels()
+        self._cards: dict[engine.Card, table.CardView] = {}
 
-    def fan(self, view: table.FanView) -> str:
+    def _card(self, card: engine.Card, top: bool, moved: bool) -> table.CardView:
+        if card not in self._cards:
+            self._cards[card] = table.card_view(card, self._ranks)
+        return replace(self._cards[card], top=top, buried=not top, hint="card" if moved else "")
+
+    def _fan_view(self, felt: _Felt, index: int) -> table.FanView:
+        fan = felt.position.fans[index]
+        last = len(fan) - 1
+        cards = [
+            self._card(card, depth == last, card == felt.moved) for depth, card in enumerate(fan)
+        ]
+        return table.FanView(index=index, cards=cards)
+
+    def _render(self, values: dict[str, Any]) -> str:
+        return self._table.render({**values, "static": True, "board_sprite": self._sprite})
+
+    def fan(self, felt: _Felt, index: int) -> str:
+        view = self._fan_view(felt, index)
         return self._fans.render({"fans": [view], "static": True, "board_sprite": self._sprite})
 
-    def fans(self, views: Sequence[table.FanView]) -> str:
+    def fans(self, felt: _Felt) -> str:
+        views = [self._fan_view(felt, index) for index in range(len(felt.position.fans))]
         return self._fans.render({"fans": views, "static": True, "board_sprite": self._sprite})
 
-    def foundation(self, view: table.FoundationView) -> str:
-        return self._table.render(
-            {"foundations": [view], "fans": [], "static": True, "board_sprite": self._sprite}
-        )
+    def foundation(self, felt: _Felt, index: int) -> tuple[str, str]:
+        """The foundation of suit `index`, as (its suit, its markup)."""
+        # Marked as table.still_table marks them: the top card, and the card that just moved.
+        view = table.foundation_views(felt.position)[index]
+        if view.top is not None:
+            view.top.top = True
+            if felt.moved is not None and view.top.code == felt.moved.code:
+                view.hint = "card"
+        return view.suit, self._render({"foundations": [view], "fans": []})
 
 
-def _signature(views: dict[str, Any]) -> tuple[list[Any], list[Any]]:
-    fans = [(tuple((c.code, c.hint) for c in fan.cards)) for fan in views["fans"]]
-    homes = [(f.count, f.hint) for f in views["foundations"]]
-    return fans, homes
+@dataclass(frozen=True)
+class _Felt:
+    """A position as a step shows it: the card that just moved is marked."""
+
+    position: engine.Position
+    moved: engine.Card | None
+
+    @property
+    def fans(self) -> list[tuple[tuple[engine.Card, bool], ...]]:
+        return [tuple((card, card == self.moved) for card in fan) for fan in self.position.fans]
+
+    @property
+    def homes(self) -> list[tuple[int, bool]]:
+        return [
+            (rank, bool(rank) and engine.DECK[index * 13 + rank - 1] == self.moved)
+            for index, rank in enumerate(self.position.foundations)
+        ]
 
 
-def _parts(
-    renderer: _Renderer, views: dict[str, Any], before: dict[str, Any] | None
-) -> list[tuple[str, str]]:
-    """The fans and foundations of `views` that differ from `before` (all of them at the start;
+def _parts(renderer: _Renderer, felt: _Felt, before: _Felt | None) -> list[tuple[str, str]]:
+    """The fans and foundations of `felt` that differ from `before` (all of them at the start;
     the whole row of fans when their number changed, as a redeal does)."""
-    fans, homes = _signature(views)
+    fans = felt.fans
     parts: list[tuple[str, str]] = []
-    if before is None or len(before["fans"]) != len(fans):
-        parts.append(("fans", renderer.fans(views["fans"])))
+    if before is None or len(before.fans) != len(fans):
+        parts.append(("fans", renderer.fans(felt)))
     else:
-        old_fans, _old = _signature(before)
-        for index, (fan, old) in enumerate(zip(fans, old_fans, strict=True)):
-            if fan != old:
-                parts.append((f"fan-{index}", renderer.fan(views["fans"][index])))
-    old_homes = _signature(before)[1] if before is not None else [None] * 4
-    for view, home, old in zip(views["foundations"], homes, old_homes, strict=True):
+        for index, (fan, was) in enumerate(zip(fans, before.fans, strict=True)):
+            if fan != was:
+                parts.append((f"fan-{index}", renderer.fan(felt, index)))
+    old_homes: list[tuple[int, bool] | None] = [None] * 4 if before is None else [*before.homes]
+    for index, (home, old) in enumerate(zip(felt.homes, old_homes, strict=True)):
         if home != old:
-            parts.append((f"home-{view.suit}", renderer.foundation(view)))
+            suit, markup = renderer.foundation(felt, index)
+            parts.append((f"home-{suit}", markup))
     return parts
 
 
@@ -130,10 +166,10 @@ def build(
     renderer = _Renderer()
     last = len(moves)
     steps: list[Step] = []
-    before: dict[str, Any] | None = None
+    before: _Felt | None = None
     for at, position in enumerate(positions):
         move = moves[at - 1] if at else None
-        views = table.still_table(position, move.card if move is not None else None)
+        felt = _Felt(position, move.card if move is not None else None)
         steps.append(
             Step(
                 key=str(at),
@@ -150,16 +186,16 @@ def build(
                 deal=position.redeals_used + 1,
                 home=position.cards_home,
                 mark="slip" if slip is not None and at == slip + 1 else "",
-                parts=_parts(renderer, views, before),
+                parts=_parts(renderer, felt, before),
             )
         )
-        before = views
+        before = felt
     if slip is not None and 0 <= slip < last and line:
         shown = positions[slip]
-        before = table.still_table(shown, moves[slip - 1].card if slip else None)
+        before = _Felt(shown, moves[slip - 1].card if slip else None)
         for index, move in enumerate(line, start=1):
             after = engine.apply(shown, move)
-            views = table.still_table(after, move.card)
+            felt = _Felt(after, move.card)
             described = words.describe(move)
             steps.append(
                 Step(
@@ -174,10 +210,10 @@ def build(
                     deal=after.redeals_used + 1,
                     home=after.cards_home,
                     mark="line",
-                    parts=_parts(renderer, views, before),
+                    parts=_parts(renderer, felt, before),
                 )
             )
-            shown, before = after, views
+            shown, before = after, felt
     keys = {step.key for step in steps}
     for step in steps:
         following = f"{step.at}-{step.line + 1}" if step.line else str(step.at + 1)
