@@ -12,7 +12,6 @@ from game import engine
 from game.board import store
 from game.models import Game
 from game.ops import limits
-from game.play import prefs
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -42,8 +41,19 @@ def start_game(
     setting says so."""
     limits.check(request, limits.START)
     network = limits.network_tag(request) if daily else ""
-    strict = prefs.from_session(request).strict
+    strict = strict_mode(request)
     return store.start(key, deal_number, rules, daily=daily, network=network, strict=strict)
+
+
+PREFS_KEY = "prefs"
+"""Where the session keeps the player's settings (game.play.prefs)."""
+
+
+def strict_mode(request: HttpRequest) -> bool:
+    """The player's strict-mode setting as it stands (game.play.prefs keeps it in the session):
+    what a game begun now records (Game.strict)."""
+    stored = request.session.get(PREFS_KEY) if hasattr(request, "session") else None
+    return isinstance(stored, dict) and stored.get("strict") is True
 
 
 def remembered_rules(request: HtmxHttpRequest) -> engine.Rules:

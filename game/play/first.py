@@ -21,7 +21,6 @@ from game.board.forms import Posted
 from game.board.pipeline import DAILY_FIELD, SITE, board_urls, first_board
 from game.models import Game
 from game.ops import limits
-from game.play import prefs
 from game.play.show_a_win_views import show_a_win_stored
 from game.play.views import with_result_box
 from game.players import (
@@ -29,6 +28,7 @@ from game.players import (
     bad_request,
     remembered_rules,
     session_key,
+    strict_mode,
 )
 
 
@@ -40,7 +40,7 @@ def _first_board_of(request: HtmxHttpRequest, number: str) -> Game:
     rules = engine.Rules.parse(name) if name else remembered_rules(request)
     pending = first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
     # Strict mode as the player's setting stands: the first change keeps it for the whole game.
-    pending.strict = prefs.from_session(request).strict
+    pending.strict = strict_mode(request)
     return pending
 
 

@@ -34,7 +34,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-SESSION_KEY = "prefs"
+from game.players import PREFS_KEY
+
+SESSION_KEY = PREFS_KEY
 
 
 # The Themes choices, each with its default first (the same lists as prefs.js and board.js).
