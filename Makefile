@@ -3,11 +3,12 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test lint format bench-load bench-scale
+.PHONY: help install run test check lint format bench-load bench-scale
 
 help:
 	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/ with the queue's workers"
 	@echo "make test     the whole test suite (SQLite; PostgreSQL when DATABASE_URL is set)"
+	@echo "make check    the quick lane: lint, then the tests a change most likely breaks (under a minute)"
 	@echo "make lint     ruff, and mypy (strict for game/engine)"
 	@echo "make format   ruff format"
 	@echo "make bench-load  gunicorn under wrk: move vs bare view, long games, bytes (needs wrk)"
@@ -31,8 +32,17 @@ run: $(STAMP)
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# Two pytest-xdist workers (each with a database of its own); a worker that runs out of tests
+# takes some of the other's. `make test PYTEST_WORKERS=` runs in one process.
+PYTEST_WORKERS ?= -n 2 --dist worksteal
+
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The quick lane: lint, then the engine's and the board's tests and those of each folder the change
+# touched (scripts/touched_tests.py reads git), none of them slow or in a browser.
+check: lint
+	$(PY) -m pytest -q -n 2 -m "not slow and not browser" $$($(PY) scripts/touched_tests.py)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

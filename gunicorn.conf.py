@@ -8,6 +8,7 @@ production") lists the variables.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
@@ -111,6 +112,12 @@ def when_ready(server: Any) -> None:
         warm()
     except Exception:
         server.log.exception("could not warm the app before starting its workers")
+    # What the master holds now is kept for the life of every worker: moved out of the garbage
+    # collector's reach, so that no worker's collection (the last one, at its exit, included)
+    # walks it and copies every page it shares with the master. A worker's exit took some 0.4 s
+    # of CPU without this and 0.1 s with it; stopping gunicorn on this 2-core machine, 5 to 10 s
+    # under load.
+    gc.freeze()
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -236,11 +236,11 @@ def main() -> None:
     parser.add_argument("--review-wait", type=float, default=900.0)
     parser.add_argument("--workers", type=int, default=2, help="queue worker processes")
     parser.add_argument(
-        "--smoke", action="store_true", help="seconds: 3 players, 2 moves each, no review"
+        "--smoke", action="store_true", help="seconds: 2 players at once, 2 moves each, no review"
     )
     args = parser.parse_args()
     if args.smoke:
-        args.players, args.within, args.moves, args.hints = 3, 2.0, 2, 1
+        args.players, args.within, args.moves, args.hints = 2, 0.0, 2, 1
         args.reviews, args.review_wait, args.workers = 0, 5.0, 1
 
     database = os.environ.get("DATABASE_URL", "")

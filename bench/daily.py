@@ -53,11 +53,11 @@ def main() -> None:
         "--alternate", action="store_true", help="render the empty and the full database in turn"
     )
     parser.add_argument(
-        "--smoke", action="store_true", help="a few seconds: 200 games and entries, 2 renders"
+        "--smoke", action="store_true", help="a few seconds: 200 games and entries, 1 render each"
     )
     args = parser.parse_args()
     if args.smoke:
-        args.games, args.entries, args.renders = 200, 200, 2
+        args.games, args.entries, args.renders = 200, 200, 1
 
     folder = tempfile.TemporaryDirectory(prefix="lucie-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{folder.name}/bench.sqlite3"

@@ -108,7 +108,7 @@ PHASES: dict[str, tuple[str, ...]] = {
         "game.engine:auto_finish",
     ),
     "save": ("game.board.store:save",),
-    "render": ("game.board.pipeline:answer",),
+    "render": ("game.board.answers:answer",),
 }
 
 REPORT_LUA = """
@@ -1081,6 +1081,9 @@ def smoke() -> None:
                 key = board_key(seat.player.get(f"/game/{seat.game_id}/", htmx=True).body)
                 change(seat.player, seat.game_id, seat.move, 0, key)
             spent = sum(cpu_seconds(pid) for pid in pids) - before
+            # Closed first: gunicorn's graceful stop lets a kept-alive connection linger 2 s.
+            for seat in seats:
+                seat.player.close()
         finally:
             stop(site.process)
     print(f"smoke: {len(seats)} moves under gunicorn, {spent * 1000 / len(seats):.1f} ms CPU each")

@@ -8,10 +8,10 @@ the board's key, so the fans and the menu the move left alone go out as hx-prese
 placeholders), the whole board (an htmx GET of the game page), and a cached hint (the same hint
 asked twice, the second from the cache). For each it prints the milliseconds per call of:
 
-- `context`: `pipeline.board`, the one `Board` value the answer shows (everything the board
+- `context`: `drawn.board`, the one `Board` value the answer shows (everything the board
   template reads);
 - `render`: the board's Jinja2 template (game/jinja2/board/board.jinja) with that board's
-  context, as `pipeline.answer` renders an htmx answer (its output is checked against the
+  context, as `answers.answer` renders an htmx answer (its output is checked against the
   answer's).
 
 Each figure is this process's CPU time per call, the median over `--rounds` rounds of
@@ -23,10 +23,10 @@ engine, from which docs/architecture.md's figures ("The board's renderer") came.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -51,20 +51,20 @@ def set_up(workdir: Path) -> None:
         ALLOWED_HOSTS="127.0.0.1,testserver",
         DJANGO_STATIC_ROOT=str(workdir),
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=environ,
-        check=True,
-    )
     os.environ.update(environ)
     import django
 
     django.setup()
+    from django.core.management import call_command
+
+    # Migrated in this process: `manage.py migrate` would start Django a second time. What the
+    # migrations left is collected before anything is timed.
+    call_command("migrate", interactive=False, verbosity=0)
+    gc.collect()
 
 
 class Captured:
-    """The last board a view built (its request and context), and the last `pipeline.board`
+    """The last board a view built (its request and context), and the last `drawn.board`
     call's arguments."""
 
     def __init__(self) -> None:
@@ -74,9 +74,10 @@ class Captured:
 
 
 def capture(captured: Captured) -> None:
-    from game.board import pipeline
+    from game.board import answers
 
-    original = pipeline.board
+    # The answer calls the board by the name it imported (game/board/answers.py).
+    original = answers.board
     captured.board_context = original
 
     def board(*args: Any, **kwargs: Any) -> Any:
@@ -85,7 +86,7 @@ def capture(captured: Captured) -> None:
         captured.render = (args[0], drawn.context())
         return drawn
 
-    pipeline.board = board  # type: ignore[assignment]
+    answers.board = board  # type: ignore[assignment]
 
 
 def board_key(html: str) -> str:
@@ -94,7 +95,7 @@ def board_key(html: str) -> str:
 
 
 def cases(captured: Captured) -> dict[str, tuple[Captured, str]]:
-    """Each answer's render and `pipeline.board` call, captured from a real request."""
+    """Each answer's render and `drawn.board` call, captured from a real request."""
     import copy
 
     from django.test import Client
@@ -139,7 +140,7 @@ def per_call(call: Callable[[], object], count: int) -> float:
 def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
     from django.template import engines
 
-    from game.board import pipeline
+    from game.board import answers
 
     def context(shot: Captured) -> Callable[[], object]:
         assert shot.context_call is not None
@@ -151,7 +152,7 @@ def renderers() -> dict[str, Callable[[Captured], Callable[[], object]]]:
     def render(shot: Captured) -> Callable[[], object]:
         assert shot.render is not None
         request, values = shot.render
-        template = engines["jinja2"].get_template(pipeline.BOARD_TEMPLATE)
+        template = engines["jinja2"].get_template(answers.BOARD_TEMPLATE)
         return lambda: template.render(values, request)
 
     return {"context": context, "render": render}

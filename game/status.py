@@ -95,7 +95,7 @@ def rank_key(
 
 FIELDS = (
     "status", "assisted", "elapsed_ms", "wall_ms", "move_count", "cards_home", "redeals_used",
-    "mercis_used", "undos", "hints",
+    "mercis_used", "undos", "hints", "strict",
 )  # fmt: skip
 """The columns a result is built from, in game.result's `Result.build` order: a Game's, and a
 DailyRank's (a counted daily game's first end) under the same names. Here, beside the statuses,

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import django
 import pytest
 import time_machine
 from django.conf import settings
@@ -21,6 +25,7 @@ from django.utils import translation
 TESTS_DIR = Path(__file__).resolve().parent
 SQLITE_FOLDER = pytest.StashKey[Path]()
 CLOCK = pytest.StashKey[time_machine.travel]()
+FROM_TEMPLATE = pytest.StashKey[bool]()
 # The whole run at another moment (an ISO datetime, UTC unless it says otherwise), the clock
 # ticking from there: `LUCIE_TEST_CLOCK=2028-02-29T12:00:00Z make test`. Every test must pass
 # whatever the date; tests/web/test_any_date.py runs the date-minded ones at several.
@@ -112,6 +117,81 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     folder = config.stash.get(SQLITE_FOLDER, None)
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the migrated template
+# Migrating a test database takes seconds, and each pytest-xdist worker of each run did it again.
+# On SQLite the first worker to migrate keeps a copy of the migrated file, named by what the
+# schema depends on (the migrations' text and Django's version); every later worker and run
+# starts from a copy of it and only checks that nothing is left to migrate. PostgreSQL migrates
+# each worker's database as before (docs/testing.md).
+TEMPLATES_DIR = Path(tempfile.gettempdir()) / "lucie-test-templates"
+
+
+def migrated_template() -> Path:
+    digest = hashlib.sha256(django.get_version().encode())
+    for path in sorted((TESTS_DIR.parent / "game" / "migrations").glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return TEMPLATES_DIR / f"{digest.hexdigest()[:20]}.sqlite3"
+
+
+def sqlite_test_file() -> Path | None:
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return None
+    return Path(database["TEST"]["NAME"])
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    request: pytest.FixtureRequest, django_db_modify_db_settings_parallel_suffix: None
+) -> None:
+    """Start this worker's SQLite test database as a copy of the migrated template, if one is
+    kept (after pytest-django gave the file its worker's suffix)."""
+    test_file = sqlite_test_file()
+    template = migrated_template()
+    if test_file is None or not template.exists() or request.config.getvalue("nomigrations"):
+        return
+    shutil.copyfile(template, test_file)
+    request.config.stash[FROM_TEMPLATE] = True
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest, django_db_modify_db_settings: None) -> bool:
+    """A database copied from the template is kept as it is (Django then only migrates what is
+    missing, which is nothing); it is deleted with the run's folder."""
+    return bool(request.config.getvalue("reuse_db")) or request.config.stash.get(
+        FROM_TEMPLATE, False
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
+) -> None:
+    """After the first migration, keep the migrated file as the template for the next ones."""
+    test_file = sqlite_test_file()
+    if (
+        test_file is None
+        or request.config.stash.get(FROM_TEMPLATE, False)
+        or request.config.getvalue("nomigrations")
+    ):
+        return
+    template = migrated_template()
+    template.parent.mkdir(parents=True, exist_ok=True)
+    partial = template.with_name(f"{template.name}.{os.getpid()}.partial")
+    # SQLite's backup API: a consistent copy even with the write-ahead log open. Then a rename,
+    # so a worker never copies a template that another is still writing.
+    with django_db_blocker.unblock():
+        source = sqlite3.connect(test_file)
+        target = sqlite3.connect(partial)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+    os.replace(partial, template)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -57,6 +57,7 @@ def _stored(request: HttpRequest, front: Front, first: FirstRow) -> Game:
         daily=daily,
         network=limits.network_tag(request) if daily else "",
         hints=first.hints,
+        strict=pending.strict,
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from game import engine
-from game.board import asides, forms, hints, words
+from game.board import actions, asides, forms, hints, words
 from game.board.actions import Change
 from game.board.answers import answer, refused_board
 from game.board.fronts import Front
@@ -22,8 +22,9 @@ def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
     shown = Change.of(game)
     previous = forms.held_key(request.GET) if getattr(request, "htmx", False) else ""
     try:
+        actions.check_not_strict(game)  # strict mode: no hint, not even a peek
         found = computed_hint(request, game, shown.played, session=front.sessions)
-    except limits.REFUSED as error:
+    except (*limits.REFUSED, actions.StrictGameError) as error:
         return refused_board(request, game, error, front, shown)
     if request.GET.get("peek") == "1":
         # Looked up ahead of a press (static/js/board/press.js), so that the press lights it in

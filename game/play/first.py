@@ -26,6 +26,7 @@ from game.players import (
     HtmxHttpRequest,
     bad_request,
     remembered_rules,
+    strict_mode,
 )
 
 
@@ -35,7 +36,10 @@ def _first_board_of(request: HtmxHttpRequest, number: str) -> Game:
     deal_number = engine.parse_deal_number(number)
     name = request.GET.get("rules", "")
     rules = engine.Rules.parse(name) if name else remembered_rules(request)
-    return first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
+    pending = first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
+    # Strict mode as the player's setting stands: the first change keeps it for the whole game.
+    pending.strict = strict_mode(request)
+    return pending
 
 
 def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse | None:

@@ -135,6 +135,25 @@ def finger_drag(page: Page, source: Locator, to: tuple[float, float]) -> None:
     session.detach()
 
 
+def tap_until_picked(page: Page, card: Locator) -> None:
+    """Tap `card` until it is picked up, three taps at most.
+
+    Chromium turns no tap into a click for a moment after a touch drag sent over CDP (seen on a
+    blank page with no script at all), and how long that moment lasts grows with the machine's
+    load: a fixed rest of 250 ms lost the tap in 3 of 5 runs under a loaded suite. A tap that
+    never became a click leaves the card as it was, so it is sent again; one that selects the
+    card ends the loop, and a card that three taps leave unpicked fails the test."""
+    picked = re.compile(r"\bis-selected\b")
+    for _ in range(3):
+        card.tap()
+        try:
+            expect(card).to_have_class(picked, timeout=2000)
+            return
+        except AssertionError:
+            continue
+    expect(card).to_have_class(picked)
+
+
 @pytest.mark.parametrize("path", ["/deal/1/", "/embed/deal/1/"])
 def test_a_finger_drags_a_card_onto_its_place_and_the_page_does_not_scroll(
     browser: Browser, live_server: LiveServer, path: str
@@ -161,14 +180,10 @@ def test_a_finger_drags_a_card_onto_its_place_and_the_page_does_not_scroll(
     assert page.evaluate("window.scrollY") == scrolled
     expect(page.locator(".drag-ghost")).to_have_count(0)
 
-    # A tap is still a tap: the card is picked up and its places light. Chromium turns no tap
-    # into a click within a moment of a touch drag sent over CDP (seen on a blank page with no
-    # script at all), so the finger rests first, as a real one does.
-    page.wait_for_timeout(250)
+    # A tap is still a tap: the card is picked up and its places light.
     code, move = movable(page)[0]
     card = page.locator(f'#board .fan [data-card="{code}"]')
-    card.tap()
-    expect(card).to_have_class(re.compile(r"\bis-selected\b"))
+    tap_until_picked(page, card)
     expect(page.locator("#board .is-target")).not_to_have_count(0)
     moves_shown(page, 1)
     context.close()

@@ -167,17 +167,30 @@ def running_gunicorn(
 
 
 def prepare(database_url: str, *, collectstatic: bool = False, **extra_env: str) -> None:
-    """Migrate the database (and collect static files) as a release would, once per database."""
+    """Migrate the database (and collect static files) as a release would, once per database.
+
+    Both commands run in one process: each `manage.py` started Django afresh, about a second of
+    CPU on the shared machine."""
     environ = server_environment(database_url, **extra_env)
-    steps = [["migrate", "--noinput"]] + [["collectstatic", "--noinput"]] * collectstatic
-    for step in steps:
-        subprocess.run(
-            [sys.executable, "manage.py", *step, "-v0"],
-            cwd=ROOT,
-            env=environ,
-            check=True,
-            timeout=120,
-        )
+    steps = ["migrate"] + ["collectstatic"] * collectstatic
+    subprocess.run(
+        [sys.executable, "-c", _PREPARE, *steps],
+        cwd=ROOT,
+        env=environ,
+        check=True,
+        timeout=120,
+    )
+
+
+# `manage.py migrate --noinput -v0`, then `manage.py collectstatic --noinput -v0` if asked.
+_PREPARE = """
+import sys
+import django
+django.setup()
+from django.core.management import call_command
+for step in sys.argv[1:]:
+    call_command(step, interactive=False, verbosity=0)
+"""
 
 
 @contextlib.contextmanager
