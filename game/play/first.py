@@ -98,7 +98,7 @@ def _store_first(request: HttpRequest, pending: Game, action: str, posted: Poste
     return done
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """The hint on a deal's first board, with nothing stored."""
     try:

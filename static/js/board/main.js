@@ -15,7 +15,7 @@ import * as timer from "./timer.js";
 // older one) and key (`v`: the server leaves out what is unchanged) of the board on show.
 function onConfigRequest(event) {
   const detail = event.detail;
-  if (detail.verb === "get" && detail.elt && detail.elt.hasAttribute && detail.elt.hasAttribute("data-keyed")) {
+  if (detail.elt && detail.elt.hasAttribute && detail.elt.hasAttribute("data-keyed")) {
     // The hint names the board it is asked from, so its answer leaves out the fans it leaves
     // as they are (the server sends them as hx-preserve placeholders).
     const shown = board();
