@@ -67,9 +67,7 @@ function lay(text, again = false) {
   const onto = home || place.closest("[data-fan]");
   // The move count shown waits for the answer, as the status and the controls do.
   const message = $(".message", root);
-  // A moved card takes the focus with it off the fan (a card sent home is no button): the focus
-  // stays where the hand is, on the fan the card left (its new top card), so that the request's
-  // answer gives it back to that fan (main.js) and it never falls to the page's body.
+  // The focus stays on the fan the card left, never on the page's body (docs/frontend.md).
   const focused = !focusLost() && root.contains(document.activeElement);
   for (const element of [from, onto, message]) if (element) keep(element);
   if (!again) document.dispatchEvent(new CustomEvent("lucie:lay"));

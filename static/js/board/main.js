@@ -59,8 +59,7 @@ function rememberFocus() {
   else focusKey = ANYWHERE; // "Finish", the end panel's actions, the menu…
 }
 
-// Focus that was on the board before a request and has no place of its own in the new board
-// goes to the first fan that has a top card, never to the page's body.
+// Focus on the board with no place of its own in the new board: the first fan with a top card.
 const ANYWHERE = "[data-fan]";
 
 function focusAfterSwap(root, key) {
@@ -97,7 +96,7 @@ function afterSwap(event) {
   else if (picked) selection.pickAgain(picked);
   const menu = $("details.menu", root);
   if (menu) {
-    // A control of the menu (Redo) that had the focus is hidden with it: its summary takes it.
+    // Redo, hidden with the menu, gives the focus to its summary.
     const inside = menu.open && menu.contains(document.activeElement);
     menu.open = false;
     if (inside) $("summary", menu).focus({ preventScroll: true });

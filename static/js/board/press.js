@@ -14,8 +14,7 @@ let guessing = null; // { action, before, xhr } while a board shown ahead waits 
 let peeked = null; // { key, move, message }: the hint of the board with that key
 let peekTimer = null;
 let onBoard = () => {};
-// What a kept board carries besides its felt: the last move's and the blocking cards' marks, and
-// its hint, so that a board laid ahead (Undo, Redo) lights its hint at once too.
+// A kept board's marks, and its hint (a board laid ahead lights it at once too).
 const MARKS = ["lastCard", "lastFrom", "blocked", "readyHint", "readySaid"];
 
 export function shown(root) {
@@ -47,8 +46,8 @@ export function shown(root) {
   lookAhead(root);
 }
 
-// A board comes with its hint, unless every hint slot of the server was taken: then it is looked
-// up, only for a player who presses Hint (in this browser, once), so the others cost nothing.
+// A board that came without its hint (a busy server) has it looked up, only for a player who
+// presses Hint (in this browser, once).
 const HINTS_KEY = "lucie.hints";
 let hinting = false;
 try {
