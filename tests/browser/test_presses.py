@@ -150,6 +150,9 @@ def test_a_board_shown_ahead_goes_back_when_no_answer_comes(
     page.close()
 
 
+PRESSES = 20
+
+
 def auto_move_deals(count: int) -> list[int]:
     """Deals whose opening has a card that can go home, so the first build played with auto-move
     on is answered with that card sent home too: a board reached by an automatic move."""
@@ -186,20 +189,19 @@ def test_the_first_hint_on_any_board_lights_in_one_frame(
     page.evaluate(WATCH)
     slow_network(page)
     count = 0
-    for move in [m for m in moves if not m.is_redeal][:6]:
+    # PRESSES of each, so that the p95 is not the slowest one on a loaded machine.
+    for move in [m for m in moves if not m.is_redeal][:PRESSES]:
         tap(page, move, count + 1)
         count += 1
         pressed(page, "undo", count - 1)
         hint_at_once(page, timings["undo"])
         pressed(page, "redo", count)
         hint_at_once(page, timings["redo"])
-    for _ in range(2):
+    for _ in range(PRESSES):  # the same redeal, taken back and taken again: the same fans
         pressed(page, "redeal", count + 1)
-        count += 1
         hint_at_once(page, timings["redeal"])
-        pressed(page, "undo", count - 1)
-        count -= 1
-    for _ in range(5):
+        pressed(page, "undo", count)
+    for _ in range(PRESSES):
         page.reload()
         page.evaluate(WATCH)
         hint_at_once(page, timings["load"])
@@ -207,7 +209,7 @@ def test_the_first_hint_on_any_board_lights_in_one_frame(
 
     # Each deal in a browser of its own: a second deal opened in the same session would ask
     # before leaving the game under way.
-    for deal_number in auto_move_deals(6):
+    for deal_number in auto_move_deals(PRESSES):
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.add_init_script(
             'window.localStorage.setItem("lucie.settings", JSON.stringify({"auto-move": true,'

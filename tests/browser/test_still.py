@@ -117,8 +117,10 @@ def test_a_fan_growing_to_ten_moves_no_other_fan_nor_row(
         assert strips["step"] >= 12 - 0.05, strips
     if (width, height) == (1920, 1080):
         assert height - after["feltBottom"] <= 60
-    print(f"{language} {width}x{height}: card {card:.1f} px, strips {strips['step']:.1f} px, "
-          f"felt ends at {after['feltBottom']} of {height}")
+    print(
+        f"{language} {width}x{height}: card {card:.1f} px, strips {strips['step']:.1f} px, "
+        f"felt ends at {after['feltBottom']} of {height}"
+    )
     page.close()
 
 
