@@ -54,6 +54,15 @@ MAX_REPLAY_JUMPS = 12
 """Redeals the replay page offers a jump to (a game with unlimited redeals can have hundreds);
 the first ones are listed, and Start and End always."""
 
+MAX_STEPPED_MOVES = 300
+"""Moves of a replay whose steps all come with its page, to be stepped with no request. Each
+step's changed fans and foundations are drawn on the server, so a record of 1,000 moves (most of
+them redeals, each a whole row of fans) came to 26 MB and 5 s of a server's time. A longer record
+is stepped by its links, and its move list shows `REPLAY_LIST_AROUND` moves each side of the one
+on show. A real game is far shorter (about 100 moves)."""
+
+REPLAY_LIST_AROUND = 50
+
 BUSY_RETRY_SECONDS = 2
 # The player's words for each refusal, in English (the catalogues' msgids). A refusal's `message`
 # is the same words translated lazily, so a page shows them in the language of its request.
