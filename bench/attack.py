@@ -17,7 +17,13 @@ and prints issue 11's lines, each followed by an indented line of detail:
   alone, then while `--attackers` anonymous clients, each from an address of its own, ask
   nothing but the embed's hint on fresh deals under the default rules (goal: R at most 3).
   Printed twice: rate limits off (every request a search), then on (most requests refused at
-  once, so the clients loop on refusals as fast as on a small page).
+  once).
+- `refusal CPU A ms vs page B ms` and `victim p99 quiet A ms, under the flood B ms (ratio R)`
+  (issue 47): with a Redis of its own as the cache and the limits on, the CPU gunicorn's workers
+  spend per request (utime + stime from /proc around a run, divided by the requests) on refused
+  embed hints from one address past its limit against `/rules/` (goal: A under B / 10), and the
+  plain page's p99 alone and under `--attackers` clients looping on the embed's hint from one
+  address (goal: R at most 3), with the CPU the workers and the clients spent.
 - `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
   server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
   sets on a few deals).
@@ -44,6 +50,8 @@ import multiprocessing
 import os
 import random
 import re
+import resource
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -51,8 +59,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -66,7 +75,6 @@ from tests.web.live_gunicorn import (  # noqa: E402
     free_port,
     prepare,
     server_environment,
-    stop,
     wait_until_healthy,
 )
 
@@ -76,9 +84,40 @@ PREPARED = ("ALLOWED_HOSTS", "DJANGO_STATIC_MANIFEST", "DJANGO_STATIC_ROOT")
 Counts = dict[int, int]
 
 
+# Every part's server reads the client's address from X-Forwarded-For when a client sends one
+# (only hintflood's clients do: an address each); the others come from 127.0.0.1 as before. So
+# the parts with the same limits ask for the same settings, and the smoke keeps one server each.
+ADDRESS_HEADER = {"LUCIE_CLIENT_ADDRESS_HEADER": "X-Forwarded-For"}
+LIMITS_ON = {"LUCIE_RATE_LIMITS": "1", **ADDRESS_HEADER}
+LIMITS_OFF = {"LUCIE_RATE_LIMITS": "0", **ADDRESS_HEADER}
+
+
+class Kept:
+    """The servers the smoke keeps: one per settings, handed to every part that asks for the
+    same settings (the smoke checks that each part runs, in seconds, and most of a server's
+    start is importing the site). A full run starts a fresh server for each part."""
+
+    stack: ClassVar[ExitStack | None] = None
+    servers: ClassVar[dict[tuple[tuple[str, str], ...], Server]] = {}
+
+
 @contextmanager
 def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
     """gunicorn with production settings on a fresh SQLite file; yields its port and database."""
+    if Kept.stack is None:
+        with served(workdir, **extra) as server:
+            yield server.port, Path(server.database_url)
+        return
+    key = tuple(sorted(extra.items()))
+    if key not in Kept.servers:
+        Kept.servers[key] = Kept.stack.enter_context(served(workdir, **extra))
+    yield Kept.servers[key].port, Path(Kept.servers[key].database_url)
+
+
+@contextmanager
+def served(workdir: Path, **extra: str) -> Iterator[Server]:
+    """gunicorn with production settings on a fresh SQLite file (`Server.database_url` is the
+    file's path)."""
     database = workdir / f"attack-{len(list(workdir.glob('attack-*.sqlite3')))}.sqlite3"
     environ = server_environment(
         f"sqlite:///{database}",
@@ -87,7 +126,13 @@ def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
         DJANGO_STATIC_ROOT=str(workdir / "static"),
         **extra,
     )
-    prepare(environ["DATABASE_URL"], collectstatic=True, **{k: environ[k] for k in PREPARED})
+    # Migrated and collected once per run: each site starts from a copy of the first database
+    # (a part of its own, as before, at a fraction of the start-up).
+    fresh = workdir / "fresh.sqlite3"
+    if not fresh.exists():
+        prepare(f"sqlite:///{fresh}", collectstatic=True, **{k: environ[k] for k in PREPARED})
+    with sqlite3.connect(fresh) as source, sqlite3.connect(database) as copy:
+        source.backup(copy)
     port = free_port()
     log_path = workdir / "gunicorn.log"
     with log_path.open("wb") as log:
@@ -96,11 +141,31 @@ def site(workdir: Path, **extra: str) -> Iterator[tuple[int, Path]]:
              "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
             cwd=ROOT, env=environ, stdout=log, stderr=log,
         )  # fmt: skip
+        server = Server(port, process, str(database), log_path)
         try:
-            wait_until_healthy(Server(port, process, str(database), log_path))
-            yield port, database
+            wait_until_healthy(server)
+            yield server
         finally:
-            stop(process)
+            quick_stop(server)
+
+
+def quick_stop(server: Server) -> None:
+    """Stop a benchmark's gunicorn at once: it has nothing to finish, and a graceful stop waits
+    seconds on the keep-alive connections and compute processes its clients left. Quick
+    shutdown (SIGINT), then SIGKILL for the master and its workers after 2 s."""
+    process = server.process
+    if process.poll() is not None:
+        return
+    workers = server.workers()
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+    for pid in workers:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def p99(samples: list[float]) -> float:
@@ -318,6 +383,7 @@ def embed_flood(port: int, database: Path, seconds: float, clients: int) -> str:
 
 FORGERS = 10
 FORGED_STEP = 0.26
+SMOKE_MOVES = 6
 
 
 def daily_figures_now(player: Player, day: str) -> dict[str, str]:
@@ -347,25 +413,30 @@ def forge(port: int, number: int, line: list[str], durations: list[float]) -> No
     player.close()
 
 
-def forged_daily_line(port: int) -> str:
+def forged_daily_line(port: int, smoke: bool = False) -> str:
+    """`smoke`: two forgers play the first moves of the line (no win: the part runs, in
+    seconds), with a solver given 10 s instead of 60."""
     from game.engine import solver
 
     day = time.strftime("%Y%m%d", time.gmtime())
     number = int(day)
-    found = solver.solve(engine.Play(number).position, time_limit=60)
+    found = solver.solve(engine.Play(number).position, time_limit=10 if smoke else 60)
     if found.status != "won":
         return f"forged daily: today's deal #{number} has no winning line the solver found"
-    line = [move.text for move in found.moves]
+    line = [move.text for move in found.moves][: SMOKE_MOVES if smoke else None]
+    forgers = 2 if smoke else FORGERS
     reader = Player(port)
     before = daily_figures_now(reader, day)
     durations: list[float] = []
     threads = [
-        threading.Thread(target=forge, args=(port, number, line, durations)) for _ in range(FORGERS)
+        threading.Thread(target=forge, args=(port, number, line, durations)) for _ in range(forgers)
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    if smoke and len(durations) < forgers:
+        raise SystemExit(f"forged daily: {forgers - len(durations)} of {forgers} forgers failed")
     after = daily_figures_now(reader, day)
     players = int(after.get("players", "0")) - int(before.get("players", "0") or 0)
     winners = int(after.get("winners", "0")) - int(before.get("winners", "0") or 0)
@@ -375,8 +446,141 @@ def forged_daily_line(port: int) -> str:
     return (
         f"forged daily: players +{players}, winners +{winners} from one address, best time "
         f"{best_s} s (real duration {real:.1f} s)\n"
-        f"  {FORGERS} fresh sessions, deal #{number}, a {len(line)}-move solver line at "
+        f"  {forgers} fresh sessions, deal #{number}, a {len(line)}-move solver line at "
         f"{FORGED_STEP} s a move with pause and resume before each; {len(durations)} finished"
+    )
+
+
+# ---------------------------------------------------------------- refusals (issue 47)
+
+FLOODED = "/embed/deal/{n}/hint/"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def looper(
+    port: int, until: float, seed: int, path: str, answers: multiprocessing.Queue[Counts],
+    until_refused: bool,
+) -> None:  # fmt: skip
+    """One client on the benchmark's address asking `path` (`{n}`: a fresh deal each time) one
+    request after another until `until` (or its first refusal); puts its answers by status."""
+    counts: Counts = {}
+    rng = random.Random(seed)
+    player = Player(port, timeout=120)
+    while time.monotonic() < until:
+        try:
+            status = player.get(path.format(n=rng.randrange(1, 10**9))).status
+        except OSError:
+            status = 0
+        counts[status] = counts.get(status, 0) + 1
+        if until_refused and status == 429:
+            break
+    answers.put(counts)
+
+
+def loop(port: int, seconds: float, clients: int, path: str, until_refused: bool = False) -> Counts:
+    """`clients` looping clients, each a process of its own, for `seconds`; their answers."""
+    until = time.monotonic() + seconds
+    context = multiprocessing.get_context("fork")
+    answers: multiprocessing.Queue[Counts] = context.Queue()
+    processes = [
+        context.Process(
+            target=looper, args=(port, until, seed, path, answers, until_refused), daemon=True
+        )
+        for seed in range(clients)
+    ]
+    for process in processes:
+        process.start()
+    counts: Counts = {}
+    for _ in processes:
+        for status, count in answers.get(timeout=seconds + 180).items():
+            counts[status] = counts.get(status, 0) + count
+    for process in processes:
+        process.join(timeout=10)
+    return counts
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, in seconds (0 for one that has gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children_cpu() -> float:
+    """utime + stime of this benchmark's ended children (the client processes, once joined)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_per_request(
+    server: Server, seconds: float, clients: int, path: str
+) -> tuple[float, Counts]:
+    """The CPU gunicorn's workers spend per request (ms) while `clients` loop on `path`."""
+    workers = server.workers()
+    before = sum(cpu_seconds(pid) for pid in workers)
+    counts = loop(server.port, seconds, clients, path)
+    after = sum(cpu_seconds(pid) for pid in workers)
+    if server.workers() != workers:
+        raise SystemExit("a gunicorn worker was replaced during the run: its CPU is lost")
+    return 1000 * (after - before) / max(1, sum(counts.values())), counts
+
+
+def over_the_limit(port: int, clients: int, seconds_left: float) -> int:
+    """Flood until the benchmark's address is refused the embed's hint, with at least
+    `seconds_left` of the counting window to go; the window's seconds left."""
+    for _ in range(3):
+        loop(port, 120, clients, FLOODED, until_refused=True)
+        probe = Player(port).get(FLOODED.format(n=1))
+        left = int(probe.headers.get("Retry-After", "0"))
+        if probe.status == 429 and left >= seconds_left:
+            return left
+        time.sleep(left + 1)
+    raise SystemExit("the benchmark's address never met the hint's limit")
+
+
+def refusal_lines(
+    workdir: Path, seconds: float, clients: int, quiet_seconds: float, measure_seconds: float
+) -> str:
+    """gunicorn with the limits on and a Redis of its own as the cache (the counts shared by the
+    workers, as by servers sharing a cache). First the victim's page alone, then under
+    `clients` looping clients on one address asking the embed's hint on fresh deals (searched
+    until the address meets its limit, refused after); then the CPU the workers spend per
+    request, refusals only (the address past its limit) against the plain page."""
+    from tests.web.redis_server import start_redis
+
+    redis = start_redis()
+    try:
+        with served(workdir, CACHE_URL=redis.url) as server:
+            load_before = load_average()
+            workers = server.workers()
+            cpu_before = sum(cpu_seconds(pid) for pid in workers), children_cpu()
+            quiet, loud, counts = victim_p99s(
+                server.port, seconds, clients, quiet_seconds, hints_only=True
+            )
+            server_cpu = sum(cpu_seconds(pid) for pid in workers) - cpu_before[0]
+            clients_cpu = children_cpu() - cpu_before[1]
+            left = over_the_limit(server.port, clients, measure_seconds + 2)
+            refusal, refused = cpu_per_request(server, measure_seconds, clients, FLOODED)
+            page, pages = cpu_per_request(server, measure_seconds, clients, VICTIM)
+            load_after = load_average()
+    finally:
+        redis.process.kill()
+    return (
+        f"refusal CPU {refusal:.2f} ms vs page {page:.2f} ms\n"
+        f"  ratio {refusal / page:.3f}; gunicorn workers' utime+stime over {measure_seconds:.0f} s "
+        f"of {clients} looping clients each: {sum(refused.values())} refusals (the embed's hint "
+        f"on fresh deals, one address past its limit, {left} s of its window left; answers: "
+        f"{format_counts(refused)}), "
+        f"{sum(pages.values())} pages ({VICTIM}: {format_counts(pages)})\n"
+        f"victim p99 quiet {quiet:.1f} ms, under the flood {loud:.1f} ms "
+        f"(ratio {loud / quiet:.2f})\n"
+        f"  {clients} looping clients on one address, the embed's hint on fresh deals, rate limits "
+        f"on; their answers: {format_counts(counts)}; CPU over the quiet and flooded runs: "
+        f"gunicorn's workers {server_cpu:.1f} s, the clients {clients_cpu:.1f} s (on the same "
+        f"two cores); load average {load_before} before, {load_after} after"
     )
 
 
@@ -438,7 +642,7 @@ def redis_down_line(workdir: Path, seconds: float, clients: int = 4) -> str:
         with site(workdir, CACHE_URL=redis.url) as (port, _database):
             # Warm up with Redis answering, so the outage meets a running site.
             warm: Counts = {}
-            redis_down_client(port, time.monotonic() + 3, 99, warm, {})
+            redis_down_client(port, time.monotonic() + min(3.0, seconds), 99, warm, {})
             errors_before = cache_errors(port)
             answers: Counts = {}
             kinds: Counts = {}
@@ -506,9 +710,9 @@ def main() -> None:
     parser.add_argument("--redis-down-seconds", type=float, default=20)
     parser.add_argument(
         "--only",
-        default="victim,flood,forged,hints,hintflood,redis",
+        default="victim,flood,forged,hints,hintflood,refusals,redis",
         help="the parts to run, comma-separated: victim (with page views), flood, forged, hints, "
-        "hintflood, redis",
+        "hintflood, refusals, redis",
     )
     parser.add_argument(
         "--smoke",
@@ -517,31 +721,36 @@ def main() -> None:
     )
     options = parser.parse_args()
     if options.smoke:
-        options.seconds, options.attackers, options.per_rule_set = 3.0, 2, 1
-        options.page_views, options.redis_down_seconds = 5, 2.0
-    # The smoke floods for 2 s instead of 20 and asks 3 hints under 3 rule sets, not 100 and all.
-    flood_seconds, default_hints = (2.0, 3) if options.smoke else (20.0, 100)
-    quiet = 2.0 if options.smoke else 10.0
-    rule_sets = OFFERED[:3] if options.smoke else OFFERED
+        options.seconds, options.attackers, options.per_rule_set = 1.5, 2, 1
+        options.page_views, options.redis_down_seconds = 5, 1.0
+    # The smoke floods for 1 s instead of 20 and asks 2 hints under 2 rule sets, not 100 and all;
+    # its quiet and measured runs last 1 s, not 10.
+    flood_seconds, default_hints = (1.0, 2) if options.smoke else (20.0, 100)
+    quiet = 1.0 if options.smoke else 10.0
+    measure = 1.0 if options.smoke else 10.0
+    rule_sets = OFFERED[:2] if options.smoke else OFFERED
     parts = set(options.only.split(","))
 
     print(f"load average before: {load_average()}; {os.cpu_count()} cores", flush=True)
-    with tempfile.TemporaryDirectory(prefix="lucie-attack-") as folder:
+    with tempfile.TemporaryDirectory(prefix="lucie-attack-") as folder, ExitStack() as kept:
         workdir = Path(folder)
+        Kept.stack = kept if options.smoke else None
+        # The forged daily first: the smoke's kept server then meets it before the flood's and the
+        # attackers' new games have used up its address's limit on new games.
+        if "forged" in parts:
+            with site(workdir, **LIMITS_ON) as (port, database):
+                print(forged_daily_line(port, options.smoke), flush=True)
         if "victim" in parts:
-            with site(workdir) as (port, database):
+            with site(workdir, **LIMITS_ON) as (port, database):
                 line, counts = victim_line(port, options.seconds, options.attackers, quiet)
                 print(line)
                 print(f"  rate limits on; attackers' answers: {format_counts(counts)}", flush=True)
                 print(page_views(port, database, options.page_views), flush=True)
         if "flood" in parts:
-            with site(workdir) as (port, database):
+            with site(workdir, **LIMITS_ON) as (port, database):
                 print(embed_flood(port, database, flood_seconds, 4), flush=True)
-        if "forged" in parts:
-            with site(workdir) as (port, database):
-                print(forged_daily_line(port), flush=True)
         if "hints" in parts:
-            with site(workdir, LUCIE_RATE_LIMITS="0") as (port, database):
+            with site(workdir, **LIMITS_OFF) as (port, database):
                 line, counts = victim_line(port, options.seconds, options.attackers, quiet)
                 print(line)
                 print(f"  rate limits off; attackers' answers: {format_counts(counts)}", flush=True)
@@ -549,12 +758,10 @@ def main() -> None:
         if "hintflood" in parts:
             # Each client from an address of its own, first with the rate limits off (every
             # request a search: what the searches cost the pages), then on (most requests
-            # refused at once: a flood of refusals, which cost what a small page costs).
+            # refused at once, above the session: game/ops/early_refusal.py).
             for limits_on in ("0", "1"):
-                with site(
-                    workdir, LUCIE_RATE_LIMITS=limits_on,
-                    LUCIE_CLIENT_ADDRESS_HEADER="X-Forwarded-For",
-                ) as (port, database):  # fmt: skip
+                settings = LIMITS_ON if limits_on == "1" else LIMITS_OFF
+                with site(workdir, **settings) as (port, database):
                     line, counts = hint_flood_line(port, options.seconds, options.attackers, quiet)
                     said = (
                         "on, an address each (most refused at once)"
@@ -564,6 +771,9 @@ def main() -> None:
                     print(line)
                     print(f"  rate limits {said}; the clients' answers: {format_counts(counts)}",
                           flush=True)  # fmt: skip
+        if "refusals" in parts:
+            print(refusal_lines(workdir, options.seconds, options.attackers, quiet, measure),
+                  flush=True)  # fmt: skip
         if "redis" in parts:
             print(redis_down_line(workdir, options.redis_down_seconds), flush=True)
     print(f"load average after: {load_average()}")

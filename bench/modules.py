@@ -7,7 +7,7 @@ client, plays one move, then traces a second move (an htmx post on the stored ga
 `sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
 (the board's compiled Jinja2 templates are not modules), and the queries it made. Prints
 `an htmx move runs code in N modules of game/ and lucie/ (Q queries)`, then the modules and
-the queries, one a line. The goal: at most 20 (GOAL), and with `--smoke` (the same run, a few
+the queries, one a line. The goal: at most 21 (GOAL), and with `--smoke` (the same run, a few
 seconds) it exits 1 past it. With CACHE_URL (a shared Redis) the session is
 read from the cache, as production's servers read it; without it from the database (each
 process's own memory would go stale beside the others: lucie/settings.py).
@@ -23,7 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-GOAL = 20
+# 20 until issue 47 put the early refusal's check (game/ops/early_refusal.py) on every
+# request's path: one module more, by design, on SQLite and with CACHE_URL alike.
+GOAL = 21
 
 
 def main() -> None:

@@ -35,7 +35,8 @@ def now_utc() -> dt.datetime:
 
 
 def today_utc() -> dt.date:
-    """The one place the site reads today's date; tests freeze it with time-machine."""
+    """Today's UTC date, for every page of the game (tests/web/test_docs.py checks that no other
+    module of game/ takes a date from the clock); tests freeze it with time-machine."""
     return now_utc().date()
 
 

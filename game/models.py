@@ -72,6 +72,10 @@ class Game(models.Model):
     # Undos asked (each press, redone or not) and hints shown: none, unassisted, is CLEAN_WIN.
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
+    # Strict mode, as the player's setting stood when the game was stored (its first change):
+    # no Undo, no Hint, no "Show a win", refused by game.board.actions; never changed after, so
+    # the mode cannot be turned off in the middle of a game. Its result is counted apart.
+    strict = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -225,6 +229,8 @@ class DailyTally(models.Model):
     deal_number = models.BigIntegerField(primary_key=True)
     players = models.PositiveIntegerField(default=0)
     winners = models.PositiveIntegerField(default=0)
+    # Of the winners, those whose game was in strict mode (Game.strict).
+    strict_winners = models.PositiveIntegerField(default=0)
     best_wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
 
     def __str__(self) -> str:
@@ -292,6 +298,7 @@ class DailyRank(models.Model):
     mercis_used = models.PositiveSmallIntegerField(default=0)
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
+    strict = models.BooleanField(default=False)
     ended_at = models.DateTimeField(null=True, blank=True)
     percentile = models.PositiveSmallIntegerField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)

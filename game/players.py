@@ -37,10 +37,23 @@ def session_key(request: HttpRequest) -> str:
 def start_game(
     request: HttpRequest, key: str, deal_number: int, rules: engine.Rules, *, daily: bool = False
 ) -> Game:
-    """store.start, counted against the rate limit on new games."""
+    """store.start, counted against the rate limit on new games, in strict mode if the player's
+    setting says so."""
     limits.check(request, limits.START)
     network = limits.network_tag(request) if daily else ""
-    return store.start(key, deal_number, rules, daily=daily, network=network)
+    strict = strict_mode(request)
+    return store.start(key, deal_number, rules, daily=daily, network=network, strict=strict)
+
+
+PREFS_KEY = "prefs"
+"""Where the session keeps the player's settings (game.play.prefs)."""
+
+
+def strict_mode(request: HttpRequest) -> bool:
+    """The player's strict-mode setting as it stands (game.play.prefs keeps it in the session):
+    what a game begun now records (Game.strict)."""
+    stored = request.session.get(PREFS_KEY) if hasattr(request, "session") else None
+    return isinstance(stored, dict) and stored.get("strict") is True
 
 
 def remembered_rules(request: HtmxHttpRequest) -> engine.Rules:

@@ -3,10 +3,10 @@ columns in one place (`Result.build`) and read by every page that shows one (the
 its month, the statistics, a challenge, the daily rank, the board's end panel).
 
 Won, won with help ("Show a win" was used: played, never won), lost, abandoned (left in progress
-for another game, a loss) or playing; clean (won with no undo, no hint, no "Show a win"); the
-player's time (the fair timer) and the server's (Game.wall_ms); moves; cards home; too fast (a
-script's: game.status.too_fast); its rank key (game.status.rank_key) and whether it is ranked;
-its label in the page's language.
+for another game, a loss) or playing; clean (won with no undo, no hint, no "Show a win"); strict
+(played in strict mode, counted apart); the player's time (the fair timer) and the server's
+(Game.wall_ms); moves; cards home; too fast (a script's: game.status.too_fast); its rank key
+(game.status.rank_key) and whether it is ranked; its label in the page's language.
 
 A counted daily game's result is its first end, kept on its DailyRank row (game/tally.py):
 `of_entry` reads it from there, and `of_game` reads any game's as it stands now.
@@ -43,7 +43,7 @@ LABELS = {
 
 FIELDS = (
     "status", "assisted", "elapsed_ms", "wall_ms", "move_count", "cards_home", "redeals_used",
-    "mercis_used", "undos", "hints",
+    "mercis_used", "undos", "hints", "strict",
 )  # fmt: skip
 """The columns a result is built from, in `Result.build`'s order: a Game's, and a DailyRank's
 (a counted daily game's first end) under the same names."""
@@ -64,6 +64,7 @@ class Result:
     helped: bool  # an undo, a hint or "Show a win"
     too_fast: bool  # faster than a person plays (game.status.too_fast)
     key: int | None  # game.status.rank_key: higher is better, None under way
+    strict: bool = False  # played in strict mode (Game.strict): no undo, hint or "Show a win"
 
     @classmethod
     def build(
@@ -78,6 +79,7 @@ class Result:
         mercis_used: int = 0,
         undos: int = 0,
         hints: int = 0,
+        strict: bool = False,
     ) -> Result:
         """The result of the columns FIELDS names, in that order: the one derivation."""
         state = (HELPED if assisted else WON) if status == Status.WON else str(status)
@@ -91,6 +93,7 @@ class Result:
             mercis_used=mercis_used,
             clean=is_clean_win(status, assisted, undos, hints),
             helped=bool(assisted or undos or hints),
+            strict=strict,
             too_fast=status != Status.PLAYING and too_fast(wall_ms, move_count),
             key=rank_key(status, assisted, wall_ms, move_count, cards_home),
         )

@@ -12,7 +12,8 @@ the ORM's post_save (game/counters.py), so the two never disagree after a commit
   row, once: that is its result for the day's figures, the rank, the streak, the badge and the
   calendar. Undo, redo and play after it are practice and change none of them. A first end that
   is an honest win (game.status.rank_key at least RANK_WIN: no "Show a win", not faster than a
-  person plays) adds a winner and may lower the best time;
+  person plays) adds a winner (and a strict winner, for a game in strict mode) and may lower the
+  best time;
 - a change that takes something away (an entry that stops counting) rebuilds that day's rows,
   which is rare.
 
@@ -110,6 +111,8 @@ def _first_end(game: Game) -> None:
     if row.key < RANK_WIN:
         return
     changes: dict[str, object] = {"winners": F("winners") + 1}
+    if row.strict:
+        changes["strict_winners"] = F("strict_winners") + 1
     if row.wall_ms is not None:
         best = row.wall_ms
         changes["best_wall_ms"] = Case(
@@ -165,6 +168,7 @@ def rebuild(low: int, high: int) -> None:
             .values("deal_number")
             .annotate(
                 winners=Count("pk", filter=HONEST_WIN),
+                strict_winners=Count("pk", filter=HONEST_WIN & Q(strict=True)),
                 best=Min("wall_ms", filter=HONEST_WIN),
             )
             .order_by()
@@ -175,6 +179,7 @@ def rebuild(low: int, high: int) -> None:
                 deal_number=number,
                 players=count,
                 winners=ends.get(number, {}).get("winners", 0),
+                strict_winners=ends.get(number, {}).get("strict_winners", 0),
                 best_wall_ms=ends.get(number, {}).get("best"),
             )
             for number, count in players.items()

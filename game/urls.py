@@ -60,6 +60,7 @@ urlpatterns = [
         name="replay_record_txt",
     ),
     path("settings/", prefs.settings_page, name="settings"),
+    path("settings/strict/", prefs.strict_page, name="settings_strict"),
     path("stats/", stats_views.stats_page, name="stats"),
     path("stats/reset/", stats_views.stats_reset, name="stats_reset"),
     path("stats/transfer/", stats_views.transfer_page, name="transfer"),

@@ -1,7 +1,15 @@
-"""The static files storage of production: whitenoise's compressed, hashed copies, with the
-board's ES modules' imports rewritten to the hashed names too."""
+"""The static files storage of production: whitenoise's compressed, hashed copies of our
+scripts and stylesheets minified, with the board's ES modules' imports rewritten to the hashed
+names too."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import rcssmin  # type: ignore[import-untyped]
+import rjsmin  # type: ignore[import-untyped]
 
 # whitenoise ships no type hints.
 from whitenoise.storage import CompressedManifestStaticFilesStorage  # type: ignore[import-untyped]
@@ -29,3 +37,43 @@ class ManifestStaticFilesStorage(CompressedManifestStaticFilesStorage):  # type:
         *CompressedManifestStaticFilesStorage.patterns,
         ("js/board/*.js", (MODULE_IMPORT,)),
     )
+
+    def post_process(
+        self, paths: dict[str, Any], dry_run: bool = False, **options: Any
+    ) -> Iterator[Any]:
+        """Our scripts and stylesheets are minified where collectstatic copied them, before they
+        are hashed and compressed: what is served is small, and static/ stays written for
+        people to read and edit."""
+        if not dry_run:
+            paths = dict(paths)
+            for name in paths:
+                if minifier(name) is not None:
+                    copy = Path(self.path(name))
+                    copy.write_text(minified(name, copy.read_text(encoding="utf-8")), "utf-8")
+                    # Hashed from the minified copy, not from the source (Django reads each
+                    # file from where `paths` says it was found).
+                    paths[name] = (self, name)
+        yield from super().post_process(paths, dry_run, **options)
+
+
+MINIFIERS: dict[str, Callable[[str], str]] = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+
+
+def minifier(name: str) -> Callable[[str], str] | None:
+    """How a static file is minified: ours only (static/js/, static/css/; not another app's
+    files, which come as their authors ship them, nor anything already minified).
+
+    >>> minifier("js/board/main.js") is rjsmin.jsmin, minifier("css/site.css") is rcssmin.cssmin
+    (True, True)
+    >>> minifier("django_htmx/htmx.min.js"), minifier("admin/css/base.css"), minifier("cards.svg")
+    (None, None, None)
+    """
+    if not name.startswith(("js/", "css/")) or name.endswith(".min.js"):
+        return None
+    return MINIFIERS.get(Path(name).suffix)
+
+
+def minified(name: str, text: str) -> str:
+    """`text`, the content of the static file `name`, as it is served."""
+    found = minifier(name)
+    return text if found is None else found(text)

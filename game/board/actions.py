@@ -15,11 +15,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.sessions.backends.base import SessionBase
+from django.utils.translation import gettext
 
 from game import engine
 from game.board import store
 from game.board.show_a_win import moves_left
 from game.models import Game
+
+
+class StrictGameError(engine.IllegalMoveError):
+    """Undo, a hint or "Show a win" asked of a game in strict mode (Game.strict), whose board
+    does not offer them: refused here too, for a form posted by hand or a key pressed on an old
+    page. Its message is in the request's language already."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            gettext("this game is in strict mode: no undo, no hint and no “Show a win”")
+        )
+
+
+def check_not_strict(row: Game) -> None:
+    """Refuse the help that strict mode leaves out (StrictGameError)."""
+    if row.strict:
+        raise StrictGameError
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +103,7 @@ def redeal(row: Game, seen: int, *, auto: bool = False) -> Change:
 def undo(row: Game, seen: int) -> Change:
     """Undo the player's last move with the auto moves that followed it. Never followed by the
     auto-move setting: playing the auto moves again would undo the undo."""
+    check_not_strict(row)
     change = begin(row, seen, "undo")
     change.played.undo_turn()
     # Every undo counts against a clean win, even one that a redo takes back.
@@ -115,6 +134,7 @@ def show_a_win(row: Game, seen: int) -> Change:
 
     Asked again of a game in play that is marked already, from its board as it stands, it
     changes nothing, so nothing is written."""
+    check_not_strict(row)
     if row.assisted and row.status == Game.Status.PLAYING and row.move_count == seen:
         return Change.of(row, "show_a_win")
     change = begin(row, seen, "show_a_win")

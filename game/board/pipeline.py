@@ -137,9 +137,8 @@ EMBED = Front(
 
 def board_urls(front: Front, game: Game) -> dict[str, str]:
     """Where the board's controls go: a stored game's own place, or for a deal's first board
-    not stored yet the deal's (whose first change stores the game). GET forms drop their
-    action's query string, so a first board's carry the rule set and the daily flag as fields
-    (`rules`, `daily`)."""
+    not stored yet the deal's (whose first change stores the game), whose URLs carry the rule set
+    and the daily flag in their query (`rules`, `daily`)."""
     default = game.rules == engine.DEFAULT_RULES.name
     query: dict[str, str] = {} if default and not front.rules_always else {"rules": game.rules}
     if game.pk is not None:
@@ -155,9 +154,8 @@ def board_urls(front: Front, game: Game) -> dict[str, str]:
         urls = {"page": place, "rules": query.get("rules", ""), "daily": query.get(DAILY_FIELD, "")}
         if game.dealt_by_daily:
             urls["page"] = daily_page(game.deal_number)
-        # The hint is a GET form, which carries the rule set and the daily flag as fields.
         for name in front.first_controls:
-            urls[name] = f"{place}{_segment(name)}/" + ("" if name == "hint" else suffix)
+            urls[name] = f"{place}{_segment(name)}/" + suffix
         for name in CHANGES:
             urls[name] = f"{place}{name}/{suffix}"
     for name, url_name in front.fixed:
@@ -305,33 +303,45 @@ def refusal(error: Exception) -> tuple[int, str]:
 
 
 def hint(request: HttpRequest, game: Game, front: Front) -> HttpResponse:
-    """The board with the engine's hint marked and said, or why there is none."""
+    """The board with the engine's hint marked and said, or why there is none. A POST (the Hint
+    button) counts the hint; a GET only shows it and writes nothing, and a plain form's POST is
+    answered with a redirect to that GET (post/redirect/get)."""
     # Nothing changes: the board as it stands is the one the browser holds (its key, `v`), so
     # the answer may leave out the fans the hint's marks leave alone.
     shown = Change.of(game)
-    previous = forms.held_key(request.GET) if getattr(request, "htmx", False) else ""
+    htmx = getattr(request, "htmx", False)
+    data = request.POST if request.method == "POST" else request.GET
+    previous = forms.held_key(data) if htmx else ""
     try:
+        actions.check_not_strict(game)  # strict mode: no hint, not even a peek
         found = computed_hint(request, game, shown.played, session=front.sessions)
-    except limits.REFUSED as error:
+    except (*limits.REFUSED, actions.StrictGameError) as error:
         return refused_board(request, game, error, front, shown)
-    if request.GET.get("peek") == "1":
-        # Looked up ahead of a press (static/js/board/press.js), so that the press lights it in
-        # its own frame: shown to no one yet, so not counted. The press asks again (from the
-        # cache) and is counted then.
+    if request.GET.get("peek") == "1" and request.method != "POST":
+        # Looked up ahead of a press (static/js/board/press.js) when the board came without its
+        # hint (every hint slot was taken): shown to no one yet, so not counted.
         said = words.hint_message(shown.played.position, found) if found else ""
         return JsonResponse({"move": found.move.text if found else "", "message": said})
     if found is None:
         return answer(request, front, game, shown, message=words.nothing_to_hint())
+    if request.method == "POST":
+        count_hint(request, game, front)
+        if not htmx:
+            return HttpResponseRedirect(request.get_full_path(), status=303)
+    return answer(request, front, game, shown, hint=found, previous=previous)
+
+
+def count_hint(request: HttpRequest, game: Game, front: Front) -> None:
+    """A hint was shown at the player's press."""
     if game.pk is not None:
-        # A hint shown: the game can no longer be a clean win. One UPDATE, no row lock: a move
-        # saving meanwhile writes only the columns it changed.
+        # The game can no longer be a clean win. One UPDATE, no row lock: a move saving
+        # meanwhile writes only the columns it changed.
         asides.count_hint(game)
     elif front.sessions and request.session.session_key:
         # A deal's first board is not stored yet: the session remembers the hint, and the first
         # move counts it (game.play.first). A browser with no session stores nothing, so a hint
         # before its very first move is not counted.
         request.session[FIRST_HINT] = first_hint_name(game)
-    return answer(request, front, game, shown, hint=found, previous=previous)
 
 
 FIRST_HINT = "first_hint"
@@ -430,6 +440,9 @@ class Board:
     hint: engine.Hint | None
     hint_redeal: bool
     hint_reason: str
+    # The hint of this board, known before any press (hints.ready): its move and its sentence.
+    ready_hint: str
+    ready_said: str
     message: str
     announcement: str
     can_undo: bool
@@ -545,6 +558,8 @@ def board(
     kept = _kept_fans(held, position, by_card, marks) if held is not None else frozenset()
     fans = fan_views(position, by_card, selected=selected, targets=targets, hint=hint, kept=kept)
 
+    # Strict mode offers no hint: none is looked up or carried.
+    ready = hints.ready(played.record, position) if playing and not game.strict else None
     foundations = foundation_views(position)
     for foundation in foundations:
         foundation.target_move = targets.get(f"home:{foundation.suit}", "")
@@ -575,6 +590,8 @@ def board(
         hint=hint,
         hint_redeal=bool(hint and hint.move.is_redeal),
         hint_reason=hint_reason,
+        ready_hint=ready.move.text if ready is not None else "",
+        ready_said=words.hint_message(position, ready) if ready is not None else "",
         message=message,
         announcement=said or spoken or message,
         can_undo=played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),

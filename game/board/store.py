@@ -63,6 +63,7 @@ def start(
     daily: bool = False,
     network: str = "",
     hints: int = 0,
+    strict: bool = False,
 ) -> Game:
     """A new game for the session; a game of the same kind left in progress is abandoned (a loss,
     once begun). A daily game and the other game are of different kinds: starting one never
@@ -74,7 +75,8 @@ def start(
     game of the deal already in play is the answer itself: the database holds one per session
     and deal (game_one_daily_in_play), so first moves sent at once all meet the one game, and
     none leaves the counted entry abandoned. `hints`: the hints already shown on the deal's
-    first board, before it was stored.
+    first board, before it was stored. `strict`: the player's strict mode as it stands now, kept
+    for the whole game (Game.strict).
     """
     engine.check_deal_number(deal_number)
     now = timezone.now()
@@ -87,6 +89,7 @@ def start(
             snapshot=opening_snapshot(deal_number, rules),
             daily=daily and bool(session_key),
             hints=hints,
+            strict=strict,
         )
         if game.daily:
             return _start_daily(game, network)

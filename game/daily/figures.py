@@ -51,6 +51,7 @@ class DayFigures:
     players: int = 0
     winners: int = 0
     best_time_ms: int | None = None
+    strict_winners: int = 0  # of the winners, those who played in strict mode
 
     @property
     def win_rate(self) -> str:
@@ -91,6 +92,7 @@ def figures_between(low: int, high: int) -> dict[int, DayFigures]:
             players=row.players,
             winners=row.winners,
             best_time_ms=row.best_wall_ms,
+            strict_winners=row.strict_winners,
         )
         for row in tally.read(low, high)
     }

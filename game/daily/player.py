@@ -47,6 +47,11 @@ class DayResult:
         return self.result.clean
 
     @property
+    def strict(self) -> bool:
+        """Played in strict mode (no undo, no hint, no "Show a win" on offer)."""
+        return self.result.strict
+
+    @property
     def time(self) -> str:
         return self.result.time
 

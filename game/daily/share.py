@@ -71,6 +71,8 @@ def share_text(
         parts = [verb % {"time": result.time}, moves % {"count": result.move_count}]
         if result.clean:
             parts.append(pgettext("the share text", "clean"))
+        if result.strict and result.state == "won":
+            parts.append(pgettext("the share text", "strict mode"))
     else:
         if result.state == "abandoned":
             verb = pgettext("the share text", "left unfinished")

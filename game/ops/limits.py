@@ -250,11 +250,14 @@ wait, each for a search far shorter than this."""
 
 
 @contextmanager
-def computing(*, hint: bool = False) -> Iterator[None]:
+def computing(*, hint: bool = False, wait: bool = True) -> Iterator[None]:
     """Hold a compute slot while searching; raise Busy at once when none is free. `hint`: a
-    hint's slot, waited for up to HINT_WAIT_SECONDS."""
+    hint's slot, waited for up to HINT_WAIT_SECONDS (not at all when `wait` is false)."""
     slots = _hint_slots if hint else _slots
-    taken = slots.acquire(timeout=HINT_WAIT_SECONDS) if hint else slots.acquire(blocking=False)
+    if hint and wait:
+        taken = slots.acquire(timeout=HINT_WAIT_SECONDS)
+    else:
+        taken = slots.acquire(blocking=False)
     if not taken:
         raise Busy()
     try:

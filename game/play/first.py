@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine
@@ -28,6 +28,7 @@ from game.players import (
     bad_request,
     remembered_rules,
     session_key,
+    strict_mode,
 )
 
 
@@ -37,7 +38,10 @@ def _first_board_of(request: HtmxHttpRequest, number: str) -> Game:
     deal_number = engine.parse_deal_number(number)
     name = request.GET.get("rules", "")
     rules = engine.Rules.parse(name) if name else remembered_rules(request)
-    return first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
+    pending = first_board(deal_number, rules, daily=request.GET.get(DAILY_FIELD) == "1")
+    # Strict mode as the player's setting stands: the first change keeps it for the whole game.
+    pending.strict = strict_mode(request)
+    return pending
 
 
 def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse | None:
@@ -83,6 +87,7 @@ def _store_first(request: HttpRequest, pending: Game, action: str, posted: Poste
                 daily=daily,
                 network=limits.network_tag(request) if daily else "",
                 hints=int(hinted),
+                strict=pending.strict,
             )
             done = pipeline.perform(request, SITE, action, row, posted)
             # Counted only for a change the rules allow: a refused one stores nothing.
@@ -98,7 +103,7 @@ def _store_first(request: HttpRequest, pending: Game, action: str, posted: Poste
     return done
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """The hint on a deal's first board, with nothing stored."""
     try:

@@ -1,5 +1,6 @@
 """Player settings: four-colour suits, a left-handed (mirrored) layout, reduced motion, moving
-cards to the foundations automatically, a card with one place played on one tap, and sounds, all
+cards to the foundations automatically, a card with one place played on one tap, sounds, and
+strict mode (kept in the session only: the server reads it when a game begins), all
 off by default here (with JavaScript, prefs.js turns auto-move and one tap on for a browser that
 has not turned them off: a new player gets both); and the Themes: the
 table's colour (green, blue, red, grey), the card style (classic faces or large indices) and
@@ -31,9 +32,11 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy, pgettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-SESSION_KEY = "prefs"
+from game.players import PREFS_KEY
+
+SESSION_KEY = PREFS_KEY
 
 
 # The Themes choices, each with its default first (the same lists as prefs.js and board.js).
@@ -71,6 +74,10 @@ class Prefs:
     # With JavaScript only (static/js/board/selection.js), where prefs.js turns it on for a browser
     # that has not turned it off.
     one_tap: bool = False
+    # Strict mode: games begun with it on offer no Undo, no Hint and no "Show a win" (Game.strict).
+    # Kept in the session with JavaScript too (`strict_page`), since the server reads it when a
+    # game is stored; a game under way keeps the mode it began with.
+    strict: bool = False
     felt: str = "green"
     cards: str = "classic"
     scheme: str = "system"
@@ -109,6 +116,9 @@ class PrefsForm(forms.Form):
     sounds = forms.BooleanField(required=False, label=gettext_lazy("Sounds"))
     one_tap = forms.BooleanField(
         required=False, label=gettext_lazy("Play a card that has one place on one tap")
+    )
+    strict = forms.BooleanField(
+        required=False, label=gettext_lazy("Strict mode: no undo, no hint, no “Show a win”")
     )
     felt = forms.ChoiceField(choices=list(CHOICE_LABELS["felt"].items()), required=False)
     cards = forms.ChoiceField(choices=list(CHOICE_LABELS["cards"].items()), required=False)
@@ -153,6 +163,18 @@ def _next(request: HttpRequest) -> str:
     ):
         return target
     return reverse("settings")
+
+
+@require_POST
+def strict_page(request: HttpRequest) -> HttpResponse:
+    """Strict mode on (`strict=1`) or off, kept in the session with the other settings, then
+    back to the page the form was on. It applies to the games begun from now on: a game under
+    way keeps the mode it began with (Game.strict)."""
+    stored = request.session.get(SESSION_KEY)
+    values = dict(stored) if isinstance(stored, dict) else {}
+    values["strict"] = request.POST.get("strict") == "1"
+    request.session[SESSION_KEY] = values
+    return HttpResponseRedirect(_next(request), status=303)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

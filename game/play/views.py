@@ -107,7 +107,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return pipeline.answer(request, SITE, game, said, selected=selected)
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return pipeline.hint(request, find.get_game(game_id, request.session.session_key), SITE)
 

@@ -6,9 +6,9 @@
   it through the engine (Game.from_record); a malformed or illegal record is a 400 that says
   where it goes wrong. A good one opens as a replay, or as a new game going on from its end.
 - Replays: `/replay/<replay_token>/` shows one finished game (or imported record) to whoever has
-  the link, step by step (`?step=N`), read-only. The token is the game's own unguessable
-  `replay_token`, never its `token` (which authorizes an embed game's moves) and never anything
-  that leads to the player's other games.
+  the link, step by step (game/records/steps.py; `?at=N`, the old `?step=N` too), read-only.
+  The token is the game's own unguessable `replay_token`, never its `token` (which authorizes
+  an embed game's moves) and never anything that leads to the player's other games.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext, gettext_lazy, pgettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine
@@ -28,6 +28,8 @@ from game.board import clock, find, store, table, words
 from game.models import Game
 from game.ops import limits
 from game.players import HtmxHttpRequest, session_key
+from game.records import steps
+from game.review import found as found_review
 
 MAX_RECORD_BYTES = 64 * 1024
 
@@ -158,41 +160,102 @@ def replay_record_txt(request: HttpRequest, replay_token: str) -> HttpResponse:
 
 
 def _step(text: str, last: int) -> int:
+    """The old links' `?step=N` (a review's moments, links shared before `?at=`): clamped."""
     if not text.isascii() or not text.isdigit():
         return 0
     return min(int(text[:6]), last)
 
 
+def _asked_step(request: HttpRequest, found: steps.Steps) -> tuple[steps.Step, str]:
+    """The step a replay's link names (`?at=43`, `?at=43&line=2`, or the old `?step=43`) and,
+    when the link names no step of this game, what to say about it (the page then shows the
+    nearest step there is)."""
+    at_text = request.GET.get("at")
+    line_text = request.GET.get("line", "")
+    if at_text is None:
+        return found.find(_step(request.GET.get("step", ""), found.last), 0), ""
+    if not (at_text.isascii() and at_text.isdigit()) or len(at_text) > 6:
+        return found.steps[0], gettext(
+            "“%(asked)s” is not a move number: here is the start of the game."
+        ) % {"asked": at_text[:20]}
+    at = int(at_text)
+    if at > found.last:
+        return found.find(found.last, 0), ngettext(
+            "This game has only %(count)s move: here is its end.",
+            "This game has only %(count)s moves: here is its end.",
+            found.last,
+        ) % {"count": found.last}
+    if not line_text:
+        return found.find(at, 0), ""
+    if (
+        found.slip is None
+        or at != found.slip
+        or not (line_text.isascii() and line_text.isdigit())
+        or not 1 <= int(line_text[:6]) <= found.line_length
+    ):
+        return found.find(at, 0), gettext(
+            "There is no such step of the solver's line: here is move %(step)s of the game."
+        ) % {"step": at}
+    return found.find(at, int(line_text)), ""
+
+
+def _solver_line(request: HttpRequest, game: Game) -> tuple[int | None, list[engine.Move]]:
+    """For the game's own browser, once its review has found where a lost game's win slipped
+    away: the moves after which a win still existed, and the solver's line from there. A read:
+    the replay never asks for a review."""
+    if not _is_owner(request, game) or game.status != Game.Status.LOST:
+        return None, []
+    slip = found_review.kept(game).slip
+    at = slip.last_winnable
+    if at is None or at < 0 or not slip.line:
+        return None, []
+    return at, [engine.Move.parse(text) for text in slip.line]
+
+
+def _is_owner(request: HttpRequest, game: Game) -> bool:
+    return bool(game.session_key) and game.session_key == request.session.session_key
+
+
 @require_safe
 def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
-    """One game, move by move, for whoever has its link; a game in progress has none (404)."""
+    """One game, move by move, for whoever has its link; a game in progress has none (404).
+    Every step comes with the page (game/records/steps.py), so the browser steps with no
+    request; each step is also a link that the server draws on its own, for a browser without
+    JavaScript."""
     game = find.found(find.replay_games(replay_token))
     played = game.replay()
     positions = played.positions()
     moves = played.moves
-    last = len(moves)
-    step = _step(request.GET.get("step", ""), last)
-    position = positions[step]
-    redeals = [index + 1 for index, move in enumerate(moves) if move.is_redeal]
-    listed = redeals[: limits.MAX_REPLAY_JUMPS]
-    jumps = [(pgettext("the replay's first position", "Start"), 0)] + [
-        (pgettext("one of the three rounds", "Deal %(number)s") % {"number": n}, at)
-        for n, at in enumerate(listed, start=2)
-    ]
-    jumps.append((pgettext("the replay's last position", "End"), last))
+    slip, line = _solver_line(request, game)
+    found = steps.build(moves, positions, slip, line)
+    shown, refusal = _asked_step(request, found)
+    last = found.last
+    position = positions[shown.at]
+    move = moves[shown.at - 1] if shown.at else None
+    for move in line[: shown.line]:
+        position = engine.apply(position, move)
+    by_key = {step.key: step for step in found.steps}
+    following = [s for s in found.steps if s.parent == shown.key and s.line == shown.line]
     context: dict[str, Any] = {
         "game": game,
-        "step": step,
+        "step": shown.at + shown.line,
+        "shown": shown,
+        "steps": found.steps,
+        "game_steps": found.game_steps,
+        "line_steps": found.line_steps,
+        "slip": found.slip,
         "last": last,
-        "previous": max(step - 1, 0),
-        "next": min(step + 1, last),
-        "jumps": jumps,
-        "move": moves[step - 1] if step else None,
-        "announcement": words.replay_step(
-            positions[max(step - 1, 0)], moves[step - 1] if step else None, position, step, last
-        ),
+        "previous": by_key.get(shown.parent),
+        "next": following[0] if following else None,
+        "first": found.steps[0],
+        # End: the game's last move, or the line's last on the solver's line.
+        "end": found.steps[-1] if shown.line else by_key[str(last)],
+        "refusal": refusal,
+        "jumps": steps.jumps(found),
+        "move": move,
+        "announcement": shown.say,
         "announce_oob": request.htmx,
-        "deal_in_play": 1 + sum(1 for at in redeals if at <= step),
+        "deal_in_play": shown.deal,
         "position": position,
         "record": game.record.text,
         "download": reverse("replay_record_txt", args=[game.replay_token]),
@@ -200,15 +263,13 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         # The review is this browser's own: the replay link may be shared, the review is not.
         "review": (
             reverse("review", args=[game.pk])
-            if game.session_key
-            and game.session_key == request.session.session_key
-            and game.status in (Game.Status.WON, Game.Status.LOST)
+            if _is_owner(request, game) and game.status in (Game.Status.WON, Game.Status.LOST)
             else ""
         ),
-        **table.still_table(position, moves[step - 1].card if step else None),
+        **table.still_table(position, move.card if move is not None else None),
     }
     template = "game/replay.html#replay" if request.htmx else "game/replay.html"
-    response = render(request, template, context)
+    response = render(request, template, context, status=400 if refusal else 200)
     patch_vary_headers(response, ["HX-Request"])
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: do not pass it on
     return response

@@ -89,7 +89,10 @@ def _context(
                 "number": moment.index + 1,
                 "played": words.describe(engine.Move.parse(moment.played)),
                 "hinted": words.describe(engine.Move.parse(moment.hinted)),
-                "replay": f"{reverse('replay', args=[game.replay_token])}?step={moment.index}",
+                "replay": (
+                    f"{reverse('replay', args=[game.replay_token])}"
+                    f"?at={moment.index}#m{moment.index}"
+                ),
             }
             for moment in progress.moments
         ],

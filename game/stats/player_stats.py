@@ -90,6 +90,11 @@ class Recent:
         return self.game_result.clean
 
     @property
+    def strict(self) -> bool:
+        """Played in strict mode (Game.strict)."""
+        return self.game_result.strict
+
+    @property
     def cards_home(self) -> int:
         return self.game_result.cards_home
 
@@ -114,6 +119,8 @@ class Recent:
             what = gettext("lost, %(count)s cards home") % {"count": result.cards_home}
         else:
             what = gettext("abandoned, %(count)s cards home") % {"count": result.cards_home}
+        if result.strict:
+            what = gettext("%(result)s, in strict mode") % {"result": what}
         return gettext("Game %(number)s: deal #%(deal)s, %(what)s") % {
             "number": self.number,
             "deal": self.deal_number,
@@ -151,6 +158,17 @@ class Stats:
     # Clean wins (status.CLEAN_WIN: no undo, no hint, no "Show a win") and their current run.
     clean_won: int = 0
     clean_streak: int = 0
+    # Games played in strict mode (Game.strict), counted apart as well: finished, won, the
+    # current run of wins among them.
+    strict_played: int = 0
+    strict_won: int = 0
+    strict_streak: int = 0
+
+    @property
+    def strict_win_rate(self) -> str:
+        if not self.strict_played:
+            return "\N{EN DASH}"
+        return f"{100 * self.strict_won / self.strict_played:.0f}%"
 
     @property
     def recent_reviewable(self) -> list[Recent]:
@@ -206,10 +224,13 @@ def for_session(
         best_home=Max("cards_home", filter=over),
         average_home=Avg("cards_home", filter=over),
         clean_won=Count("pk", filter=CLEAN_WIN),
+        strict_played=Count("pk", filter=over & Q(strict=True)),
+        strict_won=Count("pk", filter=WIN & Q(strict=True)),
         **bins,
     )
     current, best = _streaks(games)
     clean_current, _ = _streaks(games, CLEAN_WIN)
+    strict_current = _streaks(games.filter(strict=True))[0] if totals["strict_played"] else 0
     average_time = totals["average_time"]
     return Stats(
         played=totals["played"],
@@ -230,6 +251,9 @@ def for_session(
         win_times=_win_times(games, totals["best_time"]),
         clean_won=totals["clean_won"],
         clean_streak=clean_current,
+        strict_played=totals["strict_played"],
+        strict_won=totals["strict_won"],
+        strict_streak=strict_current,
     )
 
 

@@ -214,7 +214,7 @@ def test_step_through_a_replay_by_keyboard(
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     expect(replay).to_have_attribute("data-step", "3")
-    expect(page).to_have_url(re.compile(r"\?step=3$"))
+    expect(page).to_have_url(re.compile(r"\?at=3#m3$"))
     page.keyboard.press("ArrowLeft")
     expect(replay).to_have_attribute("data-step", "2")
     page.keyboard.press("End")

@@ -4,6 +4,7 @@ names every module of the board, the site and the embed, and the glossary lists 
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -99,3 +100,188 @@ def test_the_module_count_the_docs_quote_is_the_benchmarks() -> None:
     quoted = re.search(r"runs code in\s+(\d+) Python modules", text)
     assert quoted is not None
     assert int(quoted[1]) == count
+
+
+# ---------------------------------------------------------------- claims over the code
+
+# The docs say: the wall clock is read as Django's `timezone.now()` alone (aware, in UTC, and
+# moved by time-machine and LUCIE_TEST_CLOCK), today's date is taken from it in game/deals.py,
+# and the engine reads no clock. Durations are another matter: a monotonic clock measures them
+# wherever one is timed.
+WALL_CLOCK = "django.utils.timezone.now"
+OTHER_WALL_CLOCKS = {
+    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
+    "datetime.date.today", "time.time", "time.time_ns", "time.gmtime", "time.localtime",
+    "time.ctime", "time.asctime",
+}  # fmt: skip
+DURATION_CLOCKS = {
+    "time.monotonic", "time.monotonic_ns", "time.perf_counter", "time.perf_counter_ns",
+    "time.process_time",
+}  # fmt: skip
+# Each place a rule above has an exception, with its reason.
+TODAY_READERS = {
+    "game/deals.py": "which UTC day it is: the deal of the day, the calendar, the streaks",
+    "lucie/middleware.py": "a session's renewal at most once a UTC day (lucie imports nothing "
+    "from game, so it cannot ask game.deals)",
+}
+ENGINE_TIMERS = {
+    "game/engine/solver.py": "the search's time limit and the seconds it took: a duration",
+    "game/engine/search.py": "the clock a search's deadline is read on: a duration",
+}
+# A game's status is written in game/board/store.py alone: `save` derives won or lost from the
+# engine's outcome, and `finish` marks a game abandoned when a new game or a statistics transfer
+# replaces it (both call store.finish).
+STATUS_WRITERS = {"game/board/store.py"}
+WRITING_CALLS = {"update", "create", "get_or_create", "update_or_create", "Game"}
+
+
+def sources() -> list[Path]:
+    return sorted(
+        path
+        for top in ("game", "lucie")
+        for path in (ROOT / top).rglob("*.py")
+        if "migrations" not in path.parts
+    )
+
+
+def imported_names(tree: ast.Module) -> dict[str, str]:
+    """What each name a module imports stands for: `dt` for `datetime`, `timezone` for
+    `django.utils.timezone`, `monotonic` for `time.monotonic`."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def dotted(node: ast.expr, names: dict[str, str]) -> str | None:
+    """`dt.datetime.now` as `datetime.datetime.now`, through the module's imports."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in names:
+        return None
+    return ".".join([names[node.id], *reversed(parts)])
+
+
+def reads_now(func: ast.expr, names: dict[str, str]) -> bool:
+    """Whether a call of `func` reads the wall clock: `timezone.now()`, or game.deals's
+    `now_utc()` (named by its own module, or imported)."""
+    if isinstance(func, ast.Name) and func.id == "now_utc":
+        return True
+    return dotted(func, names) in {WALL_CLOCK, "game.deals.now_utc"}
+
+
+def clocks_read(text: str) -> list[tuple[str, int]]:
+    """Each clock a module's source names (called, or handed over as `default=timezone.now`),
+    with its line; `WALL_CLOCK + ".date"` where a date is taken from the wall clock."""
+    tree = ast.parse(text)
+    names = imported_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute | ast.Name):
+            name = dotted(node, names)
+            if name in {WALL_CLOCK, *OTHER_WALL_CLOCKS, *DURATION_CLOCKS}:
+                found.append((name, node.lineno))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "date"
+            and any(
+                isinstance(inner, ast.Call) and reads_now(inner.func, names)
+                for inner in ast.walk(node.func.value)
+            )
+        ):
+            found.append((WALL_CLOCK + ".date", node.lineno))
+    return found
+
+
+def status_written(text: str) -> list[int]:
+    """The lines where a module sets a game's status: `x.status = …` (but `self.status`, an
+    HTTP status of the object's own), or `status=` handed to update, create or `Game(…)`."""
+    lines = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr == "status"
+                    and not (isinstance(target.value, ast.Name) and target.value.id == "self")
+                ):
+                    lines.append(node.lineno)
+        if isinstance(node, ast.Call) and any(k.arg == "status" for k in node.keywords):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in WRITING_CALLS:
+                lines.append(node.lineno)
+    return lines
+
+
+def test_the_clock_checks_see_every_form() -> None:
+    text = (
+        "import datetime as dt\nimport time\nfrom time import monotonic\n"
+        "from django.utils import timezone\nfrom django.db import models\n"
+        "a = dt.datetime.now(dt.UTC)\nb = time.time()\nc = monotonic()\n"
+        "d = models.DateTimeField(default=timezone.now)\n"
+        "e = timezone.now().astimezone(dt.UTC).date()\n"
+    )
+    assert sorted(clocks_read(text)) == sorted(
+        [
+            ("datetime.datetime.now", 6),
+            ("time.time", 7),
+            ("time.monotonic", 8),
+            (WALL_CLOCK, 9),
+            (WALL_CLOCK, 10),
+            (WALL_CLOCK + ".date", 10),
+        ]
+    )
+    status = (
+        "game.status = 'won'\nself.status = 429\nGame.objects.filter(pk=1).update(status='x')\n"
+    )
+    assert status_written(status) == [1, 3]
+    assert status_written("Game.objects.filter(status='won')\n") == []
+
+
+def test_the_wall_clock_is_read_as_timezone_now_alone() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for path in sources()
+        for name, line in clocks_read(path.read_text())
+        if name in OTHER_WALL_CLOCKS
+    ]
+    assert not found, "read the wall clock as django.utils.timezone.now()"
+
+
+def test_todays_date_is_taken_from_the_clock_only_where_listed() -> None:
+    readers = {
+        str(path.relative_to(ROOT))
+        for path in sources()
+        for name, _line in clocks_read(path.read_text())
+        if name == WALL_CLOCK + ".date"
+    }
+    assert readers == set(TODAY_READERS)
+
+
+def test_the_engine_reads_no_clock_but_its_listed_timers() -> None:
+    readers = {
+        str(path.relative_to(ROOT)): {name for name, _line in clocks_read(path.read_text())}
+        for path in sorted((ROOT / "game" / "engine").rglob("*.py"))
+    }
+    readers = {path: names for path, names in readers.items() if names}
+    assert set(readers) == set(ENGINE_TIMERS)
+    assert all(names <= DURATION_CLOCKS for names in readers.values())
+
+
+def test_a_games_status_is_written_in_one_module() -> None:
+    writers = {
+        str(path.relative_to(ROOT)) for path in sources() if status_written(path.read_text())
+    }
+    assert writers == STATUS_WRITERS

@@ -73,6 +73,7 @@ def examples(client: Client) -> dict[str, str]:
         "replay": f"/replay/{replay}/",
         "replay_record_txt": f"/replay/{replay}/record.txt",
         "settings": "/settings/",
+        "settings_strict": "/settings/strict/",
         "stats": "/stats/",
         "stats_reset": "/stats/reset/",
         "transfer": "/stats/transfer/",

@@ -475,7 +475,13 @@ def test_the_month_page_shows_everyones_figures(
 
     assert row is not None
     figures = dict(re.findall(r'data-figure="([\w-]+)">([^<]*)<', row[0]))
-    assert figures == {"players": "4", "winners": "2", "win-rate": "50%", "best-time": "3:20"}
+    assert figures == {
+        "players": "4",
+        "winners": "2",
+        "strict-winners": "0",
+        "win-rate": "50%",
+        "best-time": "3:20",
+    }
     assert "4 played, 2 won" in text_of(cell(html, "2026-11-27"))
 
 

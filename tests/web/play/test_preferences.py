@@ -37,7 +37,7 @@ def test_settings_are_off_by_default(client: Client) -> None:
     page = client.get("/settings/")
 
     assert page.status_code == 200
-    assert page.content.count(b'type="checkbox"') == 6
+    assert page.content.count(b'type="checkbox"') == 7  # six settings and strict mode
     # Only the Themes' defaults are chosen: a green table, classic faces, the system's scheme.
     checked = re.findall(
         rb'<input type="(\w+)" name="(\w+)" (?:value="(\w+)" )?[^>]* checked>', page.content

@@ -239,20 +239,76 @@ def test_the_replay_steps_through_the_positions(client: Client) -> None:
     moves = played.moves
     redeal_at = next(i + 1 for i, m in enumerate(moves) if m.is_redeal)
 
-    step = client.get(f"/replay/{game.replay_token}/?step={redeal_at}").content.decode()
+    step = client.get(f"/replay/{game.replay_token}/?at={redeal_at}").content.decode()
 
     assert f"Move <b>{redeal_at}</b> of {len(moves)}" in step
-    assert f'href="?step={redeal_at - 1}" data-step-link="previous"' in step
-    assert f'href="?step={redeal_at + 1}" data-step-link="next"' in step
-    assert f'href="?step={redeal_at}" data-step-link="deal" aria-current="step"' in step
-    shown = re.findall(r'data-card="(\w\w)"', step.split('class="fans')[1])
-    expected = [card.code for fan in played.positions()[redeal_at].fans for card in fan]
-    assert shown == expected
+    assert f'href="?at={redeal_at - 1}#m{redeal_at - 1}" data-step-link="previous"' in step
+    assert f'href="?at={redeal_at + 1}#m{redeal_at + 1}" data-step-link="next"' in step
+    jump = f'href="?at={redeal_at}#m{redeal_at}" data-jump="{redeal_at}" aria-current="step"'
+    assert jump in step
+    assert shown_cards(step) == [c.code for fan in played.positions()[redeal_at].fans for c in fan]
+    end = client.get(f"/replay/{game.replay_token}/?at={len(moves)}").content.decode()
+    assert f"Move <b>{len(moves)}</b> of {len(moves)}" in end
+    assert 'aria-disabled="true" data-step-link="next"' in end
+    assert 'aria-disabled="true" data-step-link="end"' in end
+
+
+def shown_cards(page: str) -> list[str]:
+    """The cards of the felt on show (not those of the steps sent along for the script)."""
+    felt = page.split('id="replay"')[1].split('id="move-list"')[0]
+    return re.findall(r'data-card="(\w\w)"', felt.split('class="fans')[1])
+
+
+def test_every_step_is_a_link_in_the_move_list(client: Client) -> None:
+    game = lost_game(client)
+    moves = engine.Play.from_record(game.record).moves
+
+    page = client.get(f"/replay/{game.replay_token}/?at=5").content.decode()
+
+    listed = re.findall(r'<li id="m(\d+)" data-step="\1"', page)
+    assert listed == [str(at) for at in range(len(moves) + 1)]
+    for at in (0, 1, len(moves)):
+        assert f'<a href="?at={at}#m{at}"' in page
+    assert '<a href="?at=5#m5" aria-current="step">' in page
+    assert page.count('aria-current="step"') == 1
+    # Each step's changed fans and foundations come with the page, for stepping with no request.
+    assert page.count('<template data-step="0" data-part="') == 5  # the fans and four foundations
+    assert '<template data-step="1" data-part="' in page
+
+
+def test_the_old_step_links_still_open_their_step(client: Client) -> None:
+    game = lost_game(client)
+    moves = engine.Play.from_record(game.record).moves
+
+    assert "Move <b>3</b> of" in client.get(f"/replay/{game.replay_token}/?step=3").content.decode()
     end = client.get(f"/replay/{game.replay_token}/?step=99999").content.decode()
     assert f"Move <b>{len(moves)}</b> of {len(moves)}" in end
-    assert 'data-step-link="next"' not in end
-    junk = client.get(f"/replay/{game.replay_token}/?step=-3").content.decode()
-    assert "Move <b>0</b>" in junk
+    assert "Move <b>0</b>" in client.get(f"/replay/{game.replay_token}/?step=-3").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("query", "says", "shown"),
+    [
+        ("?at=abc", "“abc” is not a move number: here is the start of the game.", "0"),
+        ("?at=-3", "“-3” is not a move number: here is the start of the game.", "0"),
+        ("?at=%C2%B2", "“²” is not a move number: here is the start of the game.", "0"),
+        ("?at=99999999999", "is not a move number", "0"),
+        ("?at=99999", "This game has only {last} moves: here is its end.", "{last}"),
+        ("?at=3&line=2", "There is no such step of the solver's line: here is move 3", "3"),
+    ],
+)
+def test_a_step_that_is_not_there_is_a_400_that_says_so(
+    client: Client, query: str, says: str, shown: str
+) -> None:
+    game = lost_game(client)
+    last = game.move_count
+
+    response = client.get(f"/replay/{game.replay_token}/{query}")
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert escape(says.format(last=last)) in page
+    assert f'id="replay" class="board replay-board" data-step="{shown.format(last=last)}"' in page
 
 
 def test_an_htmx_step_gets_the_replay_region_only(client: Client) -> None:
@@ -294,3 +350,47 @@ def test_replay_tokens_are_not_game_tokens(client: Client) -> None:
 
     assert game.replay_token != game.token
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", game.replay_token)
+
+
+# ---------------------------------------------------------------- the review's steps in the list
+
+
+def test_the_owners_replay_lists_the_move_that_lost_the_win_and_the_solvers_line(
+    client: Client,
+) -> None:
+    from game.models import GameReview
+    from tests.helpers.review import LOST_BEFORE_A_REDEAL, review_until_done
+    from tests.helpers.review import lost_game as lost_through_site
+
+    game = lost_through_site(client, LOST_BEFORE_A_REDEAL)
+    review_until_done(client, game)
+    slip = GameReview.objects.get(game=game).found["slip"]
+    at, line = slip["low"], [engine.Move.parse(text) for text in slip["line"]]
+    assert at >= 0
+    assert line
+
+    page = client.get(f"/replay/{game.replay_token}/").content.decode()
+
+    assert f'<li id="m{at + 1}" data-step="{at + 1}"' in page
+    slipped = page.split(f'<li id="m{at + 1}"')[1].split("</li>")[0]
+    assert 'class="is-slip"' in slipped
+    assert "the move that lost the win" in slipped
+    assert f'data-jump="{at + 1}">The move that lost the win' in page
+    keys = re.findall(rf'<li id="m({at}-\d+)"', page)
+    assert keys == [f"{at}-{n}" for n in range(1, len(line) + 1)]
+
+    # The line's last step, server-drawn: the solver's moves played from the position after `at`.
+    end = client.get(f"/replay/{game.replay_token}/?at={at}&line={len(line)}")
+    assert end.status_code == 200
+    html = end.content.decode()
+    position = engine.Play.from_record(game.record).positions()[at]
+    for move in line:
+        position = engine.apply(position, move)
+    assert shown_cards(html) == [card.code for fan in position.fans for card in fan]
+    assert f"Solver's move <b>{len(line)}</b> of {len(line)}" in html
+    assert f'data-step="{at}-{len(line)}"' in html
+
+    # Whoever else has the link sees the game alone: the review is the owner's.
+    stranger = Client().get(f"/replay/{game.replay_token}/").content.decode()
+    assert "is-slip" not in stranger
+    assert f'id="m{at}-1"' not in stranger
