@@ -193,7 +193,8 @@ def sqlite_backup(tmp_path: Path) -> Path:
     database_url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
     prepare(database_url)
     seed(database_url, GAMES)
-    written = backup(database_url, tmp_path / "lucie.backup")
+    (tmp_path / "backups").mkdir()
+    written = backup(database_url, tmp_path / "backups" / "lucie.backup")
     return written.path
 
 
