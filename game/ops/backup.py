@@ -345,10 +345,21 @@ class Verified:
         )
 
 
+@dataclass(frozen=True)
+class Restored:
+    """What a backup holds once put back into a throwaway database."""
+
+    tables: frozenset[str]
+    game_rows: list[dict[str, object]]
+    session_data: list[str]
+
+
 def verify(source: Path, using: str = "default") -> Verified:
-    """Restore the backup at `source` into a throwaway database (never the live one) and replay
-    every game's move log against its stored position; BackupError naming the first games that
-    fail. The throwaway database is removed afterwards."""
+    """Restore the backup at `source` into a throwaway database (never the live one) and check
+    it whole: every table the live database has is there, it holds games if the live database
+    does, every session in it reads with this site's key, and every game's move log replays to
+    its stored position. BackupError saying the first thing wrong; the throwaway database is
+    removed afterwards."""
     started = time.monotonic()
     source = Path(os.path.abspath(source))
     if not source.is_file():
@@ -356,25 +367,77 @@ def verify(source: Path, using: str = "default") -> Verified:
     vendor = connections[using].vendor
     if vendor == "postgresql":
         try:
-            game_rows, sessions = pgdump.restored_rows(connections[using].settings_dict, source)
+            held = pgdump.restored(connections[using].settings_dict, source)
         except pgdump.DumpError as error:
             raise BackupError(str(error)) from None
+        restored = Restored(*held)
     elif vendor == "sqlite":
-        game_rows, sessions = _sqlite_restored_rows(source)
+        restored = _sqlite_restored(source)
     else:
         raise BackupError(f"no verify for a {vendor} database")
+    tables, live_games = _live_tables_and_games(using)
+    missing = sorted(tables - restored.tables)
+    if missing:
+        raise BackupError(
+            f"{source} lacks {len(missing)} of the site's tables: {', '.join(missing[:5])}"
+        )
+    game_rows = restored.game_rows
+    if live_games and not game_rows:
+        raise BackupError(f"{source} holds no games, while the database holds {live_games}")
+    unreadable = unreadable_sessions(restored.session_data)
+    if unreadable:
+        raise BackupError(
+            f"{source}: {unreadable} of {len(restored.session_data)} sessions cannot be read "
+            "with this site's SECRET_KEY"
+        )
     wrong = unreplayable(game_rows)
     if wrong:
         shown = "; ".join(wrong[:5])
         raise BackupError(f"{source}: {len(wrong)} of {len(game_rows)} games not whole: {shown}")
-    return Verified(source, len(game_rows), sessions, time.monotonic() - started)
+    return Verified(source, len(game_rows), len(restored.session_data), time.monotonic() - started)
+
+
+def _live_tables_and_games(using: str) -> tuple[frozenset[str], int]:
+    """The tables the live database has and how many games it holds; when it cannot be read,
+    the tables the site's models name and no games (a backup is then checked on its own)."""
+    from django.apps import apps
+    from django.db import DatabaseError
+
+    connection = connections[using]
+    try:
+        with connection.cursor() as cursor:
+            tables = frozenset(connection.introspection.table_names(cursor))
+            cursor.execute("SELECT count(*) FROM game_game")
+            games = int(cursor.fetchone()[0])
+        return tables, games
+    except DatabaseError:
+        named = {model._meta.db_table for model in apps.get_models() if model._meta.managed}
+        return frozenset(named), 0
+
+
+def unreadable_sessions(session_data: list[str]) -> int:
+    """How many of these stored sessions this site cannot read (a signature that does not
+    match its SECRET_KEY or its fallbacks, or data that does not decode)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.core import signing
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    unreadable = 0
+    for data in session_data:
+        try:
+            signing.loads(data, salt=store.key_salt, serializer=store.serializer)
+        except Exception:  # any failure to read is what is counted
+            unreadable += 1
+    return unreadable
 
 
 GAME_COLUMNS = ("id", "deal_number", "rules", "moves", "redo", "auto_flags", "snapshot",
                 "move_count")  # fmt: skip
 
 
-def _sqlite_restored_rows(source: Path) -> tuple[list[dict[str, object]], int]:
+def _sqlite_restored(source: Path) -> Restored:
     with contextlib.closing(_open(source, mode="ro")) as backup_db:
         problem = _checked(backup_db)
         if problem:
@@ -385,10 +448,18 @@ def _sqlite_restored_rows(source: Path) -> tuple[list[dict[str, object]], int]:
                 with contextlib.closing(sqlite3.connect(throwaway)) as restored:
                     backup_db.backup(restored)
                     restored.row_factory = sqlite3.Row
+                    tables = frozenset(
+                        str(row[0])
+                        for row in restored.execute(
+                            "SELECT name FROM sqlite_master WHERE type = 'table'"
+                        )
+                    )
                     columns = ", ".join(GAME_COLUMNS)
                     found = restored.execute(f"SELECT {columns} FROM game_game ORDER BY id")
                     game_rows = [dict(row) for row in found.fetchall()]
-                    return game_rows, _count(restored, "django_session")
+                    sessions = restored.execute("SELECT session_data FROM django_session")
+                    data = [str(row[0]) for row in sessions.fetchall()]
+                    return Restored(tables, game_rows, data)
             except sqlite3.Error as error:
                 raise BackupError(f"cannot restore {source} to verify it: {error}") from None
 

@@ -127,12 +127,19 @@ def _throwaway(settings: dict[str, Any]) -> Iterator[str]:
     finally:
         with _connect(settings) as admin:
             admin.autocommit = True
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            try:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except psycopg.Error as error:
+                raise DumpError(f"cannot drop the throwaway database {name}: {error}") from None
 
 
-def restored_rows(settings: dict[str, Any], source: Path) -> tuple[list[dict[str, Any]], int]:
-    """pg_restore `source` into a throwaway database and read its games back (and how many
-    sessions it holds); the throwaway database is dropped."""
+def restored(
+    settings: dict[str, Any], source: Path
+) -> tuple[frozenset[str], list[dict[str, Any]], list[str]]:
+    """pg_restore `source` into a throwaway database and read it back: its tables, its games'
+    rows and its sessions' stored data; the throwaway database is dropped. DumpError when any
+    of it fails (an archive that does not restore whole, a table missing or unreadable)."""
+    import psycopg
     from psycopg.rows import dict_row
 
     pg_restore = client("pg_restore")
@@ -144,15 +151,29 @@ def restored_rows(settings: dict[str, Any], source: Path) -> tuple[list[dict[str
             environ,
         )  # fmt: skip
         if failed:
-            raise DumpError(f"{source} does not restore: {failed}")
+            raise DumpError(f"{source} does not restore: {_first_line(failed)}")
         with _connect(settings, name) as db:
-            db.row_factory = dict_row
-            rows = db.execute(
-                "SELECT id, deal_number, rules, moves, redo, auto_flags, snapshot, move_count "
-                "FROM game_game ORDER BY id"
-            ).fetchall()
-            sessions = db.execute("SELECT count(*) AS n FROM django_session").fetchone()
-    return [dict(row) for row in rows], int(sessions["n"])
+            try:
+                tables = frozenset(
+                    str(row[0])
+                    for row in db.execute(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                    ).fetchall()
+                )
+                db.row_factory = dict_row
+                rows = db.execute(
+                    "SELECT id, deal_number, rules, moves, redo, auto_flags, snapshot, "
+                    "move_count FROM game_game ORDER BY id"
+                ).fetchall()
+                sessions = db.execute("SELECT session_data FROM django_session").fetchall()
+            except psycopg.Error as error:
+                raise DumpError(f"{source} restores, but cannot be read: {error}") from None
+    return tables, [dict(row) for row in rows], [str(row["session_data"]) for row in sessions]
+
+
+def _first_line(said: str) -> str:
+    """The first line of what a client program said (pg_restore can say pages)."""
+    return said.strip().splitlines()[0] if said.strip() else said
 
 
 def server_folders(settings: dict[str, Any]) -> list[str]:
@@ -254,6 +275,9 @@ def _run(
             stdout=subprocess.DEVNULL if stdout is None else stdout,
             stderr=subprocess.PIPE,
             text=True,
+            # What pg_restore says about a corrupt archive can quote its bytes: never a
+            # traceback over a byte that is not UTF-8.
+            errors="replace",
             timeout=DUMP_SECONDS,
         )
     except subprocess.TimeoutExpired:
