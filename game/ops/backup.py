@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from django.db import connections
+from django.db import DatabaseError, connections
 
 from game import engine
-from game.ops import pgdump
+from game.ops import fence, pgdump
 
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 """The files SQLite keeps beside a database while it is open: writing over one corrupts it."""
@@ -110,12 +110,53 @@ def restore(source: Path, *, force: bool = False, using: str = "default") -> Cop
     """Put a backup back as the database `using` names, refusing to replace one that holds
     games unless `force`. The site must not be serving that database meanwhile. A SQLite copy
     goes back through SQLite's backup API, a PostgreSQL one through pg_restore, each in one
-    transaction."""
-    started = time.monotonic()
-    vendor = connections[using].vendor
+    transaction. The queue's workers are fenced off meanwhile, and once the copy is in, every
+    key of the site in the shared cache is forgotten (sessions and figures of the database as
+    it was), before the fence comes down (game/ops/fence.py)."""
     source = Path(os.path.abspath(source))
     if not source.is_file():
         raise BackupError(f"no backup at {source}")
+    _try_fence(using)
+    try:
+        copy = _restore(source, force=force, using=using)
+        _try_fence(using)  # the copy replaced the fence's table with the backup's
+        try:
+            fence.forget_caches()
+        except Exception as error:
+            raise BackupError(
+                f"{source} is restored, but the shared cache could not be emptied ({error}): "
+                "empty the site's keys in Redis before the site serves again"
+            ) from None
+    finally:
+        if _database_there(using):
+            with contextlib.suppress(DatabaseError):
+                fence.lower_fence()
+        connections[using].close()
+    return copy
+
+
+def _database_there(using: str) -> bool:
+    """False for a SQLite file that does not exist (opening it would make it)."""
+    connection = connections[using]
+    return connection.vendor != "sqlite" or Path(str(connection.settings_dict["NAME"])).is_file()
+
+
+def _try_fence(using: str) -> None:
+    """Raise the fence, if the database has the table for it (a new, empty one has none, and
+    no worker can take work from it either; a SQLite file that is not there is not made)."""
+    if not _database_there(using):
+        return
+    try:
+        fence.raise_fence()
+    except DatabaseError:
+        pass
+    finally:
+        connections[using].close()
+
+
+def _restore(source: Path, *, force: bool, using: str) -> Copy:
+    started = time.monotonic()
+    vendor = connections[using].vendor
     if vendor == "postgresql":
         settings = connections[using].settings_dict
         connections[using].close()

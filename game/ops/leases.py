@@ -39,11 +39,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connection, models, transaction
-from django.db.models import Q, Subquery
+from django.db.models import Exists, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from game.ops import queue
+from game.ops import fence, queue
 
 logger = logging.getLogger(__name__)
 
@@ -365,7 +365,11 @@ def claim(key: str, holder: str) -> Job | None:
     out of attempts is failed instead."""
     now = _now()
     free = Q(state=Job.State.WAITING) | Q(state=Job.State.RUNNING, lease_until__lt=now)
-    taken = Job.objects.filter(free, key=key, attempts__lt=MAX_ATTEMPTS).update(
+    # A restore's fence stands (game/ops/fence.py): no job starts until it is down.
+    fenced = Beat.objects.filter(name=fence.FENCE, at__gt=fence.fence_fresh_since())
+    if fenced.exists():
+        return None
+    taken = Job.objects.filter(free, ~Exists(fenced), key=key, attempts__lt=MAX_ATTEMPTS).update(
         state=Job.State.RUNNING,
         holder=holder,
         lease_until=now + dt.timedelta(seconds=LEASE_SECONDS),

@@ -33,12 +33,14 @@ each session with the site's key, and a key of its own per command would make ev
 unreadable."""
 
 
-def manage(database_url: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`python manage.py ARGS` against `database_url`, as an operator would type it."""
+def manage(
+    database_url: str, *args: str, timeout: float = 300, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python manage.py ARGS` against `database_url` (and `env`), as an operator would type it."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=server_environment(database_url, SECRET_KEY=SITE_KEY),
+        env=server_environment(database_url, SECRET_KEY=SITE_KEY, **env),
         capture_output=True,
         text=True,
         timeout=timeout,
