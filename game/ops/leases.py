@@ -43,7 +43,7 @@ from django.db.models import Exists, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from game.ops import fence, queue
+from game.ops import queue
 
 logger = logging.getLogger(__name__)
 
@@ -366,7 +366,7 @@ def claim(key: str, holder: str) -> Job | None:
     now = _now()
     free = Q(state=Job.State.WAITING) | Q(state=Job.State.RUNNING, lease_until__lt=now)
     # A restore's fence stands (game/ops/fence.py): no job starts until it is down.
-    fenced = Beat.objects.filter(name=fence.FENCE, at__gt=fence.fence_fresh_since())
+    fenced = Beat.objects.filter(name=FENCE, at__gt=fence_fresh_since())
     if fenced.exists():
         return None
     taken = Job.objects.filter(free, ~Exists(fenced), key=key, attempts__lt=MAX_ATTEMPTS).update(
@@ -472,6 +472,26 @@ def sweep(pending: int | None) -> list[Job]:
         if Job.objects.filter(pk=job.pk, lease_until=job.lease_until).update(lease_until=again):
             woken.append(job)
     return woken
+
+
+FENCE = "restore-fence"
+"""The `Beat` row that stands in every claim's way while `manage.py restore` runs
+(game/ops/fence.py)."""
+FENCE_SECONDS = 3600
+"""A fence older than this is a restore that died midway: ignored."""
+
+
+def raise_fence(detail: str = "a restore is running") -> None:
+    Beat.objects.update_or_create(name=FENCE, defaults={"at": _now(), "detail": detail})
+
+
+def lower_fence() -> None:
+    Beat.objects.filter(name=FENCE).delete()
+
+
+def fence_fresh_since() -> dt.datetime:
+    """A fence raised after this stands."""
+    return _now() - dt.timedelta(seconds=FENCE_SECONDS)
 
 
 def beat(name: str, detail: str = "") -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from game.ops import fence, leases
+from game.ops import leases
 from game.ops.leases import Job
 from tests.helpers.backups import SITE_KEY, backup, manage, seed
 from tests.web.live_gunicorn import ROOT, is_postgres, prepare, server_environment
@@ -90,12 +90,12 @@ def test_no_job_is_taken_while_a_restores_fence_stands(monkeypatch: pytest.Monke
 
     done: list[str] = []
     monkeypatch.setitem(queue.HANDLERS, "review", done.append)
-    fence.raise_fence()
+    leases.raise_fence()
     asked = leases.ask("review", "review:fenced", "7")
     assert asked.outcome == "queued"  # asked, and the queue (immediate here) woke a worker
     assert done == []
     assert Job.objects.get(key="review:fenced").state == Job.State.WAITING
-    fence.lower_fence()
+    leases.lower_fence()
     leases.run.call_local("review:fenced")
     assert done == ["7"]
     assert Job.objects.get(key="review:fenced").state == Job.State.DONE
