@@ -79,6 +79,9 @@ accesslog = "-" if _access_log else None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(B)s "%(a)s" %(D)sus'
+# Its atoms masked (the request line may hold an embed game's or a challenge's token, or a code):
+# lucie/gunicorn_logging.py.
+logger_class = "lucie.gunicorn_logging.MaskedLogger"
 
 # Prometheus metrics from several worker processes: each writes its figures to files in one folder
 # and /metrics adds them up (lucie/metrics.py). The folder must be named before the app is loaded

@@ -12,7 +12,8 @@ hint loses (about 50 moves each). Then the crowd: `--players` new browsers, each
 of its own (X-Forwarded-For, which the server is told to trust, so rate limits count per player
 as they would behind a proxy), start within `--within` seconds; each opens today's deal, makes
 `--moves` legal moves (random, from the engine) and asks `--hints` hints. Halfway through the
-start window the losers ask for their reviews, and their pages poll every 2 s as a browser's
+start window the losers ask for their reviews (a POST to review/ask/, as the page's button
+does), and their pages poll every 2 s as a browser's
 would. Prints
 
     crowd: N players, move p50 X ms, p99 Y ms, E errors, reviews done D/30 in T s
@@ -169,9 +170,14 @@ def _reviews(
     began = time.monotonic()
     states = {}
     for player, game in zip(players, games, strict=True):
-        answer = player.get(f"/game/{game}/review/")
+        # As the page does: its GET only shows the review (a GET never writes), and the review
+        # starts when the player presses for it, a POST to review/ask/.
+        shown = player.get(f"/game/{game}/review/")
+        if shown.status != 200:
+            tally.error(f"review {shown.status}")
+        answer = player.post(f"/game/{game}/review/ask/", {})
         if answer.status != 200:
-            tally.error(f"review {answer.status}")
+            tally.error(f"review ask {answer.status}")
         found = _STATE.search(answer.body)
         states[game] = found[1] if found else "?"
     finished = began
@@ -190,7 +196,10 @@ def _reviews(
                 finished = time.monotonic()
     done = sum(state in ("done", "undecided") for state in states.values())
     decided = sum(state == "done" for state in states.values())
-    print(f"  reviews: {decided} decided, {done - decided} not settled, of {len(games)}")
+    print(
+        f"  reviews: {done} of {len(games)} finished ({decided} decided, {done - decided} not "
+        f"settled), {sum(state == 'working' for state in states.values())} still working"
+    )
     return done, finished - began
 
 

@@ -358,8 +358,11 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    # Every line passes the secrets' mask: Django's own 4xx lines (django.request) and
+    # django.security's carry the path as asked, tokens and all (lucie/logmask.py).
+    "filters": {"secrets": {"()": "lucie.logmask.MaskSecrets"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["secrets"]},
     },
     "root": {
         "handlers": ["console"],

@@ -1,9 +1,7 @@
 """The board an answer draws, built from small values, each by a function of its own: the felt
-(`Felt`: fans, foundations, the picked card and the marks), what the board says (`Said`), the
-controls on offer (`Controls`), the fair timer (`Timer`) and where each control and link goes
-(`Places`). `board()` puts them together as one `Board`, which the template reads as one flat
-context (`Board.context`), so the template's names stay the ones it always read.
-
+(`Felt`), what the board says (`Said`), the controls on offer (`Controls`), the fair timer
+(`Timer`) and where each control and link goes (`Places`). `board()` puts them together as one
+`Board`, which the template reads as one flat context (`Board.context`), its names unchanged.
 Which parts the browser already holds (`keep`, each fan's `kept`) is game/board/kept.py's.
 """
 
@@ -54,11 +52,14 @@ class Felt:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """What the board says: its message line, the live region's sentence, the hint's reason."""
+    """What the board says: its message line, the live region's sentence, the hint's reason,
+    and the hint it carries before any press."""
 
     message: str
     announcement: str
     hint_reason: str
+    ready_hint: str = ""  # the board's hint before any press (hints.ready), and its sentence
+    ready_said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,9 @@ def board(
     playing = game.status == Game.Status.PLAYING
     legal = played.legal_moves() if playing else []
     stuck = words.stuck(played.position, legal) if playing else ""
-    said, selected, hint = _said(game, played, asked, on_show, legal, stuck)
+    # Strict mode offers no hint: none is looked up or carried.
+    ready = hints.ready(played.record, played.position) if playing and not game.strict else None
+    said, selected, hint = _said(game, played, asked, on_show, legal, stuck, ready)
     key = _key(game, played.position, selected, hint, on_show)
     change = asked.change
     held = kept.held_board(game, change.before if change else None, asked.previous, key)
@@ -200,6 +203,7 @@ def _said(
     on_show: OnShow | None,
     legal: list[engine.Move],
     stuck: str,
+    ready: engine.Hint | None,
 ) -> tuple[Said, str, engine.Hint | None]:
     """What the board says, the card still picked (a picked card with no move is let go) and
     the move marked: the hint, else Show a win's next move. `stuck`: what a board with no card
@@ -236,7 +240,13 @@ def _said(
     if stuck and not message and not selected and hint is None:
         message = stuck
         said = f"{said} {stuck}" if said else stuck
-    return Said(message, said or asked.spoken or message, reason), selected, hint
+    ready_said = words.hint_message(position, ready) if ready is not None else ""
+    ready_move = ready.move.text if ready is not None else ""
+    return (
+        Said(message, said or asked.spoken or message, reason, ready_move, ready_said),
+        selected,
+        hint,
+    )
 
 
 def _key(
@@ -325,24 +335,17 @@ def _timer(game: Game) -> Timer:
 
 def _places(front: Front, game: Game, on_show: OnShow | None) -> Places:
     urls = board_urls(front, game)
-    places = Places(
-        embed=front.embed,
-        urls=urls,
-        links=LINKS,
-        deal_url=reverse("deal", args=[game.deal_number]),
-    )
-    if game.pk is None:
-        return places
+    deal_url = reverse("deal", args=[game.deal_number])
     replay = review = ""
-    if game.status != Game.Status.PLAYING:
+    if game.pk is not None and game.status != Game.Status.PLAYING:
         replay = reverse("replay", args=[game.replay_token])
         review = reverse("review", args=[game.pk])
     line: dict[str, str] = {}
-    if on_show is not None and game.status != Game.Status.WON:
+    if game.pk is not None and on_show is not None and game.status != Game.Status.WON:
         show = urls["show_a_win"]
         line = {"undo": urls["undo"], "next": f"{show}next/", "out": f"{show}out/"}
         line["wait"] = f"{show}wait/"
-    return Places(places.embed, urls, LINKS, places.deal_url, replay, review, show_a_win_urls=line)
+    return Places(front.embed, urls, LINKS, deal_url, replay, review, show_a_win_urls=line)
 
 
 def _end(request: HttpRequest, front: Front, game: Game) -> dict[str, Any] | None:

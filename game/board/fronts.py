@@ -90,9 +90,8 @@ EMBED = Front(
 
 def board_urls(front: Front, game: Game) -> dict[str, str]:
     """Where the board's controls go: a stored game's own place, or for a deal's first board
-    not stored yet the deal's (whose first change stores the game). GET forms drop their
-    action's query string, so a first board's carry the rule set and the daily flag as fields
-    (`rules`, `daily`)."""
+    not stored yet the deal's (whose first change stores the game), whose URLs carry the rule set
+    and the daily flag in their query (`rules`, `daily`)."""
     default = game.rules == engine.DEFAULT_RULES.name
     query: dict[str, str] = {} if default and not front.rules_always else {"rules": game.rules}
     if game.pk is not None:
@@ -108,9 +107,8 @@ def board_urls(front: Front, game: Game) -> dict[str, str]:
         urls = {"page": place, "rules": query.get("rules", ""), "daily": query.get(DAILY_FIELD, "")}
         if game.dealt_by_daily:
             urls["page"] = daily_page(game.deal_number)
-        # The hint is a GET form, which carries the rule set and the daily flag as fields.
         for name in front.first_controls:
-            urls[name] = f"{place}{SEGMENTS.get(name, name)}/" + ("" if name == "hint" else suffix)
+            urls[name] = f"{place}{SEGMENTS.get(name, name)}/" + suffix
         for name in CHANGES:
             urls[name] = f"{place}{name}/{suffix}"
     for name, url_name in front.fixed:

@@ -41,13 +41,15 @@ def hint_for(
     *,
     before_search: Callable[[], None] = lambda: None,
     slot_held: bool = False,
+    wait: bool = True,
 ) -> engine.Hint | None:
     """The hint for `position` (reached by `record`), or None when no move is left.
 
     `before_search` is called only when the hint is not kept and must be searched: the caller's
     rate limit, which raises limits.Limited. A kept hint costs nothing, so it counts against no
     limit (a player following Hint on the daily deal finds most of them kept). `slot_held`: the
-    caller already holds a compute slot (a review searching several)."""
+    caller already holds a compute slot (a review searching several). `wait`: whether to wait
+    for a hint slot (limits.Busy at once when false and none is free)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
@@ -58,7 +60,7 @@ def hint_for(
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
     with (
-        nullcontext() if slot_held else limits.computing(hint=True),
+        nullcontext() if slot_held else limits.computing(hint=True, wait=wait),
         metrics.timed(metrics.HINT_SECONDS),
     ):
         found = limits.search(fair_hint, position)
@@ -69,6 +71,20 @@ def hint_for(
     else:
         cache.set(key, found.move.text, COMPLETE_SECONDS)
     return engine.Hint(found.move, reason(position, found.move))
+
+
+def ready(record: engine.Record, position: engine.Position) -> engine.Hint | None:
+    """The hint of a board about to be shown, carried in its markup so that a press of Hint
+    lights it in the frame of the press (static/js/board/press.js), whatever led to the board.
+
+    Kept in the cache like any hint, so the press that follows (which counts it) finds it there.
+    A board is not a request for a hint: it charges no rate limit and never waits for a hint
+    slot; when every slot is taken, or the search fails, the board goes without (None) and a
+    press asks the server as before. None too when no move is left."""
+    try:
+        return hint_for(record, position, wait=False)
+    except limits.REFUSED:
+        return None
 
 
 # The engine's reasons (game/engine/hint.py's `reason`) are English; these are the same words

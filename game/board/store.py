@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.utils import timezone
@@ -111,9 +111,24 @@ def start(
         return game
 
 
+def _one_daily_start_at_a_time(game: Game) -> None:
+    """On PostgreSQL, a session's daily starts of one deal wait for each other (an advisory lock
+    to the end of the transaction), so the second sees the first's game rather than meeting it
+    in a unique constraint: a conflict's error would write the session key into the server's log
+    (its DETAIL line, and the statement's text). SQLite takes one writer at a time already."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+            [f"daily-start:{game.session_key}:{game.deal_number}"],
+        )
+
+
 def _start_daily(game: Game, network: str) -> Game:
     """Store `game`, a session's daily game, unless the session has one of its deal in play:
     then that one. In the caller's transaction."""
+    _one_daily_start_at_a_time(game)
     in_play = find.same_kind(game).filter(status=Game.Status.PLAYING)
     existing = in_play.first()
     if existing is not None:

@@ -37,7 +37,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import deals, engine
 from game.board import answers, asides, changes, find, hint_answer, store, words
@@ -148,7 +148,7 @@ def deal(request: HttpRequest, number: str) -> HttpResponse:
 
 
 @embed_page
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_hint(request: HttpRequest, number: str) -> HttpResponse:
     game = unstarted(engine.parse_deal_number(number), requested_rules(request))
     return hint_answer.hint(request, game, EMBED)
@@ -195,7 +195,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @embed_page
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_hint(request: HttpRequest, token: str) -> HttpResponse:
     return hint_answer.hint(request, find.found(find.token_games(token)), EMBED)
 

@@ -57,13 +57,15 @@ class Guarded:
 
 CHANGES = "(?:move|undo|redo|redeal|auto)"
 GUARDED = (
-    # A hint, wherever a board asks for one (counted when it is searched, not when cached: a
-    # client already past the limit is refused either way).
-    Guarded(re.compile(r"^/(?:deal/[^/]+|game/\d+)/hint/$"), limits.HINT, frozenset({"GET"})),
+    # A hint, wherever a board asks for one: the press's POST, and the GET that shows it (counted
+    # when it is searched, not when cached: a client already past the limit is refused either way).
+    Guarded(
+        re.compile(r"^/(?:deal/[^/]+|game/\d+)/hint/$"), limits.HINT, frozenset({"GET", "POST"})
+    ),
     Guarded(
         re.compile(r"^/embed/(?:deal/[^/]+|g/[^/]+)/hint/$"),
         limits.HINT,
-        frozenset({"GET"}),
+        frozenset({"GET", "POST"}),
         session=False,
     ),
     # The embed's first change of a deal stores a game: counted against new games.

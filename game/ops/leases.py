@@ -33,11 +33,14 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connection, models, transaction
-from django.db.models import Q
+from django.db.models import Exists, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from game.ops import queue
@@ -168,10 +171,6 @@ def ask(
             return Asked("open", job)
         if job.state == Job.State.DONE and not again:
             return Asked("done", job)
-    if open_jobs(kind) >= cap(kind) and not (job is not None and job.is_open):
-        logger.warning("the queue's %s jobs are at their cap (%s): %s not asked", kind, cap(kind),
-                       key)  # fmt: skip
-        return Asked("full", job)
     fields = {
         "kind": kind,
         "argument": argument,
@@ -185,17 +184,29 @@ def ask(
         "started_at": None,
         "finished_at": None,
     }
+    capped = not (job is not None and job.is_open)  # a lapsed open job is already counted
     if job is None:
         try:
-            with transaction.atomic():
-                job = Job.objects.create(key=key, **fields)
+            made = _insert_under_cap(key, fields)
         except IntegrityError:  # another request made it meanwhile
             return Asked("open", Job.objects.filter(key=key).first())
+        if not made:
+            return _full(kind, key, None)
+        job = Job.objects.get(key=key)
     else:
         # Only the row as it was read is changed: two askers at once make one ask.
         changed = Job.objects.filter(pk=job.pk, state=job.state, lease_until=job.lease_until)
-        if not changed.update(**fields):
-            return Asked("open", Job.objects.filter(key=key).first())
+        with transaction.atomic():
+            if capped:
+                _lock_kind(kind)
+                changed = changed.alias(open_now=Coalesce(Subquery(_open_count(kind)), 0)).filter(
+                    open_now__lt=cap(kind)
+                )
+            if not changed.update(**fields):
+                now_job = Job.objects.filter(key=key).first()
+                if capped and now_job is not None and not now_job.is_open:
+                    return _full(kind, key, now_job)
+                return Asked("open", now_job)
         job.refresh_from_db()
     ahead = Job.objects.filter(kind=kind, state__in=OPEN, asker=asker).exclude(pk=job.pk).count()
     if not wake(key, kind, behind=ahead if asker else 0, priority=priority):
@@ -206,6 +217,57 @@ def ask(
         return Asked("refused", job)
     job.refresh_from_db()
     return Asked("queued", job)
+
+
+def _full(kind: str, key: str, job: Job | None) -> Asked:
+    logger.warning("the queue's %s jobs are at their cap (%s): %s not asked", kind, cap(kind), key)
+    return Asked("full", job)
+
+
+CAP_LOCK = 0x4C554349  # "LUCI": the first key of the advisory locks that serialise a kind's asks
+
+
+def _lock_kind(kind: str) -> None:
+    """On PostgreSQL, one transaction at a time counts a kind's open jobs and adds one: an
+    advisory lock held to the end of the transaction. (Under READ COMMITTED two inserts that
+    each count 19 would both see room; SQLite writes one transaction at a time already.)"""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [CAP_LOCK, kind])
+
+
+def _open_count(kind: str) -> models.QuerySet[Any, Any]:
+    return (
+        Job.objects.filter(kind=kind, state__in=OPEN)
+        .order_by()
+        .values("kind")
+        .annotate(n=models.Count("pk"))
+        .values("n")
+    )
+
+
+def _insert_under_cap(key: str, fields: dict[str, object]) -> bool:
+    """Make job `key` only if its kind has fewer open jobs than its cap, in one statement
+    (INSERT … SELECT … WHERE the count is under the cap): asks at the same moment never make
+    more than the cap. False when the kind is full; IntegrityError when the key exists."""
+    kind = str(fields["kind"])
+    values = {"key": key, **fields}
+    table = connection.ops.quote_name(Job._meta.db_table)
+    fields_of = {field.name: field for field in Job._meta.concrete_fields}
+    names = ", ".join(connection.ops.quote_name(str(fields_of[n].column)) for n in values)
+    prepared = [
+        fields_of[name].get_db_prep_save(value, connection) for name, value in values.items()
+    ]
+    marks = ", ".join(["%s"] * len(prepared))
+    with transaction.atomic():
+        _lock_kind(kind)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) SELECT {marks} "
+                f"WHERE (SELECT count(*) FROM {table} WHERE kind = %s AND state IN (%s, %s)) < %s",
+                [*prepared, kind, Job.State.WAITING, Job.State.RUNNING, cap(kind)],
+            )
+            return bool(cursor.rowcount == 1)
 
 
 def wake(key: str, kind: str, *, behind: int = 0, priority: int | None = None) -> bool:
@@ -227,7 +289,9 @@ def run(key: str) -> None:
     job = claim(key, holder)
     if job is None:
         return  # held by another, finished, or out of attempts
+    lease = Lease(key, holder, job.attempts)
     work = queue.HANDLERS.get(job.kind)
+    token = _lease.set(lease)
     try:
         if work is None:
             raise LookupError(f"no handler for jobs of kind {job.kind!r}")
@@ -236,16 +300,60 @@ def run(key: str) -> None:
         else:
             with held(key, holder):
                 work(job.argument)
+    except LeaseLost:
+        logger.warning("job %s: its lease (try %s) was taken from %s; its work is dropped",
+                       key, job.attempts, holder)  # fmt: skip
     except Exception as error:
         logger.exception("job %s failed on try %s", key, job.attempts)
-        finish(key, holder, error=repr(error))
+        finish(key, holder, error=repr(error), generation=job.attempts)
         if Job.objects.filter(key=key, state=Job.State.WAITING).exists():
             wake(key, job.kind)
     else:
-        finish(key, holder)
+        finish(key, holder, generation=job.attempts)
     finally:
+        _lease.reset(token)
         if not queue.huey.immediate:
             close_old_connections()
+
+
+@dataclass(frozen=True)
+class Lease:
+    """One holding of a job: its key, its holder and its generation (the try it is, counted by
+    `attempts`, which each claim raises). A holder frozen past its lease whose job was claimed
+    again holds an older generation, even when the new holder has its name."""
+
+    key: str
+    holder: str
+    generation: int
+
+    def mine(self) -> models.QuerySet[Job]:
+        return Job.objects.filter(
+            key=self.key, holder=self.holder, attempts=self.generation, state=Job.State.RUNNING
+        )
+
+
+class LeaseLost(Exception):
+    """The job's lease is no longer this worker's: what it found is not to be saved."""
+
+
+_lease: ContextVar[Lease | None] = ContextVar("lease", default=None)
+
+
+@contextmanager
+def saving() -> Iterator[None]:
+    """The transaction in which a job's handler saves what it found. In a job, it begins with a
+    write to the job's row conditional on this worker's lease (holder and generation, still
+    running), which also pushes the lease on: the row stays locked until the save commits, so a
+    sweep or another worker cannot take the job in between; and a worker whose lease was taken
+    (frozen past it, say) raises LeaseLost before it writes anything. Outside a job (a request,
+    a test) it is a plain transaction."""
+    lease = _lease.get()
+    with transaction.atomic():
+        if lease is not None:
+            until = _now() + dt.timedelta(seconds=LEASE_SECONDS)
+            if not lease.mine().update(lease_until=until):
+                raise LeaseLost(lease.key)
+        yield
 
 
 # ---------------------------------------------------------------- holding
@@ -257,7 +365,11 @@ def claim(key: str, holder: str) -> Job | None:
     out of attempts is failed instead."""
     now = _now()
     free = Q(state=Job.State.WAITING) | Q(state=Job.State.RUNNING, lease_until__lt=now)
-    taken = Job.objects.filter(free, key=key, attempts__lt=MAX_ATTEMPTS).update(
+    # A restore's fence stands (game/ops/fence.py): no job starts until it is down.
+    fenced = Beat.objects.filter(name=FENCE, at__gt=fence_fresh_since())
+    if fenced.exists():
+        return None
+    taken = Job.objects.filter(free, ~Exists(fenced), key=key, attempts__lt=MAX_ATTEMPTS).update(
         state=Job.State.RUNNING,
         holder=holder,
         lease_until=now + dt.timedelta(seconds=LEASE_SECONDS),
@@ -281,11 +393,14 @@ def renew(key: str, holder: str) -> bool:
     return bool(mine.update(lease_until=until))
 
 
-def finish(key: str, holder: str, *, error: str = "") -> None:
+def finish(key: str, holder: str, *, error: str = "", generation: int | None = None) -> None:
     """The holder is done with job `key`: done, or on an error waiting for another try (failed
-    once out of attempts). A holder whose lease was taken changes nothing."""
+    once out of attempts). A holder whose lease was taken (another holder, or a later
+    `generation` of the job under the same name) changes nothing."""
     now = _now()
     mine = Job.objects.filter(key=key, holder=holder, state=Job.State.RUNNING)
+    if generation is not None:
+        mine = mine.filter(attempts=generation)
     if not error:
         mine.update(state=Job.State.DONE, finished_at=now, lease_until=now)
         return
@@ -357,6 +472,26 @@ def sweep(pending: int | None) -> list[Job]:
         if Job.objects.filter(pk=job.pk, lease_until=job.lease_until).update(lease_until=again):
             woken.append(job)
     return woken
+
+
+FENCE = "restore-fence"
+"""The `Beat` row that stands in every claim's way while `manage.py restore` runs
+(game/ops/fence.py)."""
+FENCE_SECONDS = 3600
+"""A fence older than this is a restore that died midway: ignored."""
+
+
+def raise_fence(detail: str = "a restore is running") -> None:
+    Beat.objects.update_or_create(name=FENCE, defaults={"at": _now(), "detail": detail})
+
+
+def lower_fence() -> None:
+    Beat.objects.filter(name=FENCE).delete()
+
+
+def fence_fresh_since() -> dt.datetime:
+    """A fence raised after this stands."""
+    return _now() - dt.timedelta(seconds=FENCE_SECONDS)
 
 
 def beat(name: str, detail: str = "") -> None:

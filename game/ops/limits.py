@@ -54,6 +54,15 @@ MAX_REPLAY_JUMPS = 12
 """Redeals the replay page offers a jump to (a game with unlimited redeals can have hundreds);
 the first ones are listed, and Start and End always."""
 
+MAX_STEPPED_MOVES = 300
+"""Moves of a replay whose steps all come with its page, to be stepped with no request. Each
+step's changed fans and foundations are drawn on the server, so a record of 1,000 moves (most of
+them redeals, each a whole row of fans) came to 26 MB and 5 s of a server's time. A longer record
+is stepped by its links, and its move list shows `REPLAY_LIST_AROUND` moves each side of the one
+on show. A real game is far shorter (about 100 moves)."""
+
+REPLAY_LIST_AROUND = 50
+
 BUSY_RETRY_SECONDS = 2
 # The player's words for each refusal, in English (the catalogues' msgids). A refusal's `message`
 # is the same words translated lazily, so a page shows them in the language of its request.
@@ -250,11 +259,14 @@ wait, each for a search far shorter than this."""
 
 
 @contextmanager
-def computing(*, hint: bool = False) -> Iterator[None]:
+def computing(*, hint: bool = False, wait: bool = True) -> Iterator[None]:
     """Hold a compute slot while searching; raise Busy at once when none is free. `hint`: a
-    hint's slot, waited for up to HINT_WAIT_SECONDS."""
+    hint's slot, waited for up to HINT_WAIT_SECONDS (not at all when `wait` is false)."""
     slots = _hint_slots if hint else _slots
-    taken = slots.acquire(timeout=HINT_WAIT_SECONDS) if hint else slots.acquire(blocking=False)
+    if hint and wait:
+        taken = slots.acquire(timeout=HINT_WAIT_SECONDS)
+    else:
+        taken = slots.acquire(blocking=False)
     if not taken:
         raise Busy()
     try:

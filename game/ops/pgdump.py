@@ -127,12 +127,19 @@ def _throwaway(settings: dict[str, Any]) -> Iterator[str]:
     finally:
         with _connect(settings) as admin:
             admin.autocommit = True
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            try:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except psycopg.Error as error:
+                raise DumpError(f"cannot drop the throwaway database {name}: {error}") from None
 
 
-def restored_rows(settings: dict[str, Any], source: Path) -> tuple[list[dict[str, Any]], int]:
-    """pg_restore `source` into a throwaway database and read its games back (and how many
-    sessions it holds); the throwaway database is dropped."""
+def restored(
+    settings: dict[str, Any], source: Path
+) -> tuple[frozenset[str], list[dict[str, Any]], list[str]]:
+    """pg_restore `source` into a throwaway database and read it back: its tables, its games'
+    rows and its sessions' stored data; the throwaway database is dropped. DumpError when any
+    of it fails (an archive that does not restore whole, a table missing or unreadable)."""
+    import psycopg
     from psycopg.rows import dict_row
 
     pg_restore = client("pg_restore")
@@ -144,20 +151,62 @@ def restored_rows(settings: dict[str, Any], source: Path) -> tuple[list[dict[str
             environ,
         )  # fmt: skip
         if failed:
-            raise DumpError(f"{source} does not restore: {failed}")
+            raise DumpError(f"{source} does not restore: {_first_line(failed)}")
         with _connect(settings, name) as db:
-            db.row_factory = dict_row
-            rows = db.execute(
-                "SELECT id, deal_number, rules, moves, redo, auto_flags, snapshot, move_count "
-                "FROM game_game ORDER BY id"
-            ).fetchall()
-            sessions = db.execute("SELECT count(*) AS n FROM django_session").fetchone()
-    return [dict(row) for row in rows], int(sessions["n"])
+            try:
+                tables = frozenset(
+                    str(row[0])
+                    for row in db.execute(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                    ).fetchall()
+                )
+                db.row_factory = dict_row
+                rows = db.execute(
+                    "SELECT id, deal_number, rules, moves, redo, auto_flags, snapshot, "
+                    "move_count FROM game_game ORDER BY id"
+                ).fetchall()
+                sessions = db.execute("SELECT session_data FROM django_session").fetchall()
+            except psycopg.Error as error:
+                raise DumpError(f"{source} restores, but cannot be read: {error}") from None
+    return tables, [dict(row) for row in rows], [str(row["session_data"]) for row in sessions]
 
 
-def dump(settings: dict[str, Any], partial: Path) -> tuple[int, int]:
-    """pg_dump's custom format of the database `settings` names, into `partial`, checked by
-    pg_restore --list; the games and sessions counted in the snapshot it dumped."""
+def _first_line(said: str) -> str:
+    """The first line of what a client program said (pg_restore can say pages)."""
+    return said.strip().splitlines()[0] if said.strip() else said
+
+
+def server_folders(settings: dict[str, Any]) -> list[str]:
+    """The folders the server keeps its files in, as it names them: its data directory and
+    pg_wal (when the role may read the setting: a superuser or pg_read_all_settings), and
+    every tablespace's location."""
+    import psycopg
+
+    folders: list[str] = []
+    with _connect(settings) as db:
+        try:
+            folders.extend(
+                str(row[0])
+                for row in db.execute(
+                    "SELECT pg_tablespace_location(oid) FROM pg_tablespace"
+                ).fetchall()
+                if row[0]
+            )
+        except psycopg.Error as error:
+            raise DumpError(f"cannot ask the server where it keeps its files: {error}") from None
+        try:
+            data = db.execute("SHOW data_directory").fetchone()
+        except psycopg.Error:
+            data = None  # not allowed to read it: the data directory's marks still refuse it
+        if data and data[0]:
+            folders.extend([str(data[0]), os.path.join(str(data[0]), "pg_wal")])
+    return folders
+
+
+def dump(settings: dict[str, Any], handle: int) -> tuple[int, int]:
+    """pg_dump's custom format of the database `settings` names, written to the open file
+    `handle` (pg_dump never sees a path), checked by pg_restore --list reading it back; the
+    games and sessions counted in the snapshot it dumped."""
     import psycopg
 
     pg_dump = client("pg_dump")
@@ -193,30 +242,42 @@ def dump(settings: dict[str, Any], partial: Path) -> tuple[int, int]:
                 pg_dump,
                 "--format=custom",
                 f"--snapshot={snapshot[0]}",
-                f"--file={partial}",
                 *options,
             ],
             environ,
+            stdout=handle,
         )
         if dump:
             raise DumpError(f"pg_dump failed: {dump}")
     # The archive reads back: its table of contents is whole.
-    listed = _run([pg_restore, "--list", str(partial)], environ)
+    os.lseek(handle, 0, os.SEEK_SET)
+    listed = _run([pg_restore, "--list"], environ, stdin=handle)
+    os.lseek(handle, 0, os.SEEK_END)
     if listed:
         raise DumpError(f"the copy failed its check: {listed}")
     return int(games[0]), int(sessions[0])
 
 
-def _run(command: list[str], environ: dict[str, str]) -> str:
-    """Run a client program; what it said on failure, "" on success."""
+def _run(
+    command: list[str],
+    environ: dict[str, str],
+    *,
+    stdin: int | None = None,
+    stdout: int | None = None,
+) -> str:
+    """Run a client program (its input or output an open file when given); what it said on
+    failure, "" on success."""
     try:
         done = subprocess.run(
             command,
             env=environ,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL if stdin is None else stdin,
+            stdout=subprocess.DEVNULL if stdout is None else stdout,
             stderr=subprocess.PIPE,
             text=True,
+            # What pg_restore says about a corrupt archive can quote its bytes: never a
+            # traceback over a byte that is not UTF-8.
+            errors="replace",
             timeout=DUMP_SECONDS,
         )
     except subprocess.TimeoutExpired:

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import engine
@@ -87,7 +87,7 @@ def _store_first(request: HttpRequest, pending: Game, action: str, posted: Poste
     return done
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_hint(request: HtmxHttpRequest, number: str) -> HttpResponse:
     """The hint on a deal's first board, with nothing stored."""
     try:

@@ -102,7 +102,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return answers.answer(request, SITE, game, said, selected=selected)
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def hint(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return hint_answer.hint(request, find.get_game(game_id, request.session.session_key), SITE)
 

@@ -160,9 +160,11 @@ def build(
     positions: Sequence[engine.Position],
     slip: int | None = None,
     line: Sequence[engine.Move] = (),
+    with_parts: bool = True,
 ) -> Steps:
     """Every step of a game of `moves` (its `positions`, one more than the moves), and of the
-    solver's `line` from the position after `slip` moves when there is one."""
+    solver's `line` from the position after `slip` moves when there is one; without their felts'
+    parts (`with_parts` false) for a record stepped by its links alone."""
     renderer = _Renderer()
     last = len(moves)
     steps: list[Step] = []
@@ -186,7 +188,7 @@ def build(
                 deal=position.redeals_used + 1,
                 home=position.cards_home,
                 mark="slip" if slip is not None and at == slip + 1 else "",
-                parts=_parts(renderer, felt, before),
+                parts=_parts(renderer, felt, before) if with_parts else [],
             )
         )
         before = felt
@@ -210,7 +212,7 @@ def build(
                     deal=after.redeals_used + 1,
                     home=after.cards_home,
                     mark="line",
-                    parts=_parts(renderer, felt, before),
+                    parts=_parts(renderer, felt, before) if with_parts else [],
                 )
             )
             shown, before = after, felt

@@ -227,8 +227,14 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     positions = played.positions()
     moves = played.moves
     slip, line = _solver_line(request, game)
-    found = steps.build(moves, positions, slip, line)
+    # A long record is stepped by its links: its steps' felts do not come with the page.
+    in_page = len(moves) <= limits.MAX_STEPPED_MOVES
+    found = steps.build(moves, positions, slip, line, with_parts=in_page)
     shown, refusal = _asked_step(request, found)
+    listed = found.game_steps
+    if not in_page:
+        around = limits.REPLAY_LIST_AROUND
+        listed = listed[max(0, shown.at - around) : shown.at + around + 1]
     last = found.last
     position = positions[shown.at]
     move = moves[shown.at - 1] if shown.at else None
@@ -241,7 +247,8 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
         "step": shown.at + shown.line,
         "shown": shown,
         "steps": found.steps,
-        "game_steps": found.game_steps,
+        "game_steps": listed,
+        "in_page": in_page,
         "line_steps": found.line_steps,
         "slip": found.slip,
         "last": last,

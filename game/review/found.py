@@ -31,7 +31,7 @@ from game import engine
 from game.board import hints, show_a_win
 from game.engine.review import Slip, State, disagrees
 from game.models import Game, GameReview
-from game.ops import limits
+from game.ops import leases, limits
 
 MAX_MOMENTS = 3
 
@@ -267,11 +267,14 @@ def work_through(game_id: int, cpu_seconds: float, solve_seconds: float) -> None
 def _keep(row: GameReview, game: Game, progress: Progress) -> bool:
     """Save what the review has found, only for the log it was found for."""
     state = progress.state(game)
-    return bool(
-        GameReview.objects.filter(pk=row.pk, moves=game.moves).update(
-            state=state, found=progress.dump()
+    # Only while this worker holds the review's job (leases.saving): one frozen past its lease
+    # and woken again never writes over the review another worker has finished meanwhile.
+    with leases.saving():
+        return bool(
+            GameReview.objects.filter(pk=row.pk, moves=game.moves).update(
+                state=state, found=progress.dump()
+            )
         )
-    )
 
 
 def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, str]:

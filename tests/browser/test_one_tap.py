@@ -18,6 +18,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 NEW_PLAYER = True  # tests/browser/conftest.py leaves this browser's settings as a new player's
 
+ON_BOARD = """() => { const a = document.activeElement;
+  return Boolean(a && a !== document.body && document.getElementById("board").contains(a)); }"""
+
 
 def test_a_new_player_has_auto_move_and_one_tap(live_server: LiveServer, browser: Browser) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -59,9 +62,14 @@ def test_one_tap_plays_a_game_and_finish_ends_it_with_one_press(
                 expect(target).to_have_class(re.compile(r"\bis-target\b"))
                 target.click()
         expect(page.locator("#board")).to_have_attribute("data-moves", str(count + 1))
+        page.wait_for_function(SETTLED)
+        # The focus stays on the board after each move (issue 46), never on the page's body.
+        assert page.evaluate(ON_BOARD), f"focus left the board after {move.text}"
     assert finish.is_visible()
     finish.click()
     expect(page.locator("#board")).to_have_attribute("data-status", "won", timeout=15000)
+    page.wait_for_function(SETTLED)
+    assert page.evaluate(ON_BOARD), "focus left the board after Finish"
     assert one_taps >= 5, (one_taps, two_taps)
     assert two_taps, "every move had one place: the test shows nothing about two taps"
     page.close()

@@ -74,15 +74,30 @@ def play_through(
     return len(moves)
 
 
+# The narrowest card at each size, the same from the opening to a fan of ten (issue 46 for the
+# desktop's; the phones' are today's: see test_small_phones_reach_the_issues_card_and_strip_sizes).
+CARD_AT_LEAST = {(320, 640): 26, (375, 667): 32, (390, 844): 50, (1280, 800): 99, (1920, 1080): 150}
+LANGUAGES = {"en": "", "fr": "/fr", "de": "/de"}
+
+CARD_WIDTH = """() => Math.min(...Array.from(document.querySelectorAll("#board .fan .card.is-top"),
+  (c) => c.getBoundingClientRect().width))"""
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
 @pytest.mark.parametrize("size", [(320, 640), (375, 667), (390, 844), (1280, 800), (1920, 1080)])
 def test_a_fan_growing_to_ten_moves_no_other_fan_nor_row(
-    live_server: LiveServer, browser: Browser, size: tuple[int, int]
+    live_server: LiveServer, browser: Browser, size: tuple[int, int], language: str
 ) -> None:
     width, height = size
     page = browser.new_page(viewport={"width": width, "height": height})
-    play_through(page, live_server.url, FAN_OF_TEN, upto=0)
+    url = live_server.url + LANGUAGES[language]
+    play_through(page, url, FAN_OF_TEN, upto=0)
     before = page.evaluate(PLACES)
-    play_through(page, live_server.url, FAN_OF_TEN)
+    opening_card = page.evaluate(CARD_WIDTH)
+    play_through(page, url, FAN_OF_TEN)
+    card = page.evaluate(CARD_WIDTH)
+    assert card == opening_card
+    assert card >= CARD_AT_LEAST[size] - 0.05, f"{language} {width}x{height}: cards of {card} px"
     after = page.evaluate(PLACES)
     assert after["felt"] == before["felt"]
     moved = [
@@ -102,7 +117,32 @@ def test_a_fan_growing_to_ten_moves_no_other_fan_nor_row(
         assert strips["step"] >= 12 - 0.05, strips
     if (width, height) == (1920, 1080):
         assert height - after["feltBottom"] <= 60
+    print(
+        f"{language} {width}x{height}: card {card:.1f} px, strips {strips['step']:.1f} px, "
+        f"felt ends at {after['feltBottom']} of {height}"
+    )
     page.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="not built yet (issue 46): 44-px cards at 375x667, 36 px at 320x640 and 14-px strips "
+    "leave no room for the bar and the board's lines above a fan of ten (docs/table.md)",
+)
+@pytest.mark.parametrize("size", [(320, 640), (375, 667), (390, 844)])
+def test_small_phones_reach_the_issues_card_and_strip_sizes(
+    live_server: LiveServer, browser: Browser, size: tuple[int, int]
+) -> None:
+    width, height = size
+    page = browser.new_page(viewport={"width": width, "height": height})
+    play_through(page, live_server.url, FAN_OF_TEN)
+    card = page.evaluate(CARD_WIDTH)
+    strips = page.evaluate(STRIPS)
+    after = page.evaluate(PLACES)
+    page.close()
+    assert after["feltBottom"] <= height
+    assert card >= {320: 36, 375: 44, 390: 50}[width] - 0.05, card
+    assert strips["step"] >= 14 - 0.05, strips
 
 
 @pytest.mark.parametrize("width", [390, 1280])

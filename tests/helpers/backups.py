@@ -27,12 +27,20 @@ WRITTEN = re.compile(
 )
 
 
-def manage(database_url: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`python manage.py ARGS` against `database_url`, as an operator would type it."""
+SITE_KEY = "backup-tests-" + "k" * 50
+"""One SECRET_KEY for every command of a backup test, as on one site: `backup --verify` reads
+each session with the site's key, and a key of its own per command would make every session
+unreadable."""
+
+
+def manage(
+    database_url: str, *args: str, timeout: float = 300, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python manage.py ARGS` against `database_url` (and `env`), as an operator would type it."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=server_environment(database_url),
+        env=server_environment(database_url, SECRET_KEY=SITE_KEY, **env),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -66,7 +74,7 @@ def seed(database_url: str, games: int, seed: int = 1) -> None:
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env=server_environment(database_url),
+        env=server_environment(database_url, SECRET_KEY=SITE_KEY),
         capture_output=True,
         text=True,
         timeout=300,

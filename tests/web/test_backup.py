@@ -193,7 +193,8 @@ def sqlite_backup(tmp_path: Path) -> Path:
     database_url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
     prepare(database_url)
     seed(database_url, GAMES)
-    written = backup(database_url, tmp_path / "lucie.backup")
+    (tmp_path / "backups").mkdir()
+    written = backup(database_url, tmp_path / "backups" / "lucie.backup")
     return written.path
 
 
@@ -324,3 +325,77 @@ def test_restore_on_postgresql_refuses_games_then_puts_a_backup_back(
         assert forced.returncode == 0, forced.stderr
         assert count(other, "game_game") == GAMES
         assert unreplayable_games(other) == []
+
+
+# ---------------------------------------------------------------- verify: what a restore would lack
+
+
+def execute(database_url: str, *statements: str) -> None:
+    """Run statements straight against a database (to spoil it before it is backed up)."""
+    if is_postgres(database_url):
+        import psycopg
+
+        with psycopg.connect(database_url, autocommit=True) as db:
+            for statement in statements:
+                db.execute(statement)  # type: ignore[arg-type]
+        return
+    with contextlib.closing(sqlite3.connect(database_url.removeprefix("sqlite:///"))) as db:
+        for statement in statements:
+            db.execute(statement)
+        db.commit()
+
+
+def spoiled_backup(tmp_path: Path, *statements: str, games: int = 3) -> Path:
+    """A backup of another database of this site, spoiled by `statements` first."""
+    folder = tmp_path / "spoiled"
+    with scratch_database(folder) as other:
+        if not POSTGRES:
+            folder.mkdir()
+        prepare(other)
+        if games:
+            seed(other, games, seed=5)
+        execute(other, *statements)
+        (tmp_path / "backups").mkdir()
+        return backup(other, tmp_path / "backups" / "spoiled.backup").path
+
+
+@pytest.mark.parametrize(
+    ("statements", "games", "said"),
+    [
+        (["DROP TABLE game_transfer"], 3, "lacks 1 of the site's tables: game_transfer"),
+        ([], 0, "holds no games, while the database holds 12"),
+        (
+            ["UPDATE django_session SET session_data = 'garbage'"],
+            3,
+            "3 of 3 sessions cannot be read",
+        ),
+    ],
+    ids=["missing-table", "no-games", "garbage-sessions"],
+)
+def test_verify_fails_a_backup_a_restore_would_regret(
+    source: str, tmp_path: Path, statements: list[str], games: int, said: str
+) -> None:
+    spoiled = spoiled_backup(tmp_path, *statements, games=games)
+    done = manage(source, "backup", "--verify", str(spoiled))
+    assert done.returncode != 0, done.stdout
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not POSTGRES, reason="a pg_dump archive: the PostgreSQL pass")
+def test_verify_fails_a_corrupt_postgresql_archive_in_one_sentence(
+    source: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "whole.dump"
+    backup(source, target)
+    data = bytearray(target.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = b"\xff" * 64
+    corrupt = tmp_path / "corrupt.dump"
+    corrupt.write_bytes(bytes(data))
+    done = manage(source, "backup", "--verify", str(corrupt))
+    assert done.returncode != 0, done.stdout
+    assert "verify failed" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

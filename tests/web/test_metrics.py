@@ -106,9 +106,11 @@ def test_moves_undos_games_hints_and_cache_lookups_are_counted(client: Client) -
     assert grew("lucie_moves_total") >= 1
     assert grew("lucie_undos_total") >= 1
     assert grew("lucie_games_started_total") == 1
-    assert grew("lucie_hint_seconds_count") == 1  # the second hint came from the cache
+    # One search, when the deal's page was shown with its hint ready (game/board/hints.py's
+    # `ready`); the boards and hints after it, at the same position, read it from the cache.
+    assert grew("lucie_hint_seconds_count") == 1
     assert grew("lucie_cache_lookups_total", cache="hint", result="miss") == 1
-    assert grew("lucie_cache_lookups_total", cache="hint", result="hit") == 1
+    assert grew("lucie_cache_lookups_total", cache="hint", result="hit") >= 2
     assert grew("lucie_cache_lookups_total", cache="figures", result="miss") == 1
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import socket
 import time
 from typing import Any
@@ -72,14 +73,30 @@ class Command(BaseCommand):
         consumer.run()
 
 
+STOP_SECONDS = 10
+"""After SIGTERM, a process `manage.py work` started that has not ended within this is killed:
+well inside a job's lease (leases.LEASE_SECONDS), so the job goes to another worker as soon as
+it lapses and to no one twice."""
+
+
 class _Consumer(Consumer):  # type: ignore[misc]
     """Huey's consumer, which also starts the lease keeper again when it died, as Huey starts
-    a worker again (its health check, every health_check_interval seconds)."""
+    a worker again (its health check, every health_check_interval seconds), and which, told to
+    stop, ends every process it started (the keeper too) before it exits.
+
+    The keeper beats for `manage.py work` only while a worker can take work: the consumer tells
+    it, through memory they share, how many workers were alive at its last health check (none
+    once it is stopping)."""
 
     def __init__(self, huey: Any, *, keeping: int, **options: Any) -> None:
         super().__init__(huey, **options)
         self.keeping = keeping
         self.keeper: multiprocessing.process.BaseProcess | None = None
+        self.able = multiprocessing.get_context("fork").Value("i", 0, lock=False)
+
+    def start(self) -> None:
+        super().start()
+        self.able.value = len(self.worker_threads)
 
     def start_keeper(self) -> None:
         # The keeper is a process of its own, forked while this one has no thread: a thread here
@@ -87,13 +104,14 @@ class _Consumer(Consumer):  # type: ignore[misc]
         # a crash too), and SQLite's locks copied held would hang that worker for good.
         connections.close_all()
         self.keeper = multiprocessing.get_context("fork").Process(
-            target=_keep_leases, args=(os.getpid(), self.keeping), name="lease keeper",
+            target=_keep_leases, args=(os.getpid(), self.keeping, self.able), name="lease keeper",
             daemon=True,
         )  # fmt: skip
         self.keeper.start()
 
     def check_worker_health(self) -> bool:
         healthy = bool(super().check_worker_health())
+        self.able.value = sum(1 for _, process in self.worker_threads if process.is_alive())
         if self.keeper is not None and not self.keeper.is_alive():
             logger.warning("the lease keeper died (exit code %s); starting it again",
                            self.keeper.exitcode)  # fmt: skip
@@ -101,18 +119,46 @@ class _Consumer(Consumer):  # type: ignore[misc]
             return False
         return healthy
 
+    def stop(self, graceful: bool = False) -> None:
+        self.able.value = 0
+        if self.keeper is not None and self.keeper.is_alive():
+            self.keeper.terminate()
+        super().stop(graceful=graceful)
+        # Whatever is still running now (a search deaf to its interrupt, a keeper forked after
+        # Huey set its handlers) is ended by force before this process exits: multiprocessing's
+        # exit waits for its children without end.
+        processes = [process for _, process in self.worker_threads]
+        processes += [self.scheduler, self.keeper]
+        deadline = time.monotonic() + STOP_SECONDS
+        for process in processes:
+            if process is not None:
+                process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process is not None and process.is_alive():
+                logger.warning("%s did not stop within %s s; killing it", process.name,
+                               STOP_SECONDS)  # fmt: skip
+                process.kill()
+                process.join(5)
 
-def _keep_leases(master: int, workers: int) -> None:
-    """Beat and sweep every SWEEP_SECONDS for as long as `manage.py work` (`master`) runs."""
+
+def _keep_leases(master: int, workers: int, able: Any) -> None:
+    """Beat and sweep every SWEEP_SECONDS for as long as `manage.py work` (`master`) runs; beat
+    only while one of its workers is alive to take work."""
     from game.ops import leases, queue
 
+    # A keeper started again is forked after Huey set the consumer's signal handlers: SIGTERM
+    # must end it, and Ctrl-C (sent to the whole group) is the consumer's to handle.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     name = f"worker:{socket.gethostname()}:{master}"
     while os.getppid() == master:
         try:
             close_old_connections()
-            leases.beat(
-                name, f"manage.py work, {workers} worker processes, keeper pid {os.getpid()}"
-            )
+            if able.value > 0:
+                leases.beat(
+                    name, f"manage.py work, {workers} worker processes, keeper pid {os.getpid()}"
+                )
             for job in leases.sweep(queue.pending()):
                 leases.wake(job.key, job.kind)
         except Exception:

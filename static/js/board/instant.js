@@ -2,7 +2,7 @@
 // table at once, then sent, one at a time, each after the answer before it (so with its move
 // count). Each answer is the board; a refusal ends the moves still waiting; with no answer the
 // laid moves come off and the board is asked for until the server answers.
-import { $, board, fill, say } from "./page.js";
+import { $, board, fill, focusLost, nearestStop, say } from "./page.js";
 
 const TIMEOUT_MS = 10000;
 const RETRY_MS = 4000;
@@ -67,6 +67,8 @@ function lay(text, again = false) {
   const onto = home || place.closest("[data-fan]");
   // The move count shown waits for the answer, as the status and the controls do.
   const message = $(".message", root);
+  // The focus stays on the fan the card left, never on the page's body (docs/frontend.md).
+  const focused = !focusLost() && root.contains(document.activeElement);
   for (const element of [from, onto, message]) if (element) keep(element);
   if (!again) document.dispatchEvent(new CustomEvent("lucie:lay"));
   card.classList.remove("is-selected", "buried", "is-target", "is-dragged");
@@ -93,6 +95,10 @@ function lay(text, again = false) {
   }
   // The live region waits for the answer: a screen reader hears the move once, as the server says it.
   if (message) message.textContent = "";
+  if (focused && focusLost()) {
+    const stop = nearestStop(from, root);
+    if (stop) stop.focus({ preventScroll: true });
+  }
   if (!again) document.dispatchEvent(new CustomEvent("lucie:laid"));
   return true;
 }

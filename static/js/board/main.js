@@ -5,7 +5,7 @@ import * as dialogs from "./dialogs.js";
 import * as drag from "./drag.js";
 import * as instant from "./instant.js";
 import * as keys from "./keys.js";
-import { $, $$, RANKS, board, clickAction, fanStop, fill, say, setting } from "./page.js";
+import { $, $$, RANKS, board, clickAction, fill, focusLost, nearestStop, say, setting } from "./page.js";
 import * as press from "./press.js";
 import * as selection from "./selection.js";
 import * as timer from "./timer.js";
@@ -15,7 +15,7 @@ import * as timer from "./timer.js";
 // older one) and key (`v`: the server leaves out what is unchanged) of the board on show.
 function onConfigRequest(event) {
   const detail = event.detail;
-  if (detail.verb === "get" && detail.elt && detail.elt.hasAttribute && detail.elt.hasAttribute("data-keyed")) {
+  if (detail.elt && detail.elt.hasAttribute && detail.elt.hasAttribute("data-keyed")) {
     // The hint names the board it is asked from, so its answer leaves out the fans it leaves
     // as they are (the server sends them as hx-preserve placeholders).
     const shown = board();
@@ -55,23 +55,18 @@ function rememberFocus() {
   if (fan) focusKey = `[data-fan="${fan.dataset.fan}"]`;
   else if (foundation) focusKey = `[data-foundation="${foundation.dataset.foundation}"]`;
   else if (action) focusKey = `[data-action="${action.dataset.action}"]`;
+  else if (active.closest("details.menu")) focusKey = "details.menu > summary";
+  else focusKey = ANYWHERE; // "Finish", the end panel's actions, the menu…
 }
+
+// Focus on the board with no place of its own in the new board: the first fan with a top card.
+const ANYWHERE = "[data-fan]";
 
 function focusAfterSwap(root, key) {
   const place = $(key, root);
   if (!place) return null;
-  if (place.matches("[data-fan]")) {
-    // This fan's top card, else the nearest fan that has one.
-    const all = $$(".fans [data-fan]", root);
-    const at = all.indexOf(place);
-    const order = all.map((fan, index) => ({ fan, far: Math.abs(index - at) + (index < at ? 0.5 : 0) }));
-    order.sort((a, b) => a.far - b.far);
-    for (const { fan } of order) {
-      const stop = fanStop(fan);
-      if (stop && !stop.disabled) return stop;
-    }
-    return null;
-  }
+  // This fan's top card, else the nearest fan that has one.
+  if (place.matches("[data-fan]")) return nearestStop(place, root);
   const hidden = place.closest("details:not([open])");
   if (hidden) return $("summary", hidden);
   if (!place.disabled) return place;
@@ -100,7 +95,12 @@ function afterSwap(event) {
   if (preselected) selection.select(preselected);
   else if (picked) selection.pickAgain(picked);
   const menu = $("details.menu", root);
-  if (menu) menu.open = false;
+  if (menu) {
+    // Redo, hidden with the menu, gives the focus to its summary.
+    const inside = menu.open && menu.contains(document.activeElement);
+    menu.open = false;
+    if (inside) $("summary", menu).focus({ preventScroll: true });
+  }
   mark(root);
   offerFinish(root);
   if (focusKey) {
@@ -109,6 +109,11 @@ function afterSwap(event) {
     // Never scrolled to: a loss's panel lies below the felt, and the page must stay where it was
     // with the cards it explains in view.
     if (stop) stop.focus({ preventScroll: true });
+    if (focusLost()) {
+      const near = ended ? null : nearestStop($(".fans [data-fan]", root), root);
+      const fallback = near || $(".end .actions button, .end .actions a, .bar button:not([disabled])", root);
+      if (fallback) fallback.focus({ preventScroll: true });
+    }
     focusKey = null;
   }
 }

@@ -24,6 +24,26 @@ export function fanStop(fan) {
   return $("button.is-top, button.slot", fan) || $("button", fan);
 }
 
+// The stop of `fan`, else of the nearest fan that has one (a fan emptied has none to take).
+export function nearestStop(fan, root = board()) {
+  const all = $$(".fans [data-fan]", root);
+  const at = Math.max(0, all.indexOf(fan));
+  const order = all.map((each, index) => ({ each, far: Math.abs(index - at) + (index < at ? 0.5 : 0) }));
+  order.sort((a, b) => a.far - b.far);
+  for (const { each } of order) {
+    const stop = fanStop(each);
+    if (stop && !stop.disabled) return stop;
+  }
+  return null;
+}
+
+// Whether the keyboard's focus is lost: on the page's body (where a removed or moved element
+// leaves it), or nowhere.
+export function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected;
+}
+
 // Press one of the board's controls (data-action="undo", "redeal"…) if it is enabled.
 export function clickAction(name) {
   const button = board() && $(`[data-action="${name}"]`, board());

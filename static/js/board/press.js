@@ -1,19 +1,21 @@
 // Presses answered in their own frame (docs/frontend.md, "Every press in one frame"). Undo and
 // Redo show at once the board the press leads to, from the boards the server has shown this page;
-// Hint lights the hint looked up for the board on show; every other control looks pressed at
-// once. The server's answer is the board in every case: it confirms the one shown or replaces it.
+// Hint lights the hint the board came with (`data-ready-hint`, game/board/hints.py's `ready`),
+// or one looked up since; every other control looks pressed at once. The server's answer is the board in every case: it confirms the one shown or replaces it.
 // A board laid ahead is sent with no key (`v`), so its answer is whole and owes nothing to it.
 import { busy, parseMove } from "./instant.js";
 import { $, $$, board, fanStop, fill, say } from "./page.js";
 
 const KEEP = 400; // boards kept: a long game's, with room for its redeals
-const IDLE_MS = 250; // a board on show this long has its hint looked up
+const IDLE_MS = 250; // a board that came without its hint, on show this long, has it looked up
 const past = []; // the server's boards in the order shown (felt, move count, marks), the last on show
 const ahead = []; // boards undone, the next redo last
 let guessing = null; // { action, before, xhr } while a board shown ahead waits for its answer
 let peeked = null; // { key, move, message }: the hint of the board with that key
 let peekTimer = null;
 let onBoard = () => {};
+// A kept board's marks, and its hint (a board laid ahead lights it at once too).
+const MARKS = ["lastCard", "lastFrom", "blocked", "readyHint", "readySaid"];
 
 export function shown(root) {
   const count = Number(root.dataset.moves);
@@ -44,7 +46,8 @@ export function shown(root) {
   lookAhead(root);
 }
 
-// Only for a player who presses Hint (in this browser, once): the others cost the server nothing.
+// A board that came without its hint (a busy server) has it looked up, only for a player who
+// presses Hint (in this browser, once).
 const HINTS_KEY = "lucie.hints";
 let hinting = false;
 try {
@@ -65,14 +68,13 @@ function hintPressed() {
 
 function lookAhead(root) {
   clearTimeout(peekTimer);
-  if (!hinting || root.dataset.status !== "playing" || !root.dataset.position) return;
+  if (!hinting || root.dataset.status !== "playing" || !root.dataset.position || root.dataset.readyHint) return;
   const key = root.dataset.position;
   if (peeked && peeked.key === key) return;
   peekTimer = setTimeout(() => {
     const form = $("form[data-keyed]", root);
     if (!form || board() !== root || busy()) return;
-    const url = new URL(form.getAttribute("hx-get"), window.location.href);
-    for (const input of $$("input[type=hidden]", form)) url.searchParams.set(input.name, input.value);
+    const url = new URL(form.getAttribute("hx-post"), window.location.href);
     url.searchParams.set("peek", "1");
     fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then((answer) => (answer.ok ? answer.json() : null))
@@ -95,9 +97,15 @@ function settle(root) {
   }
 }
 
+function knownHint(root) {
+  if (root.dataset.readyHint) return { move: root.dataset.readyHint, message: root.dataset.readySaid || "" };
+  return peeked && peeked.key === root.dataset.position ? peeked : null;
+}
+
 function lightHint(root) {
-  if (!peeked || peeked.key !== root.dataset.position) return false;
-  const move = parseMove(peeked.move);
+  const known = knownHint(root);
+  if (!known) return false;
+  const move = parseMove(known.move);
   if (!move) return false;
   if (move.redeal) {
     const redeal = $('[data-action="redeal"]', root);
@@ -111,7 +119,7 @@ function lightHint(root) {
     else if (move.fan !== null) place = $(`[data-fan="${move.fan}"]`, root);
     if (place) place.dataset.hint = "target";
   }
-  if (peeked.message) say(peeked.message);
+  if (known.message) say(known.message);
   return true;
 }
 
@@ -121,7 +129,7 @@ function entryOf(root) {
   for (const element of $$(".is-selected, .is-target", felt)) element.classList.remove("is-selected", "is-target");
   const moves = $(".info .moves b", root);
   const marks = {};
-  for (const name of ["lastCard", "lastFrom", "blocked"]) marks[name] = root.dataset[name] || "";
+  for (const name of MARKS) marks[name] = root.dataset[name] || "";
   return { count: Number(root.dataset.moves), felt, shownCount: moves ? moves.textContent : "", marks };
 }
 
@@ -162,7 +170,7 @@ function putBack(root, back) {
   const moves = $(".info .moves b", root);
   if (moves) moves.textContent = back.shownCount;
   if (back.key) root.dataset.position = back.key;
-  for (const name of ["lastCard", "lastFrom", "blocked"]) {
+  for (const name of MARKS) {
     if (back.marks[name]) root.dataset[name] = back.marks[name];
     else delete root.dataset[name];
   }

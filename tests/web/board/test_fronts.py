@@ -51,7 +51,7 @@ def test_a_first_boards_urls_are_the_resolvers(language: str, rules: engine.Rule
         site = board_urls(SITE, first_board(7, rules))
         query = f"?rules={rules.name}"
         assert site["page"] == reverse("deal", args=[7])
-        assert site["hint"] == reverse("deal_hint", args=[7])
+        assert site["hint"] == reverse("deal_hint", args=[7]) + query
         assert site["show_a_win"] == reverse("deal_show_a_win", args=[7]) + query
         assert (site["rules"], site["daily"]) == (rules.name, "")
         for change in CHANGES:
@@ -59,7 +59,7 @@ def test_a_first_boards_urls_are_the_resolvers(language: str, rules: engine.Rule
         embed = board_urls(EMBED, Game(deal_number=7, rules=rules.name, token=""))
         query = "" if rules == engine.DEFAULT_RULES else query
         assert embed["page"] == reverse("embed:deal", args=[7])
-        assert embed["hint"] == reverse("embed:deal_hint", args=[7])
+        assert embed["hint"] == reverse("embed:deal_hint", args=[7]) + query
         assert embed["rules"] == ("" if not query else rules.name)
         for change in CHANGES:
             assert embed[change] == reverse(f"embed:deal_{change}", args=[7]) + query

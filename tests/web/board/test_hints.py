@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.core.cache import cache
@@ -73,6 +74,7 @@ def test_a_hint_cut_short_is_kept_only_a_few_seconds(
     move = engine.legal_moves(position)[0]
     monkeypatch.setattr(hints, "fair_hint", lambda position: FairMove(move, cut=cut))
     key = hints.cache_key(game.record)
+    cache.delete(key)  # the page came with its hint (hints.ready), kept for a day
 
     hints.hint_for(game.record, position)
 
@@ -88,6 +90,7 @@ def test_a_cut_short_hint_never_replaces_a_finished_one_kept_meanwhile(
     position = game.replay().position
     finished, cut = engine.legal_moves(position)[:2]
     key = hints.cache_key(game.record)
+    cache.delete(key)  # the page came with its hint (hints.ready)
 
     def loaded_search(position: engine.Position) -> FairMove:
         cache.set(key, finished.text, hints.COMPLETE_SECONDS)  # the other server's answer
@@ -107,6 +110,8 @@ def test_a_finished_hint_replaces_a_cut_short_one(
     position = game.replay().position
     cut, finished = engine.legal_moves(position)[:2]
     key = hints.cache_key(game.record)
+
+    cache.delete(key)  # the page came with its hint (hints.ready)
 
     def quiet_search(position: engine.Position) -> FairMove:
         cache.set(key, cut.text, hints.CUT_SECONDS)  # another server's loaded moment
@@ -155,14 +160,14 @@ def test_a_hint_is_counted_and_a_refused_count_still_shows_it(
     from game.querysets import GameQuerySet
 
     game = start(client)
-    assert client.get(f"/game/{game.pk}/hint/").status_code == 200
+    assert client.post(f"/game/{game.pk}/hint/").status_code == 303
     assert Game.objects.get(pk=game.pk).hints == 1
 
     def full(*args: object, **kwargs: object) -> None:
         raise DatabaseError("database or disk is full")
 
     monkeypatch.setattr(GameQuerySet, "update", full)
-    response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    response = client.post(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b"data-hint" in response.content
     assert Game.objects.get(pk=game.pk).hints == 1
@@ -175,9 +180,9 @@ def test_a_cached_hint_is_the_games_read_and_its_count(client: Client) -> None:
     from django.test.utils import CaptureQueriesContext
 
     game = start(client)
-    assert client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).status_code == 200
+    assert client.post(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).status_code == 200
     with CaptureQueriesContext(connection) as captured:
-        answer = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+        answer = client.post(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
     assert answer.status_code == 200
     sql = [q["sql"] for q in captured.captured_queries]
     assert len(sql) == 2, sql
@@ -192,3 +197,77 @@ def test_a_hint_for_a_session_that_is_gone_is_a_404(client: Client) -> None:
     store: SessionBase = client.session
     store.delete()
     assert client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).status_code == 404
+
+
+def test_a_hint_asked_by_get_shows_it_and_writes_nothing(client: Client) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from game.models import Game
+
+    game = start(client)
+    with CaptureQueriesContext(connection) as captured:
+        card = hinted_card(client, game.pk)
+    assert card
+    writes = [q["sql"] for q in captured.captured_queries if not q["sql"].startswith("SELECT")]
+    assert writes == []
+    assert Game.objects.get(pk=game.pk).hints == 0
+
+
+def test_a_hint_posted_without_javascript_is_counted_then_shown_by_its_get(
+    client: Client,
+) -> None:
+    from game.models import Game
+
+    game = start(client)
+    posted = client.post(f"/game/{game.pk}/hint/")
+    assert posted.status_code == 303
+    assert posted["Location"] == f"/game/{game.pk}/hint/"
+    shown = client.get(posted["Location"])
+    assert 'data-hint="card"' in shown.content.decode()
+    assert Game.objects.get(pk=game.pk).hints == 1
+
+
+def test_a_first_boards_hint_is_remembered_only_when_posted(client: Client) -> None:
+    client.get("/deal/5/?rules=lucie")
+    url, htmx = "/deal/5/hint/?rules=lucie", {"HX-Request": "true"}
+    assert client.get(url, headers=htmx).status_code == 200
+    assert "first_hint" not in client.session
+    assert client.post(url, headers=htmx).status_code == 200
+    assert client.session["first_hint"] == "lucie 5"
+
+
+def ready_hint(html: str) -> str:
+    found = re.search(r'id="board"[^>]*?data-ready-hint="([^"]+)"', html, re.S)
+    return unescape(found[1]) if found else ""
+
+
+def test_every_board_comes_with_its_hint_ready(client: Client) -> None:
+    """The page, and the board a move answers with, carry the hint a press will show."""
+    game = start(client)
+    page = client.get(f"/game/{game.pk}/").content.decode()
+    kept = cache.get(hints.cache_key(game.record))
+    assert kept
+    assert ready_hint(page) == kept
+    assert 'data-ready-said="' in page
+
+    moved = client.post(
+        f"/game/{game.pk}/move/",
+        {"move": kept, "n": str(game.move_count)},
+        headers={"HX-Request": "true"},
+    )
+    assert moved.status_code == 200
+    game.refresh_from_db()
+    assert game.move_count >= 1
+    assert ready_hint(moved.content.decode()) == cache.get(hints.cache_key(game.record))
+
+
+def test_a_board_shown_while_every_hint_slot_is_taken_comes_without_its_hint(
+    client: Client,
+) -> None:
+    game = start(client, number=4243)
+    cache.delete(hints.cache_key(game.record))
+    with limits.computing(hint=True):
+        page = client.get(f"/game/{game.pk}/", headers={"HX-Request": "true"})
+    assert page.status_code == 200
+    assert ready_hint(page.content.decode()) == ""

@@ -52,3 +52,39 @@ def test_a_show_a_win_asked_during_a_flood_of_reviews_is_searched(
     assert asked.outcome == "queued"  # the queue here is immediate: the job has run
     assert searched == ["lucie 7"]
     assert Job.objects.get(key="show_a_win:p").state == Job.State.DONE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fifty_simultaneous_asks_never_pass_the_cap(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    """Fifty asks at the same moment, each on a connection of its own, against a cap of 20:
+    the count and the new row are one statement, so exactly 20 are made (on PostgreSQL too)."""
+    import threading
+
+    from django.db import connection
+
+    monkeypatch.setattr(leases, "wake", lambda *args, **kwargs: True)
+    settings.QUEUE_CAPS = {**settings.QUEUE_CAPS, "review": 20}
+    start = threading.Barrier(50)
+    outcomes: list[str] = []
+    errors: list[BaseException] = []
+
+    def asking(n: int) -> None:
+        try:
+            start.wait()
+            outcomes.append(leases.ask("review", f"review:race:{n}", str(n)).outcome)
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=asking, args=(n,)) for n in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    assert Job.objects.filter(kind="review", state__in=leases.OPEN).count() == 20
+    assert sorted(outcomes).count("queued") == 20
+    assert outcomes.count("full") == 30

@@ -321,10 +321,10 @@ def test_pages_refuse_post(client: Client, url: str) -> None:
     assert client.post(url).status_code == 405
 
 
-def test_hint_and_game_page_refuse_post(client: Client) -> None:
+def test_game_page_refuses_post_and_hint_refuses_put(client: Client) -> None:
     game = start(client)
 
-    assert client.post(f"/game/{game.pk}/hint/").status_code == 405
+    assert client.put(f"/game/{game.pk}/hint/").status_code == 405
     assert client.post(f"/game/{game.pk}/").status_code == 405
     assert client.put("/new/").status_code == 405
 

@@ -52,10 +52,12 @@ def _queue_env(tmp_path: Path, **more: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _work(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+def _work(
+    database_url: str, log: Path, *, workers: int = 1, **env: str
+) -> Iterator[subprocess.Popen[bytes]]:
     with log.open("ab") as sink:
         worker = subprocess.Popen(
-            [sys.executable, "manage.py", "work", "--workers", "1"],
+            [sys.executable, "manage.py", "work", "--workers", str(workers)],
             cwd=ROOT,
             env=server_environment(database_url, **env),
             stdout=sink,
@@ -123,6 +125,53 @@ def test_a_worker_killed_mid_review_hands_it_on_and_the_polling_page_sees_it_don
     assert state == "done", log.read_text()[-3000:]
     assert took < DONE_WITHIN
     assert (job["state"], job["attempts"]) == ("done", 2)  # the killed try, then another
+
+
+def _review_row(database_url: str, game: int) -> dict[str, object]:
+    found = rows(database_url, f"SELECT state, found FROM game_gamereview WHERE game_id = {game}")
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_worker_frozen_past_its_lease_never_saves_over_the_review_done_by_another(
+    tmp_path: Path,
+) -> None:
+    """Two workers; the one holding a review is stopped (SIGSTOP) past its lease, the other
+    takes the job again and finishes it; the first, continued (SIGCONT), finds its lease gone
+    when it comes to save: the finished review is saved once, by its second holder."""
+    queue = _queue_env(tmp_path)
+    with running_gunicorn(tmp_path, workers=2, threads=4, **queue) as server:
+        player = server.player()
+        game = lost_over_http(player, LOSS)
+        assert player.post(f"/game/{game}/review/ask/", {}).status == 200
+        log = tmp_path / "work.log"
+        with _work(server.database_url, log, workers=2, **queue) as worker, burners(BURNERS):
+            deadline = time.monotonic() + 60
+            while (now := _job(server.database_url))["state"] != "running":
+                assert time.monotonic() < deadline, log.read_text()[-500:]
+                time.sleep(0.05)
+            frozen = int(str(now["holder"]).split(":")[1])
+            assert frozen in _children(worker.pid)
+            os.kill(frozen, signal.SIGSTOP)
+            try:
+                deadline = time.monotonic() + 120
+                while (now := _job(server.database_url))["state"] != "done":
+                    assert time.monotonic() < deadline, (now, log.read_text()[-2000:])
+                    time.sleep(0.2)
+                assert int(str(now["holder"]).split(":")[1]) != frozen
+                finished = _review_row(server.database_url, game)
+                assert finished["state"] == "done"
+            finally:
+                os.kill(frozen, signal.SIGCONT)
+            # The first holder runs on to its next save, and is turned away there.
+            deadline = time.monotonic() + 60
+            while "was taken from" not in log.read_text():
+                assert time.monotonic() < deadline, log.read_text()[-3000:]
+                assert _review_row(server.database_url, game) == finished
+                time.sleep(0.2)
+            assert _review_row(server.database_url, game) == finished
+            job = _job(server.database_url)
+    assert (job["state"], job["attempts"]) == ("done", 2)
 
 
 def _redis_on(port: int) -> subprocess.Popen[bytes]:

@@ -1,0 +1,56 @@
+"""What `manage.py restore` does around the copy so that nothing stale outlives it: a fence that
+keeps the queue's workers and its scheduler from taking work while the database is replaced, and
+the caches' keys forgotten, so that no session or figure of the database as it was answers for
+the database as restored.
+
+- The fence is a `Beat` row named leases.FENCE (the table every worker already reads), raised
+  and lowered by leases.raise_fence and lower_fence: a worker's claim is one conditional UPDATE
+  that also asks that no fresh fence exists, so a job is not started while it stands. A fence
+  older than leases.FENCE_SECONDS is ignored: a restore killed midway does not stop the
+  workers for good. The copy replaces the table with the backup's, so the restore puts the
+  fence up again right after it, forgets the caches, and only then takes it down.
+- The caches: every key under the site's prefix in each configured cache that is shared (Redis:
+  the sessions and the default cache) is deleted, never the whole Redis database (the queue or
+  another site may share it). A cache in a process's own memory goes with the stopped process.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.cache import caches
+
+logger = logging.getLogger(__name__)
+
+
+def forget_caches() -> int:
+    """Delete every key of this site in each shared cache; how many were deleted."""
+    forgotten = 0
+    seen: set[tuple[str, str]] = set()
+    for alias, config in settings.CACHES.items():
+        backend = str(config.get("BACKEND", ""))
+        if "Redis" not in backend:
+            continue
+        cache = caches[alias]
+        where = (str(config.get("LOCATION")), str(config.get("KEY_PREFIX", "")))
+        if where in seen:
+            continue
+        seen.add(where)
+        forgotten += _forget_redis(cache, where[1])
+    return forgotten
+
+
+def _forget_redis(cache: object, prefix: str) -> int:
+    client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+    pattern = f"{prefix}:*" if prefix else "*"
+    forgotten = 0
+    batch: list[bytes] = []
+    for key in client.scan_iter(match=pattern, count=1000):
+        batch.append(key)
+        if len(batch) >= 1000:
+            forgotten += int(client.delete(*batch))
+            batch = []
+    if batch:
+        forgotten += int(client.delete(*batch))
+    return forgotten
