@@ -172,9 +172,8 @@ def board(
     held = kept.held_board(game, change.before if change else None, asked.previous, key)
     felt = _felt(game, played, legal, selected, hint, held)
     keep = kept.unchanged(game, played, held, felt.foundations, legal) if held else kept.Keep()
-    # The same board with the same line on show (a "Show a win" asked again): its list stays.
-    # Only a line with a next move has it in the board's key; any other verdict is sent again
-    # (a few lines: a search on may have settled, or stopped, since).
+    # The same board with the same line on show (Show a win asked again) keeps its list; only a
+    # line with a next move is in the key, any other verdict (a few lines) is sent again.
     keep.show_a_win = (
         on_show is not None
         and on_show.next_move is not None
