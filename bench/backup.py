@@ -185,7 +185,9 @@ def main() -> None:
 
         from game.ops.pgdump import client
 
-        path = Path(folder.name) / "lucie.backup"
+        # A folder of its own: backup refuses the live database's folder (game/ops/backup.py).
+        (Path(folder.name) / "backups").mkdir()
+        path = Path(folder.name) / "backups" / "lucie.backup"
         python = [sys.executable, "manage.py"]
         backup_seconds = timed([*python, "backup", str(path)], source)
         size = path.stat().st_size
