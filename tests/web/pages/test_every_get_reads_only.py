@@ -12,8 +12,7 @@ being skipped."""
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,12 +32,12 @@ from game.ops.leases import Job
 from tests.helpers.daily_loop import finished, session_of
 from tests.helpers.play import a_card_move, post, start
 from tests.helpers.show_a_win import ask, request_gives_up, search_on
+from tests.helpers.writes import Writes
 
 pytestmark = pytest.mark.django_db
 
 NOW = dt.datetime(2027, 3, 1, 12, 0, tzinfo=dt.UTC)
 TODAY = 20270301
-WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.I)
 LANGUAGES = ("en", "fr", "de")
 
 # The known exceptions, each with its reason, and nothing else. None now: the hint's GETs count
@@ -98,20 +97,6 @@ def every_pattern() -> list[tuple[str, set[str], str]]:
 
 
 # ---------------------------------------------------------------- the players
-
-
-class Writes:
-    """The writes sent to the database, other than the session's."""
-
-    def __init__(self) -> None:
-        self.seen: list[str] = []
-
-    def __call__(
-        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
-    ) -> Any:
-        if WRITES.match(sql) and "django_session" not in sql:
-            self.seen.append(sql)
-        return execute(sql, params, many, context)
 
 
 def _player(client: Client, state: str, world: dict[str, Any], monkeypatch: Any) -> Game:

@@ -9,8 +9,7 @@ write made by any module (a percentile kept, a challenge made, a job's row) fail
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from pytest_django.fixtures import Settings
 
 from game.models import Challenge, ChallengeEntry, Game
 from tests.helpers.daily_loop import finished, session_of
+from tests.helpers.writes import Writes
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,6 @@ NOW = dt.datetime(2027, 1, 1, 15, 0, tzinfo=dt.UTC)
 TODAY = 20270101
 YESTERDAY = 20261231
 BEGUN = NOW - dt.timedelta(hours=2)
-WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.I)
 
 
 @pytest.fixture(autouse=True)
@@ -39,20 +38,6 @@ def _clock(settings: Settings) -> Iterator[None]:
     cache.clear()
     with time_machine.travel(NOW, tick=False):
         yield
-
-
-class Writes:
-    """The writes sent to the database, other than the session's."""
-
-    def __init__(self) -> None:
-        self.seen: list[str] = []
-
-    def __call__(
-        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
-    ) -> Any:
-        if WRITES.match(sql) and "django_session" not in sql:
-            self.seen.append(sql)
-        return execute(sql, params, many, context)
 
 
 def gets(client: Client, url: str) -> list[str]:
