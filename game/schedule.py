@@ -31,10 +31,10 @@ from django.utils import timezone
 from huey import crontab
 
 from game import deals
+from game import prune as pruning
 from game.board import show_a_win_job
 from game.daily import difficulty_job
 from game.ops import backup, leases, queue
-from game.ops import prune as pruning
 from game.ops.leases import Job
 from game.ops.queue import PRIORITY_NIGHTLY, huey
 from game.review import review_job

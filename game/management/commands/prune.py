@@ -1,6 +1,6 @@
 """`manage.py prune [--unplayed-hours H] [--embed-days D]`: remove expired sessions (idle 400
 days), games never moved in, embed games left alone, games in progress whose session is gone and
-spent transfer codes (see game/ops/prune.py for what is kept). Run it daily."""
+spent transfer codes (see game/prune.py for what is kept). Run it daily."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from game.ops import prune
+from game import prune
 
 
 class Command(BaseCommand):
