@@ -228,8 +228,10 @@ def _inode(status: os.stat_result) -> Inode:
 def target_folder(folder: Path) -> Iterator[int]:
     """The folder a backup goes into, opened once (O_DIRECTORY, O_NOFOLLOW): every check and
     write after this goes through the handle, never through the path again."""
-    resolved = os.path.realpath(folder)
     try:
+        # strict: a folder that is not there (or vanishes as it is resolved) is refused here,
+        # in a sentence, rather than as a traceback.
+        resolved = os.path.realpath(folder, strict=True)
         handle = os.open(resolved, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):
         raise BackupError(f"cannot write in {folder}: {folder} is not a folder") from None
