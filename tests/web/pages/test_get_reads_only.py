@@ -129,12 +129,3 @@ def test_a_daily_page_with_no_game_yet_stores_none(client: Client) -> None:
     assert gets(client, "/daily/") == []
     assert gets(client, "/daily/2026/12/30/") == []
     assert not Game.objects.exists()
-
-
-def test_the_writes_are_seen(client: Client) -> None:
-    """The wrapper catches a write: a POST that makes a game shows up."""
-    writes = Writes()
-    session_of(client)
-    with connection.execute_wrapper(writes):
-        assert client.post("/daily/").status_code == 303
-    assert any(sql.lstrip().upper().startswith("INSERT") for sql in writes.seen)
