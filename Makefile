@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 help:
 	@echo "make run      set up .venv if needed, migrate, serve on http://127.0.0.1:8000/ with the queue's workers"
 	@echo "make test     the whole test suite (SQLite; PostgreSQL when DATABASE_URL is set)"
-	@echo "make check    the quick lane: lint, then the tests a change most likely breaks (about a minute)"
+	@echo "make check    the quick lane: lint, then the tests a change most likely breaks (under a minute)"
 	@echo "make lint     ruff, and mypy (strict for game/engine)"
 	@echo "make format   ruff format"
 	@echo "make bench-load  gunicorn under wrk: move vs bare view, long games, bytes (needs wrk)"
