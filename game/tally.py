@@ -89,7 +89,7 @@ def record(game: Game, before: Counted, now: Counted) -> None:
         return
     with transaction.atomic():
         if now[0] and not before[0]:
-            DailyTally.objects.get_or_create(deal_number=number)
+            _day_row(number)
             DailyTally.objects.filter(deal_number=number).update(players=F("players") + 1)
         if now[1] and not (before[0] and before[1]):
             _first_end(game)
@@ -128,8 +128,16 @@ def _first_end(game: Game) -> None:
             default=F("best_wall_ms"),
             output_field=PositiveBigIntegerField(),
         )
-    DailyTally.objects.get_or_create(deal_number=game.deal_number)
+    _day_row(game.deal_number)
     DailyTally.objects.filter(deal_number=game.deal_number).update(**changes)
+
+
+def _day_row(number: int) -> None:
+    """Make the deal's row if it has none, with no error when another transaction makes it at
+    the same moment (midnight UTC's first moves): INSERT ... ON CONFLICT DO NOTHING (INSERT OR
+    IGNORE on SQLite), where get_or_create would send an insert that fails, and PostgreSQL would
+    log it."""
+    DailyTally.objects.bulk_create([DailyTally(deal_number=number)], ignore_conflicts=True)
 
 
 def entries(low: int, high: int) -> Q:

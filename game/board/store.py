@@ -111,24 +111,27 @@ def start(
         return game
 
 
-def _one_daily_start_at_a_time(game: Game) -> None:
-    """On PostgreSQL, a session's daily starts of one deal wait for each other (an advisory lock
-    to the end of the transaction), so the second sees the first's game rather than meeting it
-    in a unique constraint: a conflict's error would write the session key into the server's log
-    (its DETAIL line, and the statement's text). SQLite takes one writer at a time already."""
+def _daily_starts_one_at_a_time(game: Game, network: str) -> None:
+    """On PostgreSQL, the daily starts of one deal by one session, and by one client network,
+    wait for each other (advisory locks to the end of the transaction), so the second sees the
+    first's game rather than meeting it in a unique constraint: a conflict's error would write
+    the session key into the server's log (its DETAIL line, and the statement's text, which
+    holds every value of the row). The session's lock is always taken first, so two starts never
+    wait for each other round a circle. SQLite takes one writer at a time already."""
     if connection.vendor != "postgresql":
         return
+    names = [f"daily-start:{game.session_key}:{game.deal_number}"]
+    if network:
+        names.append(f"daily-network:{network}:{game.deal_number}")
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-            [f"daily-start:{game.session_key}:{game.deal_number}"],
-        )
+        for name in names:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [name])
 
 
 def _start_daily(game: Game, network: str) -> Game:
     """Store `game`, a session's daily game, unless the session has one of its deal in play:
     then that one. In the caller's transaction."""
-    _one_daily_start_at_a_time(game)
+    _daily_starts_one_at_a_time(game, network)
     in_play = find.same_kind(game).filter(status=Game.Status.PLAYING)
     existing = in_play.first()
     if existing is not None:
