@@ -39,7 +39,15 @@ from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Va
 
 from game import deals
 from game.models import DailyRank, DailyTally, Game
-from game.status import BEST_TIME_FLOOR_MS_PER_MOVE, FIELDS, RANK_WIN, TOO_FAST, WIN, rank_key
+from game.status import (
+    BEST_TIME_FLOOR_MS_PER_MOVE,
+    FIELDS,
+    RANK_FIELDS,
+    RANK_WIN,
+    TOO_FAST,
+    WIN,
+    rank_key,
+)
 
 __all__ = ["BEST_TIME_FLOOR_MS_PER_MOVE"]
 
@@ -99,7 +107,7 @@ def first_end(game: Game) -> DailyRank:
     """A finished game's first end as its DailyRank row (not saved): its result columns as they
     stand, and its rank key."""
     values = {name: getattr(game, name) for name in FIELDS}
-    key = rank_key(game.status, game.assisted, game.wall_ms, game.move_count, game.cards_home)
+    key = rank_key(*(values[name] for name in RANK_FIELDS))
     assert key is not None, "a game under way has no end"
     return DailyRank(
         game_id=game.pk,

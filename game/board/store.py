@@ -26,6 +26,7 @@ from game import ending, engine
 from game.board import clock, find
 from game.models import Game
 from game.ops import limits
+from game.status import PAUSE_MS
 
 logger = logging.getLogger(__name__)
 
@@ -266,7 +267,8 @@ def _has_newer_game(game: Game) -> bool:
 CHANGED = (
     "moves", "snapshot", "redo", "auto_flags", "move_count", "cards_home", "redeals_used",
     "mercis_used", "started_at", "elapsed_ms", "clock_since", "paused_at", "status",
-    "finished_at", "wall_ms", "undos", "assisted", "updated_at",
+    "finished_at", "wall_ms", "undos", "assisted", "last_change_at", "turns", "pauses",
+    "updated_at",
 )  # fmt: skip
 # What ending a game writes.
 FINISHED = ("status", "finished_at", "wall_ms", "elapsed_ms", "clock_since", "paused_at",
@@ -284,6 +286,7 @@ def save(game: Game, played: engine.Play) -> None:
         )
     before = ending.seen(game) if game.pk is not None else ending.FRESH
     now = timezone.now()
+    _pace(game, len(played.moves), now)
     position = played.position
     # Lists, not generators: a generator costs a Python call per move, on every move's save.
     game.moves = " ".join([move.text for move in played.moves])
@@ -312,6 +315,19 @@ def save(game: Game, played: engine.Play) -> None:
         game.wall_ms = None
     game.save(update_fields=None if game.pk is None else CHANGED)
     ending.saved(game, before)
+
+
+def _pace(game: Game, moves: int, now: dt.datetime) -> None:
+    """Time this change against the one before, by the server's clock: a change after the first
+    move that takes the log further is a turn, and a pause when it comes status.PAUSE_MS or more
+    after the change before (status.too_fast reads the two counts). Any change (an undo too)
+    is the last change from now on."""
+    if game.started_at is not None and game.last_change_at is not None and moves > game.move_count:
+        game.turns += 1
+        if now - game.last_change_at >= dt.timedelta(milliseconds=PAUSE_MS):
+            game.pauses += 1
+    if game.started_at is not None or moves:
+        game.last_change_at = now
 
 
 def leave(game: Game, now: dt.datetime) -> None:

@@ -257,7 +257,7 @@ def test_a_frozen_queue_redis_costs_a_request_100_ms_at_most_and_fails_health(
                     break
                 time.sleep(1.5)  # each ask counts against the solver's limit (10 a minute)
             assert "could not be started" not in taken
-            assert 'data-review-poll' in taken  # asked, and followed
+            assert "data-review-poll" in taken  # asked, and followed
     assert asking < quiet + 0.1 + 0.25, (asking, quiet)  # one queue call's 100 ms, and the page
     assert again < quiet + 0.25, (again, quiet)  # then the queue is left alone a while
     assert rules < quiet + 0.1, (rules, quiet)
