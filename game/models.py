@@ -111,6 +111,12 @@ class Game(models.Model):
     # The server's own clock from the first move to the end (null before): the public best time
     # and the daily rank read it, not the fair timer (elapsed_ms) that the page pauses.
     wall_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    # The pace of play by the server's clock (game.status.too_fast reads it): when the last
+    # change was saved, the changes after the first move that took the log further (turns), and
+    # how many of them came a pause (status.PAUSE_MS) or more after the change before.
+    last_change_at = models.DateTimeField(null=True, blank=True)
+    turns = models.PositiveIntegerField(default=0)
+    pauses = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = GameQuerySet.as_manager()
@@ -299,6 +305,8 @@ class DailyRank(models.Model):
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
     strict = models.BooleanField(default=False)
+    turns = models.PositiveIntegerField(default=0)
+    pauses = models.PositiveIntegerField(default=0)
     ended_at = models.DateTimeField(null=True, blank=True)
     percentile = models.PositiveSmallIntegerField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)

@@ -75,6 +75,8 @@ class Result:
         undos: int = 0,
         hints: int = 0,
         strict: bool = False,
+        turns: int = 0,
+        pauses: int = 0,
     ) -> Result:
         """The result of the columns FIELDS names, in that order: the one derivation."""
         state = (HELPED if assisted else WON) if status == Status.WON else str(status)
@@ -89,8 +91,8 @@ class Result:
             clean=is_clean_win(status, assisted, undos, hints),
             helped=bool(assisted or undos or hints),
             strict=strict,
-            too_fast=status != Status.PLAYING and too_fast(wall_ms, move_count),
-            key=rank_key(status, assisted, wall_ms, move_count, cards_home),
+            too_fast=status != Status.PLAYING and too_fast(wall_ms, move_count, turns, pauses),
+            key=rank_key(status, assisted, wall_ms, move_count, cards_home, turns, pauses),
         )
 
     @classmethod

@@ -35,21 +35,44 @@ def is_clean_win(status: str, assisted: bool, undos: int, hints: int) -> bool:
 
 BEST_TIME_FLOOR_MS_PER_MOVE = 250
 """The fastest a person plays, a move after another: a game whose server-clock time
-(Game.wall_ms) is under this many milliseconds a move came from a script. Such a game is not
-ranked, not one of the day's winners and no best time (`too_fast`, TOO_FAST: the one rule)."""
+(Game.wall_ms) is under this many milliseconds a move came from a script."""
+
+PAUSE_MS = 1000
+"""A pause: a turn (a change that takes the log further: a move, a redeal, a merci, a redo,
+Auto-finish) that comes this long or longer after the change before it, by the server's clock
+(Game.turns, Game.pauses). A person stops to look at the fans: at a redeal, before a build, when
+choosing where a card goes."""
+
+PAUSE_EVERY = 10
+STEADY_FROM_TURNS = 10
+"""A person's pace is uneven: from STEADY_FROM_TURNS timed turns on, a game with fewer than one
+pause in every PAUSE_EVERY turns was played at a machine's steady pace (a script posting the
+solver's line every 255 ms has none), whatever its mean."""
 
 
-def too_fast(wall_ms: int | None, move_count: int) -> bool:
-    """Played faster than a person plays (BEST_TIME_FLOOR_MS_PER_MOVE): a script's game.
+def too_fast(wall_ms: int | None, move_count: int, turns: int = 0, pauses: int = 0) -> bool:
+    """Played faster than a person plays, or at a machine's steady pace: a script's game. Such a
+    game is not ranked, not one of the day's winners and no best time (TOO_FAST: the one rule).
+
+    Faster than BEST_TIME_FLOOR_MS_PER_MOVE a move on average:
 
     >>> too_fast(17_000, 68), too_fast(16_999, 68), too_fast(None, 68)
     (False, True, False)
+
+    Or steady, with no pause in ten turns however slow its mean (68 turns at 255 ms):
+
+    >>> too_fast(17_340, 68, turns=67, pauses=0), too_fast(90_000, 68, turns=67, pauses=7)
+    (True, False)
     """
-    return wall_ms is not None and wall_ms < move_count * BEST_TIME_FLOOR_MS_PER_MOVE
+    if wall_ms is not None and wall_ms < move_count * BEST_TIME_FLOOR_MS_PER_MOVE:
+        return True
+    return turns >= STEADY_FROM_TURNS and pauses * PAUSE_EVERY < turns
 
 
-TOO_FAST = models.Q(wall_ms__lt=models.F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE)
-"""`too_fast` as a filter of games."""
+TOO_FAST = models.Q(wall_ms__lt=models.F("move_count") * BEST_TIME_FLOOR_MS_PER_MOVE) | models.Q(
+    turns__gte=STEADY_FROM_TURNS, turns__gt=models.F("pauses") * PAUSE_EVERY
+)
+"""`too_fast` as a filter of games (and of first ends: DailyRank has the same columns)."""
 
 
 # How two finished results of one deal compare (the daily rank, a challenge), as one integer,
@@ -68,7 +91,13 @@ RANK_TOO_FAST = -100
 
 
 def rank_key(
-    status: str, assisted: bool, wall_ms: int | None, move_count: int, cards_home: int
+    status: str,
+    assisted: bool,
+    wall_ms: int | None,
+    move_count: int,
+    cards_home: int,
+    turns: int = 0,
+    pauses: int = 0,
 ) -> int | None:
     """A finished result's place as one integer, higher better; None for a game under way.
 
@@ -81,7 +110,7 @@ def rank_key(
     """
     if status == Status.PLAYING:
         return None
-    if too_fast(wall_ms, move_count):
+    if too_fast(wall_ms, move_count, turns, pauses):
         return RANK_TOO_FAST
     home = min(cards_home, 52)
     if assisted:
@@ -95,9 +124,12 @@ def rank_key(
 
 FIELDS = (
     "status", "assisted", "elapsed_ms", "wall_ms", "move_count", "cards_home", "redeals_used",
-    "mercis_used", "undos", "hints", "strict",
+    "mercis_used", "undos", "hints", "strict", "turns", "pauses",
 )  # fmt: skip
 """The columns a result is built from, in game.result's `Result.build` order: a Game's, and a
 DailyRank's (a counted daily game's first end) under the same names. Here, beside the statuses,
 so that the tally (game/tally.py), which the change that ends a game calls, needs nothing above
 the models."""
+
+RANK_FIELDS = ("status", "assisted", "wall_ms", "move_count", "cards_home", "turns", "pauses")
+"""The columns `rank_key` reads, in its order."""

@@ -39,7 +39,15 @@ from django.db.models import Case, Count, F, Min, PositiveBigIntegerField, Q, Va
 
 from game import deals
 from game.models import DailyRank, DailyTally, Game
-from game.status import BEST_TIME_FLOOR_MS_PER_MOVE, FIELDS, RANK_WIN, TOO_FAST, WIN, rank_key
+from game.status import (
+    BEST_TIME_FLOOR_MS_PER_MOVE,
+    FIELDS,
+    RANK_FIELDS,
+    RANK_WIN,
+    TOO_FAST,
+    WIN,
+    rank_key,
+)
 
 __all__ = ["BEST_TIME_FLOOR_MS_PER_MOVE"]
 
@@ -89,7 +97,7 @@ def record(game: Game, before: Counted, now: Counted) -> None:
         return
     with transaction.atomic():
         if now[0] and not before[0]:
-            DailyTally.objects.get_or_create(deal_number=number)
+            _day_row(number)
             DailyTally.objects.filter(deal_number=number).update(players=F("players") + 1)
         if now[1] and not (before[0] and before[1]):
             _first_end(game)
@@ -99,7 +107,7 @@ def first_end(game: Game) -> DailyRank:
     """A finished game's first end as its DailyRank row (not saved): its result columns as they
     stand, and its rank key."""
     values = {name: getattr(game, name) for name in FIELDS}
-    key = rank_key(game.status, game.assisted, game.wall_ms, game.move_count, game.cards_home)
+    key = rank_key(*(values[name] for name in RANK_FIELDS))
     assert key is not None, "a game under way has no end"
     return DailyRank(
         game_id=game.pk,
@@ -128,8 +136,16 @@ def _first_end(game: Game) -> None:
             default=F("best_wall_ms"),
             output_field=PositiveBigIntegerField(),
         )
-    DailyTally.objects.get_or_create(deal_number=game.deal_number)
+    _day_row(game.deal_number)
     DailyTally.objects.filter(deal_number=game.deal_number).update(**changes)
+
+
+def _day_row(number: int) -> None:
+    """Make the deal's row if it has none, with no error when another transaction makes it at
+    the same moment (midnight UTC's first moves): INSERT ... ON CONFLICT DO NOTHING (INSERT OR
+    IGNORE on SQLite), where get_or_create would send an insert that fails, and PostgreSQL would
+    log it."""
+    DailyTally.objects.bulk_create([DailyTally(deal_number=number)], ignore_conflicts=True)
 
 
 def entries(low: int, high: int) -> Q:

@@ -7,6 +7,7 @@ Which parts the browser already holds (`keep`, each fan's `kept`) is game/board/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -31,6 +32,7 @@ from game.board.table import (
     target_key,
 )
 from game.models import Game
+from game.ops import limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,11 @@ def board(
     legal = played.legal_moves() if playing else []
     stuck = words.stuck(played.position, legal) if playing else ""
     # Strict mode offers no hint: none is looked up or carried.
-    ready = hints.ready(played.record, played.position) if playing and not game.strict else None
+    ready = (
+        hints.ready(played.record, played.position, charge=_ready_charge(request, front))
+        if playing and not game.strict
+        else None
+    )
     said, selected, hint = _said(game, played, asked, on_show, legal, stuck, ready)
     key = _key(game, played.position, selected, hint, on_show)
     change = asked.change
@@ -193,6 +199,17 @@ def board(
         keep=keep,
         end=_end(request, front, game),
     )
+
+
+def _ready_charge(request: HttpRequest, front: Front) -> Callable[[], None]:
+    """Who pays for the search of a board's ready hint. A page view (a GET) pays from the
+    client's hint budget (limits.HINT, per network and session, as a press does): any number
+    names a deal, so a script fetching first boards of fresh deals would otherwise start a
+    search with every page, free. A change's answer (a POST) searches as before: it wrote a
+    row, and a player's press of Hint that follows finds the hint kept and costs nothing."""
+    if request.method == "POST":
+        return lambda: None
+    return lambda: limits.check(request, limits.HINT, session=front.sessions)
 
 
 def _said(

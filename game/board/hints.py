@@ -73,16 +73,23 @@ def hint_for(
     return engine.Hint(found.move, reason(position, found.move))
 
 
-def ready(record: engine.Record, position: engine.Position) -> engine.Hint | None:
+def ready(
+    record: engine.Record,
+    position: engine.Position,
+    *,
+    charge: Callable[[], None] = lambda: None,
+) -> engine.Hint | None:
     """The hint of a board about to be shown, carried in its markup so that a press of Hint
     lights it in the frame of the press (static/js/board/press.js), whatever led to the board.
 
     Kept in the cache like any hint, so the press that follows (which counts it) finds it there.
-    A board is not a request for a hint: it charges no rate limit and never waits for a hint
-    slot; when every slot is taken, or the search fails, the board goes without (None) and a
-    press asks the server as before. None too when no move is left."""
+    A board never waits for a hint slot, and a search is paid for by `charge`, the caller's
+    budget (a page view's is the client's hint rate limit: game/board/drawn.py), so that a flood
+    of boards cannot keep the searches busy; a kept hint costs nothing. When the budget is spent,
+    every slot is taken or the search fails, the board goes without (None) and a press asks the
+    server as before. None too when no move is left."""
     try:
-        return hint_for(record, position, wait=False)
+        return hint_for(record, position, before_search=charge, wait=False)
     except limits.REFUSED:
         return None
 

@@ -26,6 +26,7 @@ from game import ending, engine
 from game.board import clock, find
 from game.models import Game
 from game.ops import limits
+from game.status import PAUSE_MS
 
 logger = logging.getLogger(__name__)
 
@@ -111,24 +112,27 @@ def start(
         return game
 
 
-def _one_daily_start_at_a_time(game: Game) -> None:
-    """On PostgreSQL, a session's daily starts of one deal wait for each other (an advisory lock
-    to the end of the transaction), so the second sees the first's game rather than meeting it
-    in a unique constraint: a conflict's error would write the session key into the server's log
-    (its DETAIL line, and the statement's text). SQLite takes one writer at a time already."""
+def _daily_starts_one_at_a_time(game: Game, network: str) -> None:
+    """On PostgreSQL, the daily starts of one deal by one session, and by one client network,
+    wait for each other (advisory locks to the end of the transaction), so the second sees the
+    first's game rather than meeting it in a unique constraint: a conflict's error would write
+    the session key into the server's log (its DETAIL line, and the statement's text, which
+    holds every value of the row). The session's lock is always taken first, so two starts never
+    wait for each other round a circle. SQLite takes one writer at a time already."""
     if connection.vendor != "postgresql":
         return
+    names = [f"daily-start:{game.session_key}:{game.deal_number}"]
+    if network:
+        names.append(f"daily-network:{network}:{game.deal_number}")
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-            [f"daily-start:{game.session_key}:{game.deal_number}"],
-        )
+        for name in names:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [name])
 
 
 def _start_daily(game: Game, network: str) -> Game:
     """Store `game`, a session's daily game, unless the session has one of its deal in play:
     then that one. In the caller's transaction."""
-    _one_daily_start_at_a_time(game)
+    _daily_starts_one_at_a_time(game, network)
     in_play = find.same_kind(game).filter(status=Game.Status.PLAYING)
     existing = in_play.first()
     if existing is not None:
@@ -263,7 +267,8 @@ def _has_newer_game(game: Game) -> bool:
 CHANGED = (
     "moves", "snapshot", "redo", "auto_flags", "move_count", "cards_home", "redeals_used",
     "mercis_used", "started_at", "elapsed_ms", "clock_since", "paused_at", "status",
-    "finished_at", "wall_ms", "undos", "assisted", "updated_at",
+    "finished_at", "wall_ms", "undos", "assisted", "last_change_at", "turns", "pauses",
+    "updated_at",
 )  # fmt: skip
 # What ending a game writes.
 FINISHED = ("status", "finished_at", "wall_ms", "elapsed_ms", "clock_since", "paused_at",
@@ -281,6 +286,7 @@ def save(game: Game, played: engine.Play) -> None:
         )
     before = ending.seen(game) if game.pk is not None else ending.FRESH
     now = timezone.now()
+    _pace(game, len(played.moves), now)
     position = played.position
     # Lists, not generators: a generator costs a Python call per move, on every move's save.
     game.moves = " ".join([move.text for move in played.moves])
@@ -309,6 +315,19 @@ def save(game: Game, played: engine.Play) -> None:
         game.wall_ms = None
     game.save(update_fields=None if game.pk is None else CHANGED)
     ending.saved(game, before)
+
+
+def _pace(game: Game, moves: int, now: dt.datetime) -> None:
+    """Time this change against the one before, by the server's clock: a change after the first
+    move that takes the log further is a turn, and a pause when it comes status.PAUSE_MS or more
+    after the change before (status.too_fast reads the two counts). Any change (an undo too)
+    is the last change from now on."""
+    if game.started_at is not None and game.last_change_at is not None and moves > game.move_count:
+        game.turns += 1
+        if now - game.last_change_at >= dt.timedelta(milliseconds=PAUSE_MS):
+            game.pauses += 1
+    if game.started_at is not None or moves:
+        game.last_change_at = now
 
 
 def leave(game: Game, now: dt.datetime) -> None:

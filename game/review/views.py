@@ -37,11 +37,19 @@ def _number(text: str, last: int) -> int:
     return min(int(text), last)
 
 
+def never_taken(job: Job | None) -> bool:
+    """The job was never taken: the queue could not be reached when it was asked (a Redis down
+    or frozen). That is the site's trouble, not the review's: the page asks again by itself, as
+    for a review not asked yet."""
+    return job is not None and job.state == Job.State.FAILED and job.error == leases.QUEUE_REFUSED
+
+
 def state_of(game: Game, progress: Progress, job: Job | None) -> ReviewState:
     """The review's state: what it has found, or how its job stands ("failed" when the job
-    failed on every try, or ended without finishing)."""
+    failed on every try, or ended without finishing; a job the queue never took is still
+    "working", to be asked again)."""
     state = progress.state(game)
-    if state == "working" and job is not None and not job.is_open:
+    if state == "working" and job is not None and not job.is_open and not never_taken(job):
         return "failed"
     return state
 
@@ -71,7 +79,8 @@ def _context(
     context: dict[str, Any] = {
         "game": game,
         "state": state,
-        # Asked for, and not yet finished: the page polls. Not asked: the page asks (a POST).
+        # Asked for, and not yet finished: the page polls. Not asked, or never taken by the
+        # queue: the page asks (a POST), as it loads.
         "asked": job is not None and job.is_open,
         "queue_words": queue_words(game, progress, job),
         "progress": progress,

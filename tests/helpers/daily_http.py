@@ -99,6 +99,16 @@ class DailyPlayer:
             else:
                 self.change("move", text)
 
+    def play_paced(self, moves: tuple[str, ...], gaps: tuple[float, ...]) -> None:
+        """The moves, each the next of `gaps` (taken in turn) seconds after the last by the
+        server's clock: a pace as uneven as a person's."""
+        for index, text in enumerate(moves):
+            self.clock.shift(gaps[index % len(gaps)])
+            if text == "R":
+                self.change("redeal")
+            else:
+                self.change("move", text)
+
     def undo(self, times: int) -> None:
         for _ in range(times):
             self.change("undo")

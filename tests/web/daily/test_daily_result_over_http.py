@@ -163,6 +163,51 @@ def test_a_script_at_full_speed_moves_no_honest_figure_and_is_no_winner(join: Jo
     assert "1 won" in text_of(month_cell(honest.page("/daily/2027/01/"), "2027-01-01"))
 
 
+# Two people's paces (seconds between moves, taken in turn): quick runs home, a look at the fans
+# before a build, a long think at a redeal.
+PERSON_PACES = ((0.6, 0.9, 3.0, 0.7, 1.2, 0.5), (0.8, 0.45, 2.2, 0.6, 0.9, 4.0, 0.7))
+MACHINE_PACE = 0.255  # the solver's line, posted at a steady 255 ms: above the mean's floor
+
+
+def test_the_solvers_line_at_a_machines_steady_pace_ranks_below_two_person_paced_wins(
+    join: Join,
+) -> None:
+    """Issue 50: the solver's line posted every 255 ms is slower than the mean's floor (250 ms
+    a move), so it once ranked first above two people's wins. A person's pace is uneven; a
+    machine's is steady: with no pause (a second or more) in every ten turns, it is not ranked,
+    no winner and no best time, and the two people are 1st and 2nd."""
+    people = [join(), join()]
+    for person, gaps in zip(people, PERSON_PACES, strict=True):
+        person.play_paced(winning_line(DEAL), gaps)
+    script = join()
+    win(script, seconds=MACHINE_PACE)
+
+    first, second, machine = (Game.objects.get(pk=one.game_id) for one in (*people, script))
+    line = winning_line(DEAL)
+    assert machine.status == first.status == second.status == "won"
+    # Slower than the mean's floor, and quicker than either person.
+    assert machine.wall_ms is not None
+    assert first.wall_ms is not None
+    assert second.wall_ms is not None
+    assert machine.wall_ms >= machine.move_count * 250
+    assert machine.wall_ms < min(first.wall_ms, second.wall_ms)
+    assert (machine.turns, machine.pauses) == (len(line) - 1, 0)
+    assert first.pauses * 10 >= first.turns > 0
+    assert second.pauses * 10 >= second.turns > 0
+
+    cache.clear()
+    assert entry(script).key < 0
+    assert entry(people[0]).key > 0
+    assert entry(people[1]).key > 0
+    page = script.page("/daily/")
+    assert "Not ranked: played faster than a person can" in page
+    assert "data-rank-place" not in page
+    faster, slower = people if first.wall_ms < second.wall_ms else people[::-1]
+    assert rank_marks(faster.page("/daily/")) == [("1", "2", "100")] * 2
+    assert rank_marks(slower.page("/daily/")) == [("2", "2", "0")] * 2
+    assert tally() == (3, 2, min(first.wall_ms, second.wall_ms))
+
+
 WORDS = {
     "": ("1st of 1 player", "2nd of 3 players", "tied with 1 player"),
     "fr": ("1er sur 1 joueur", "2e sur 3 joueurs", "à égalité avec 1 joueur"),

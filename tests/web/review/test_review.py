@@ -423,15 +423,46 @@ def test_a_queue_that_refuses_the_job_is_said_not_a_500(
     before = metrics.QUEUE_ERRORS._value.get()
     html = ask_review(client, game, **HX).content.decode()
 
-    assert state(html) == "failed"
     assert "could not be started just now" in html
     assert metrics.QUEUE_ERRORS._value.get() == before + 1
     assert "the task queue failed" in caplog.text
+    # Not a failed review: the site's trouble. The page asks again by itself once the wait it
+    # was told is over.
+    assert state(html) == "working"
+    assert "Not finished" not in html
+    assert 'hx-trigger="load delay:60s, submit"' in html
     # Remembered as down a few seconds: the next ask does not wait for it again.
     assert not leases.wake("any", "review")
     monkeypatch.undo()
     queue._Down.until = 0.0
-    assert state(ask_review(client, game, **HX).content.decode()) == "done"  # a press asks again
+    assert state(ask_review(client, game, **HX).content.decode()) == "done"
+
+
+def test_after_the_queue_is_back_the_next_visit_asks_again_by_itself(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The queue's Redis frozen while the review was asked, then thawed: the player's next
+    visit is the page that asks as it loads (a POST from htmx on load; a button without
+    JavaScript), not a "Not finished" that waits for a press."""
+    game = lost_game(client, LOST_BEFORE_A_REDEAL)
+
+    def frozen(*args: object, **kwargs: object) -> None:
+        raise RedisError("Timeout reading from socket")
+
+    monkeypatch.setattr(queue.huey, "enqueue", frozen)
+    ask_review(client, game, **HX)
+    monkeypatch.undo()
+    queue._Down.until = 0.0  # thawed, and a few seconds on
+
+    page = review_page(client, game)
+    form = re.search(r"<form[^>]*data-review-ask[^>]*>", page)
+    assert form is not None, page
+    assert f'hx-post="/game/{game.pk}/review/ask/"' in form[0]
+    assert 'hx-trigger="load, submit"' in form[0]
+    assert state(page) == "working"
+    assert "Start the review" in page  # the button without JavaScript
+    # What htmx posts on load: the review is asked, and (the tests' queue runs at once) done.
+    assert state(ask_review(client, game, **HX).content.decode()) == "done"
 
 
 def test_a_full_queue_says_so_and_a_flood_of_reviews_never_refuses_show_a_win(
