@@ -335,8 +335,8 @@ def test_the_statistics_say_the_stages_in_french_and_german(client: Client) -> N
     french = client.get("/fr/stats/").content.decode()
     german = client.get("/de/stats/").content.decode()
 
-    assert "Indices : la carte" in french
-    assert "Indices : où la jouer" in french
+    assert "Indices\u00a0: la carte" in french
+    assert "Indices\u00a0: où la jouer" in french
     assert "Tipps: die Karte" in german
     assert "Tipps: wohin sie kommt" in german
 
@@ -344,7 +344,7 @@ def test_the_statistics_say_the_stages_in_french_and_german(client: Client) -> N
 @pytest.mark.parametrize(
     ("code", "first", "again"),
     [
-        ("fr", "Indice : jouez ", "Appuyez encore sur Indice pour voir où la jouer."),
+        ("fr", "Indice\u00a0: jouez ", "Appuyez encore sur Indice pour voir où la jouer."),
         ("de", "Tipp: ", "Drücken Sie noch einmal auf Tipp, um zu sehen, wohin die Karte kommt."),
     ],
 )
