@@ -167,6 +167,7 @@ def test_both_stages_in_the_embed(page: Page, live_server: LiveServer, errors: l
 
     both_stages(page)
     expect(page.locator("#board .message")).to_contain_text("Tipp: ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert errors == []
 
 

@@ -156,6 +156,49 @@ def test_after_a_move_the_next_hint_starts_again_at_its_card(client: Client) -> 
     assert counts(game) == (2, 1)
 
 
+_KEY = re.compile(r'data-position="([^"]+)"')
+_FAN = re.compile(r'<div id="fan-(\d+)"[^>]*?(?:hx-preserve></div>|>.*?</div>)', re.S)
+_HOME = re.compile(r'<div id="home-(\w)"[^>]*?(?:hx-preserve></div>|>.*?</div>)', re.S)
+
+
+def parts(html: str) -> dict[str, str]:
+    """The fans and foundations of an answer, each as sent: drawn, or an hx-preserve stub."""
+    found = {f"fan {m[1]}": m[0] for m in _FAN.finditer(html)}
+    found.update({f"home {m[1]}": m[0] for m in _HOME.finditer(html)})
+    return found
+
+
+def test_each_stage_from_a_keyed_board_sends_only_what_its_marks_change(client: Client) -> None:
+    """Pressed from the board the browser holds (its key `v`, which board.js adds), the first
+    stage's answer sends the card's fan again, the second the card's fan and its place; put
+    together with what the browser held, each is the board of that stage drawn afresh."""
+    game = start(client)
+    url = f"/game/{game.pk}/hint/"
+    plain = client.get(f"/game/{game.pk}/", headers=HTMX).content.decode()
+    held = _KEY.search(plain)
+    assert held is not None
+
+    first = press(client, game, v=held[1]).content.decode()
+    second_key = _KEY.search(first)
+    assert second_key is not None
+    move = the_hint(game)
+    assert move.card is not None
+    assert second_key[1] == f"{held[1]}.{move.card.code}"
+    second = press(client, game, shown=1, v=second_key[1]).content.decode()
+
+    held_parts = parts(plain)  # what the browser holds, put together after each answer
+    for answer, stage in ((first, 1), (second, 2)):
+        sent = parts(answer)
+        assert any("hx-preserve" in part for part in sent.values())
+        assert sum("hx-preserve" not in part for part in sent.values()) <= stage + 1
+        held_parts = {
+            name: held_parts[name] if "hx-preserve" in part else part for name, part in sent.items()
+        }
+        drawn = client.get(url, {"stage": stage}, headers=HTMX).content.decode()
+        assert held_parts == parts(drawn)
+    assert counts(game) == (1, 1)
+
+
 def test_without_javascript_each_press_posts_then_its_page_shows_the_stage(
     client: Client,
 ) -> None:
@@ -370,3 +413,34 @@ def test_hints_shown_before_the_stages_count_as_taken_to_where_they_go() -> None
 
     assert counts(game) == (3, 3)
     assert counts(none) == (0, 0)
+
+
+def test_a_look_up_ahead_of_a_press_carries_both_stages_words_and_counts_nothing(
+    client: Client,
+) -> None:
+    """`?peek=1` (press.js, for a board that came without its hint): the move, and what each
+    stage says, for the press to light in its own frame."""
+    game = start(client)
+
+    found = client.get(f"/game/{game.pk}/hint/", {"peek": "1"}).json()
+
+    move = the_hint(game)
+    assert move.card is not None
+    assert found["move"] == move.text
+    assert found["message"].startswith(f"Hint: play the {move.card.name}")
+    assert found["message"].endswith("Press Hint again to see where it goes.")
+    assert found["place"].startswith(f"Hint: {move.card.name} ")
+    assert counts(game) == (0, 0)
+
+
+def test_every_board_carries_both_stages_words_for_a_press(client: Client) -> None:
+    game = start(client)
+    html = client.get(f"/game/{game.pk}/").content.decode()
+
+    said = re.search(r'data-ready-said="([^"]*)" data-ready-said-place="([^"]*)"', html)
+
+    assert said is not None
+    move = the_hint(game)
+    assert move.card is not None
+    assert unescape(said[1]).startswith(f"Hint: play the {move.card.name}")
+    assert unescape(said[2]).startswith(f"Hint: {move.card.name} ")
