@@ -69,9 +69,13 @@ class Game(models.Model):
     # Help that makes a game no win of the player's: "Show a win" was used, or the game went on
     # from an imported record. It counts as played, never won.
     assisted = models.BooleanField(default=False)
-    # Undos asked (each press, redone or not) and hints shown: none, unassisted, is CLEAN_WIN.
+    # Undos asked (each press, redone or not) and hints used: none, unassisted, is CLEAN_WIN.
+    # A hint comes in two stages (game/board/hint_answer.py): a first press shows the card to
+    # play and counts in `hints`, a second press on the same board shows where it goes and
+    # counts in `hint_places` too, so `hint_places` never exceeds `hints` on the site's pages.
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
+    hint_places = models.PositiveIntegerField(default=0)
     # Strict mode, as the player's setting stood when the game was stored (its first change):
     # no Undo, no Hint, no "Show a win", refused by game.board.actions; never changed after, so
     # the mode cannot be turned off in the middle of a game. Its result is counted apart.

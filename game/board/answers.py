@@ -40,14 +40,15 @@ def answer(
     message: str = "",
     selected: str = "",
     hint: engine.Hint | None = None,
+    hint_stage: int = 2,
     previous: str = "",
     spoken: str = "",
 ) -> HttpResponse:
-    """The one answer of a board: `game`'s `Board` (after `change`, with `hint` marked or the
-    card `selected`, saying `message`), rendered once: the board alone for htmx, inside the
-    front end's page otherwise."""
+    """The one answer of a board: `game`'s `Board` (after `change`, with `hint` marked to its
+    `hint_stage` or the card `selected`, saying `message`), rendered once: the board alone for
+    htmx, inside the front end's page otherwise."""
     played = change.played if change is not None else game.resume()
-    asked = Drawing(change, selected, hint, message, spoken, previous)
+    asked = Drawing(change, selected, hint, message, spoken, previous, hint_stage)
     drawn = board(request, front, game, played, asked)
     context = drawn.context()
     if getattr(request, "htmx", False):

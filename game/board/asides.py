@@ -1,4 +1,4 @@
-"""The two writes beside a change to a game: a hint counted, and the page's clock paused or
+"""The two writes beside a change to a game: a hint's stage counted, and the page's clock paused or
 resumed. Neither is a change of the game's log, so neither goes through game.board.actions.
 """
 
@@ -18,16 +18,18 @@ from game.models import Game
 logger = logging.getLogger(__name__)
 
 
-def count_hint(game: Game) -> None:
-    """A hint was shown: the game can no longer be a clean win, and its review counts it. A
-    write the database refuses is logged and the hint still shown (only its count is lost)."""
+def count_hint(game: Game, stage: int = 1) -> None:
+    """A hint's `stage` was shown: its card (1: a hint used, so the game can no longer be a
+    clean win, and its review counts it) or where the card goes (2). A write the database
+    refuses is logged and the hint still shown (only its count is lost)."""
     assert game.pk is not None
+    column = "hints" if stage == 1 else "hint_places"
     try:
-        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+        Game.objects.filter(pk=game.pk).update(**{column: F(column) + 1})
     except DatabaseError as error:
         logger.error("could not count a hint: %s: %s", type(error).__name__, error)
         return
-    game.hints += 1
+    setattr(game, column, getattr(game, column) + 1)
 
 
 def set_clock(games: Games, running: bool) -> Game:

@@ -37,12 +37,14 @@ REFUSALS = (
 @dataclass(frozen=True, slots=True)
 class FirstRow:
     """A deal's first board (`pending`, not stored), which its first change stores in that
-    change's transaction, with the hints already shown on it: for the request's session (made
-    then if need be), or on a front end without sessions, for no session (the embed's game,
-    found by its token). A refused change stores neither the game nor the session."""
+    change's transaction, with the hints already shown on it (`hints`, and `hint_places` of
+    them shown to their second stage): for the request's session (made then if need be), or on
+    a front end without sessions, for no session (the embed's game, found by its token). A
+    refused change stores neither the game nor the session."""
 
     pending: Game
     hints: int = 0
+    hint_places: int = 0
 
 
 def _stored(request: HttpRequest, front: Front, first: FirstRow) -> Game:
@@ -57,6 +59,7 @@ def _stored(request: HttpRequest, front: Front, first: FirstRow) -> Game:
         daily=daily,
         network=limits.network_tag(request) if daily else "",
         hints=first.hints,
+        hint_places=first.hint_places,
         strict=pending.strict,
     )
 

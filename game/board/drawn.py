@@ -38,7 +38,9 @@ from game.ops import limits
 @dataclass(frozen=True, slots=True)
 class Felt:
     """The table as drawn: fans and foundations (game/board/table.py), the picked card, the
-    hint's (or Show a win's next) move and its marks, the last card moved, what blocked a loss."""
+    hint's (or Show a win's next) move and its marks, the stage of the hint asked for that the
+    board shows (`hint_shown`: 0 none, 1 its card, 2 where it goes too), the last card moved,
+    what blocked a loss."""
 
     position: engine.Position
     fans: list[FanView]
@@ -46,6 +48,7 @@ class Felt:
     selected: str
     hint: engine.Hint | None
     hint_redeal: bool
+    hint_shown: int
     last_card: str
     last_from: int
     blocked: list[Any]
@@ -55,13 +58,14 @@ class Felt:
 @dataclass(frozen=True, slots=True)
 class Said:
     """What the board says: its message line, the live region's sentence, the hint's reason,
-    and the hint it carries before any press."""
+    and the hint it carries before any press, with what each of its two stages says."""
 
     message: str
     announcement: str
     hint_reason: str
-    ready_hint: str = ""  # the board's hint before any press (hints.ready), and its sentence
-    ready_said: str = ""
+    ready_hint: str = ""  # the board's hint before any press (hints.ready)
+    ready_said: str = ""  # its first stage's sentence: the card
+    ready_said_place: str = ""  # its second stage's: where the card goes
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +144,9 @@ class Board:
 @dataclass(frozen=True, slots=True)
 class Drawing:
     """What the request asks the board to show besides the game: the change it made, a card
-    picked, a hint, a message, what the live region says instead of it (`spoken`), and the key
-    of the board the browser holds (`previous`)."""
+    picked, a hint and its stage (1 the card, 2 where it goes too), a message, what the live
+    region says instead of it (`spoken`), and the key of the board the browser holds
+    (`previous`)."""
 
     change: Change | None = None
     selected: str = ""
@@ -149,6 +154,7 @@ class Drawing:
     message: str = ""
     spoken: str = ""
     previous: str = ""
+    hint_stage: int = 2
 
 
 def board(
@@ -173,10 +179,13 @@ def board(
         else None
     )
     said, selected, hint = _said(game, played, asked, on_show, legal, stuck, ready)
-    key = _key(game, played.position, selected, hint, on_show)
+    # The stage of the hint asked for; Show a win's next move is marked whole.
+    stage = asked.hint_stage if asked.hint is not None else 2
+    key = _key(game, played.position, selected, hint, on_show, stage)
     change = asked.change
     held = kept.held_board(game, change.before if change else None, asked.previous, key)
-    felt = _felt(game, played, legal, selected, hint, held)
+    shown = stage if asked.hint is not None else 0
+    felt = _felt(game, played, legal, selected, hint, held, stage, shown)
     keep = kept.unchanged(game, played, held, felt.foundations, legal) if held else kept.Keep()
     # The same board with the same line on show (Show a win asked again) keeps its list; only a
     # line with a next move is in the key, any other verdict (a few lines) is sent again.
@@ -226,17 +235,28 @@ def _said(
     to move says."""
     position = played.position
     hint, message, selected = asked.hint, asked.message, asked.selected
+    whole = hint is not None and (asked.hint_stage >= 2 or hint.move.card is None)
     if hint is not None:
-        # The hint, worded here once: its message line, and in the live region its sentence.
-        message = words.hint_message(position, hint)
-    said = announcement(game, played, asked.change, hint=hint, message=asked.spoken or message)
+        # The hint, worded here once: its message line, and in the live region its sentence;
+        # at its first stage the card alone.
+        message = words.hint_message(position, hint) if whole else words.hint_card(position, hint)
+    said = announcement(
+        game,
+        played,
+        asked.change,
+        hint=hint,
+        message=asked.spoken or message,
+        hint_stage=asked.hint_stage,
+    )
     change = asked.change
     if not said and on_show is not None and change is not None and change.action == "show_a_win":
         said = words.show_a_win_verdict(
             on_show.status, on_show.left, on_show.next_move, position, on_show.search_on
         )
-    # Why the hint chose its move, shown only when asked ("Why?"); a line's marked move has none.
-    reason = hints.reason_text(position, hint) if hint is not None else ""
+    # Why the hint chose its move, shown only when asked ("Why?") and once the hint is whole
+    # (a reason such as "it can go home" would tell where the card goes); a line's marked move
+    # has none.
+    reason = hints.reason_text(position, hint) if hint is not None and whole else ""
     if hint is None and on_show is not None and on_show.next_move is not None:
         hint = engine.Hint(on_show.next_move, "the next move of the winning line")
     by_card = moves_by_card(legal)
@@ -256,10 +276,11 @@ def _said(
     if stuck and not message and not selected and hint is None:
         message = stuck
         said = f"{said} {stuck}" if said else stuck
-    ready_said = words.hint_message(position, ready) if ready is not None else ""
+    ready_said = words.hint_card_said(position, ready) if ready is not None else ""
+    ready_place = words.hint_message(position, ready) if ready is not None else ""
     ready_move = ready.move.text if ready is not None else ""
     return (
-        Said(message, said or asked.spoken or message, reason, ready_move, ready_said),
+        Said(message, said or asked.spoken or message, reason, ready_move, ready_said, ready_place),
         selected,
         hint,
     )
@@ -271,12 +292,16 @@ def _key(
     selected: str,
     hint: engine.Hint | None,
     on_show: OnShow | None,
+    stage: int,
 ) -> str:
-    """The board's key (none while a card is picked), with its marked move."""
+    """The board's key (none while a card is picked), with its marked move (at a hint's first
+    `stage`, its card)."""
     if selected:
         return ""
     key = kept.board_key(game, position, game.status, game.assisted)
-    return kept.marked_key(key, hint.move, on_show) if hint is not None else key
+    if hint is None:
+        return key
+    return kept.marked_key(key, hint.move, on_show, stage=stage)
 
 
 def _felt(
@@ -286,16 +311,25 @@ def _felt(
     selected: str,
     hint: engine.Hint | None,
     held: kept.Held | None,
+    stage: int = 2,
+    shown: int = 0,
 ) -> Felt:
-    """The fans and foundations, with the picked card's places lit and the hint's marked."""
+    """The fans and foundations, with the picked card's places lit and the hint's marked (its
+    card alone at the hint's first `stage`); `shown`: the stage of a hint asked for, else 0."""
     position = played.position
     by_card = moves_by_card(legal)
     targets = {target_key(engine.Move.parse(text)): text for text in by_card.get(selected, [])}
-    hinted = hint_keys(hint.move) if hint else set()
+    hinted = hint_keys(hint.move, stage) if hint else set()
     marks = {*hinted, *targets, f"card:{selected}"}
     kept_fans = kept.kept_fans(held, position, by_card, marks) if held else frozenset()
     fans = fan_views(
-        position, by_card, selected=selected, targets=targets, hint=hint, kept=kept_fans
+        position,
+        by_card,
+        selected=selected,
+        targets=targets,
+        hint=hint,
+        hint_stage=stage,
+        kept=kept_fans,
     )
     foundations = foundation_views(position)
     for foundation in foundations:
@@ -311,6 +345,7 @@ def _felt(
         selected=selected,
         hint=hint,
         hint_redeal=bool(hint and hint.move.is_redeal),
+        hint_shown=shown,
         last_card=last_card,
         last_from=last_from,
         blocked=words.blocked(position) if lost else [],
@@ -379,9 +414,11 @@ def announcement(
     *,
     hint: engine.Hint | None,
     message: str,
+    hint_stage: int = 2,
 ) -> str:
-    """The live region's sentence: what the request changed, else the hint, else the message
-    (an error, or a note such as "nothing to hint")."""
+    """The live region's sentence: what the request changed, else the hint (at its first
+    `hint_stage`, the card and that a second press says where), else the message (an error,
+    or a note such as "nothing to hint")."""
     if change is not None and change.action:
         said = words.change_said(
             played, change.seen, change.action, auto=played.auto, assisted=game.assisted
@@ -389,6 +426,8 @@ def announcement(
         if said:
             return said
     if hint is not None:
+        if hint_stage < 2:
+            return words.hint_card_said(played.position, hint)
         return words.hint(played.position, hint)
     return message
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from game import engine
-from game.board.words import APP_GAME, LAYOUT_TITLES, NO_MERCI
+from game.board.words import APP_GAME, LAYOUT_TITLES, NO_MERCI, NO_SUCH_STAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +75,60 @@ def read(data: QueryDict) -> Posted:
     )
 
 
+# ---------------------------------------------------------------- a press of Hint
+
+# A hint's stages: the card to play (1), then where it goes as well (2).
+HINT_CARD = 1
+HINT_PLACE = 2
+# The stage a board shows, as its Hint form posts it (`shown`): none yet, the card, or both.
+SHOWN_CHOICES = [(str(stage), str(stage)) for stage in (0, HINT_CARD, HINT_PLACE)]
+STAGE_CHOICES = SHOWN_CHOICES[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class HintPress:
+    """A press of Hint: the move count of the board it was made on (a board of another count
+    is stale) and the stage of the hint that board already showed (0 none, 1 the card, 2 the
+    card and where it goes): the press shows the next."""
+
+    seen: int
+    shown: int
+
+
+class HintPressForm(forms.Form):
+    n = forms.CharField(validators=[RegexValidator(r"^[0-9]{1,9}\Z")])
+    # Missing: a board showing no hint yet.
+    shown = forms.ChoiceField(choices=SHOWN_CHOICES, required=False)
+
+
+class HintStageForm(forms.Form):
+    # Missing: the whole hint (the hint's page as it always was).
+    stage = forms.ChoiceField(choices=STAGE_CHOICES, required=False)
+
+
+def read_hint_press(data: QueryDict) -> HintPress:
+    """A Hint press's values (a POST); InvalidMoveError when it did not say which board it was
+    made on, or named a stage no hint has."""
+    form = HintPressForm(data)
+    if not form.is_valid():
+        if "shown" in form.errors:
+            raise engine.InvalidMoveError(NO_SUCH_STAGE)
+        raise engine.InvalidMoveError("the request did not say which board it was made on")
+    values = form.cleaned_data
+    return HintPress(seen=int(values["n"]), shown=int(values["shown"] or 0))
+
+
+def hint_stage(data: QueryDict) -> int:
+    """The stage a GET of the hint asks to see (`stage`: 1 the card, 2 where it goes too; the
+    whole hint when unsaid); InvalidMoveError for any other."""
+    form = HintStageForm(data)
+    if not form.is_valid():
+        raise engine.InvalidMoveError(NO_SUCH_STAGE)
+    return int(form.cleaned_data["stage"] or HINT_PLACE)
+
+
 def held_key(data: QueryDict) -> str:
-    """The key of the board the browser holds, from a GET (the hint's `v`); "" when none."""
+    """The key of the board the browser holds, from a hint's request (its `v`); "" when none."""
     return _key(data.get("v", ""))
 
 

@@ -48,12 +48,17 @@ def board_key(game: Game, position: engine.Position, status: str, assisted: bool
     return format(zlib.crc32(text.encode()), "08x")
 
 
-def marked_key(plain: str, mark: engine.Move, on_show: OnShow | None = None) -> str:
+def marked_key(
+    plain: str, mark: engine.Move, on_show: OnShow | None = None, *, stage: int = 2
+) -> str:
     """The key of the board `plain` names with a hint's or Show a win's `mark` on show: the
-    plain board's key and the marked move, so that the next answer knows which fans and
-    foundations the browser holds marked (`unchanged`); with Show a win `on_show`, a digest of
-    its line too (a board with the same key shows the same line, which may then be kept)."""
+    plain board's key and the marked move (at a hint's first `stage`, its card alone), so that
+    the next answer knows which fans and foundations the browser holds marked (`unchanged`);
+    with Show a win `on_show`, a digest of its line too (a board with the same key shows the
+    same line, which may then be kept)."""
     if on_show is None:
+        if stage < 2 and mark.card is not None:
+            return f"{plain}.{mark.card.code}"
         return f"{plain}.{mark.text}"
     text = f"{on_show.status}:{on_show.step}:{' '.join(on_show.line)}"
     return f"{plain}.{mark.text}.{zlib.crc32(text.encode()):08x}"
@@ -65,10 +70,17 @@ def _marks_of(previous: str) -> tuple[str, set[str]] | None:
     plain, dot, rest = previous.partition(".")
     if not dot:
         return plain, set()
+    mark = rest.partition(".")[0]
     try:
-        return plain, hint_keys(engine.Move.parse(rest.partition(".")[0]))
+        return plain, hint_keys(engine.Move.parse(mark))
     except engine.InvalidMoveError:
+        pass
+    try:
+        card = engine.Card.parse(mark)
+    except ValueError:
         return None
+    # A hint's first stage marks its card alone.
+    return (plain, {f"card:{card.code}"}) if card.code == mark else None
 
 
 def can_show_a_win(status: str) -> bool:

@@ -76,6 +76,7 @@ def start(
     daily: bool = False,
     network: str = "",
     hints: int = 0,
+    hint_places: int = 0,
     strict: bool = False,
 ) -> Game:
     """A new game for the session; a game of the same kind left in progress is abandoned (a loss,
@@ -88,8 +89,8 @@ def start(
     game of the deal already in play is the answer itself: the database holds one per session
     and deal (game_one_daily_in_play), so first moves sent at once all meet the one game, and
     none leaves the counted entry abandoned. `hints`: the hints already shown on the deal's
-    first board, before it was stored. `strict`: the player's strict mode as it stands now, kept
-    for the whole game (Game.strict).
+    first board, before it was stored (`hint_places`: those shown to their second stage).
+    `strict`: the player's strict mode as it stands now, kept for the whole game (Game.strict).
     """
     engine.check_deal_number(deal_number)
     now = timezone.now()
@@ -102,6 +103,7 @@ def start(
             snapshot=opening_snapshot(deal_number, rules),
             daily=daily and bool(session_key),
             hints=hints,
+            hint_places=hint_places,
             strict=strict,
         )
         if game.daily:

@@ -155,13 +155,15 @@ def fan_views(
     selected: str = "",
     targets: dict[str, str] | None = None,
     hint: engine.Hint | None = None,
+    hint_stage: int = 2,
     kept: frozenset[int] = frozenset(),
 ) -> list[FanView]:
     """The fans as the board shows them: each card with its legal moves (`by_card`), the
-    selection and the places it may go (`targets`), and the hint's marks. A fan in `kept` is
-    held by the browser as it is (game.board.kept): its cards get no views."""
+    selection and the places it may go (`targets`), and the hint's marks (its card, and where it
+    goes from `hint_stage` 2). A fan in `kept` is held by the browser as it is
+    (game.board.kept): its cards get no views."""
     targets = targets or {}
-    hinted = hint_keys(hint.move) if hint else set()
+    hinted = hint_keys(hint.move, hint_stage) if hint else set()
     ranks = rank_labels()
     fans = []
     for index, fan in enumerate(position.fans):
@@ -178,10 +180,8 @@ def fan_views(
             view.selected = card.code == selected
             if view.top:
                 view.target_move = targets.get(f"card:{card.code}", "")
-            if f"card:{card.code}" in hinted:
-                view.hint = "card"
-            if hint and hint.move.onto == card:
-                view.hint = "target"
+            if hint and f"card:{card.code}" in hinted:
+                view.hint = "target" if hint.move.onto == card else "card"
             views.append(view)
         fans.append(
             FanView(
@@ -247,9 +247,12 @@ def target_key(move: engine.Move) -> str:
     return f"home:{move.card.suit}"
 
 
-def hint_keys(move: engine.Move) -> set[str]:
+def hint_keys(move: engine.Move, stage: int = 2) -> set[str]:
+    """The places a hint of `move` marks: its card, and at the second stage where it goes."""
     if move.card is None:
         return set()
+    if stage < 2:
+        return {f"card:{move.card.code}"}
     return {f"card:{move.card.code}", target_key(move)}
 
 

@@ -336,6 +336,34 @@ def hint(position: engine.Position, found: engine.Hint) -> str:
     return _("Hint: %(card)s %(goes)s.") % {"card": card_name(move.card), "goes": going}
 
 
+def hint_card(position: engine.Position, found: engine.Hint) -> str:
+    """The hint's first stage in words (the message line's): the card to play and the fan it
+    lies in, not where it goes, which a second press of Hint shows. A redeal has no second
+    stage: it is said whole (`hint_message`)."""
+    move = found.move
+    if move.card is None:
+        return hint_message(position, found)
+    where = position.find(move.card)
+    values = {"card": the_card(move.card), "fan": where[0] + 1 if where is not None else 0}
+    if move.merci:
+        if where is not None:
+            return _("Hint: take the merci: %(card)s, buried in fan %(fan)s.") % values
+        return _("Hint: take the merci: %(card)s.") % values
+    if where is not None:
+        return _("Hint: play %(card)s, from fan %(fan)s.") % values
+    return _("Hint: play %(card)s.") % values
+
+
+HINT_AGAIN = gettext_lazy("Press Hint again to see where it goes.")
+
+
+def hint_card_said(position: engine.Position, found: engine.Hint) -> str:
+    """What the live region says at the hint's first stage: the card, and that a second press
+    says where it goes (a redeal's hint is whole at once)."""
+    said = hint_card(position, found)
+    return said if found.move.card is None else f"{said} {HINT_AGAIN}"
+
+
 def show_a_win_verdict(
     status: str,
     left: int,
@@ -802,6 +830,9 @@ WORDS = {
         "a refused move", "the request did not say which board it was made on"
     ),
     "clock_state": pgettext_lazy("a refused move", "a clock request says pause or resume"),
+    "no_hint_stage": pgettext_lazy(
+        "a refused move", "a hint shows the card to play (stage 1), then where it goes (stage 2)"
+    ),
     "game_won": pgettext_lazy("a refused move", "this game is won: start a new one"),
     "game_abandoned": pgettext_lazy(
         "a refused move", "this game was left for another one and is over"
@@ -811,6 +842,9 @@ WORDS = {
     ),
 }
 
+# A hint's request that names no stage a hint has (game.board.forms raises it).
+NO_SUCH_STAGE = "a hint shows the card to play (stage 1), then where it goes (stage 2)"
+
 # The refusals raised with their English text alone (game/board/actions.py, engine.Play,
 # store.py), by that text. A raise site that passes the code instead needs no entry here.
 UNCODED = {
@@ -819,6 +853,7 @@ UNCODED = {
     "no card can go to its foundation just now": "nothing_home",
     "the request did not say which board it was made on": "no_board_count",
     "a clock request says pause or resume": "clock_state",
+    NO_SUCH_STAGE: "no_hint_stage",
     "this game is won: start a new one": "game_won",
     "this game was left for another one and is over": "game_abandoned",
     "this game is over and a newer one has been dealt since": "game_superseded",

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0014_strict_mode'),
+        ('game', '0015_hint_stages'),
     ]
 
     operations = [

@@ -72,18 +72,23 @@ def _game_under_way(request: HttpRequest, pending: Game) -> Game | HttpResponse 
 def _store_first(request: HttpRequest, pending: Game, action: str, posted: Posted) -> Change:
     """Store the session (if new) and `pending` as this session's game, and make its first
     change (`action`, see changes.perform) to it, in one transaction: a refusal stores nothing,
-    not even the session. A hint shown on the first board counts in the stored game."""
+    not even the session. A hint shown on the first board counts in the stored game, each of
+    its stages."""
     new_session = request.session.session_key is None
-    hinted = request.session.get(hint_answer.FIRST_HINT) == hint_answer.first_hint_name(pending)
+    name = hint_answer.first_hint_name(pending)
+    hinted = request.session.get(hint_answer.FIRST_HINT) == name
+    placed = hinted and request.session.get(hint_answer.FIRST_HINT_PLACE) == name
+    first = changes.FirstRow(pending, int(hinted), int(placed))
     try:
-        done = changes.run(request, SITE, action, changes.FirstRow(pending, int(hinted)), posted)
+        done = changes.run(request, SITE, action, first, posted)
     except changes.REFUSALS:
         if new_session:
             # The session's row went with the transaction: forget it, so that no cookie names it.
             request.session.flush()
         raise
-    if hinted:
-        del request.session[hint_answer.FIRST_HINT]
+    for key in (hint_answer.FIRST_HINT, hint_answer.FIRST_HINT_PLACE):
+        if request.session.get(key) == name:
+            del request.session[key]
     return done
 
 

@@ -74,6 +74,9 @@ class Recent:
     deal_number: int
     replay_token: str
     pk: int = 0
+    # Its hints: each showed the card to play; `hint_places` of them, where it goes too.
+    hints: int = 0
+    hint_places: int = 0
 
     @property
     def result(self) -> str:
@@ -121,6 +124,12 @@ class Recent:
             what = gettext("abandoned, %(count)s cards home") % {"count": result.cards_home}
         if result.strict:
             what = gettext("%(result)s, in strict mode") % {"result": what}
+        if self.hints:
+            what = gettext("%(result)s; hints: %(cards)s, where it goes: %(places)s") % {
+                "result": what,
+                "cards": self.hints,
+                "places": self.hint_places,
+            }
         return gettext("Game %(number)s: deal #%(deal)s, %(what)s") % {
             "number": self.number,
             "deal": self.deal_number,
@@ -163,6 +172,10 @@ class Stats:
     strict_played: int = 0
     strict_won: int = 0
     strict_streak: int = 0
+    # Hints over the games counted (under way too), by stage: each showed its card, and
+    # `hint_places` of them where it goes as well (game/board/hint_answer.py).
+    hints: int = 0
+    hint_places: int = 0
 
     @property
     def strict_win_rate(self) -> str:
@@ -226,6 +239,8 @@ def for_session(
         clean_won=Count("pk", filter=CLEAN_WIN),
         strict_played=Count("pk", filter=over & Q(strict=True)),
         strict_won=Count("pk", filter=WIN & Q(strict=True)),
+        hints=Sum("hints"),
+        hint_places=Sum("hint_places"),
         **bins,
     )
     current, best = _streaks(games)
@@ -254,6 +269,8 @@ def for_session(
         strict_played=totals["strict_played"],
         strict_won=totals["strict_won"],
         strict_streak=strict_current,
+        hints=totals["hints"] or 0,
+        hint_places=totals["hint_places"] or 0,
     )
 
 
@@ -287,12 +304,13 @@ def _recent(games: QuerySet[Game]) -> tuple[Recent, ...]:
     rows = list(
         games.filter(finished_at__isnull=False)
         .order_by("-finished_at", "-pk")
-        .values_list("deal_number", "replay_token", "pk", *FIELDS)[:RECENT]
+        .values_list("deal_number", "replay_token", "pk", "hint_places", *FIELDS)[:RECENT]
     )
     rows.reverse()  # oldest first, so the strip reads left to right
+    hints = FIELDS.index("hints")
     return tuple(
-        Recent(number, Result.build(*fields), deal, token, pk)
-        for number, (deal, token, pk, *fields) in enumerate(rows, start=1)
+        Recent(number, Result.build(*fields), deal, token, pk, fields[hints], places)
+        for number, (deal, token, pk, places, *fields) in enumerate(rows, start=1)
     )
 
 

@@ -1,7 +1,8 @@
 // Presses answered in their own frame (docs/frontend.md, "Every press in one frame"). Undo and
 // Redo show at once the board the press leads to, from the boards the server has shown this page;
 // Hint lights the hint the board came with (`data-ready-hint`, game/board/hints.py's `ready`),
-// or one looked up since; every other control looks pressed at once. The server's answer is the board in every case: it confirms the one shown or replaces it.
+// or one looked up since, to its next stage (the card, then where it goes: the board's Hint form
+// says which stage it shows); every other control looks pressed at once. The server's answer is the board in every case: it confirms the one shown or replaces it.
 // A board laid ahead is sent with no key (`v`), so its answer is whole and owes nothing to it.
 import { busy, parseMove } from "./instant.js";
 import { $, $$, board, fanStop, fill, say } from "./page.js";
@@ -11,11 +12,11 @@ const IDLE_MS = 250; // a board that came without its hint, on show this long, h
 const past = []; // the server's boards in the order shown (felt, move count, marks), the last on show
 const ahead = []; // boards undone, the next redo last
 let guessing = null; // { action, before, xhr } while a board shown ahead waits for its answer
-let peeked = null; // { key, move, message }: the hint of the board with that key
+let peeked = null; // { key, move, message, place }: the hint of the board with that key
 let peekTimer = null;
 let onBoard = () => {};
 // A kept board's marks, and its hint (a board laid ahead lights it at once too).
-const MARKS = ["lastCard", "lastFrom", "blocked", "readyHint", "readySaid"];
+const MARKS = ["lastCard", "lastFrom", "blocked", "readyHint", "readySaid", "readySaidPlace"];
 
 export function shown(root) {
   const count = Number(root.dataset.moves);
@@ -79,7 +80,9 @@ function lookAhead(root) {
     fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then((answer) => (answer.ok ? answer.json() : null))
       .then((found) => {
-        if (found && found.move) peeked = { key, move: found.move, message: found.message || "" };
+        if (found && found.move) {
+          peeked = { key, move: found.move, message: found.message || "", place: found.place || "" };
+        }
       })
       .catch(() => {});
   }, IDLE_MS);
@@ -98,15 +101,28 @@ function settle(root) {
 }
 
 function knownHint(root) {
-  if (root.dataset.readyHint) return { move: root.dataset.readyHint, message: root.dataset.readySaid || "" };
+  if (root.dataset.readyHint) {
+    const { readyHint, readySaid, readySaidPlace } = root.dataset;
+    return { move: readyHint, message: readySaid || "", place: readySaidPlace || "" };
+  }
   return peeked && peeked.key === root.dataset.position ? peeked : null;
 }
 
+// The stage of the hint the board shows, as its Hint form will post it: 0 none, 1 the card, 2
+// where it goes too.
+function shownStage(root) {
+  const field = $('form[data-keyed] input[name="shown"]', root);
+  return field ? Number(field.value) || 0 : 0;
+}
+
+// The hint's next stage, lit: its card first (a redeal's hint, the Redeal button, is whole at
+// once), then where the card goes.
 function lightHint(root) {
   const known = knownHint(root);
   if (!known) return false;
   const move = parseMove(known.move);
   if (!move) return false;
+  const whole = move.redeal || shownStage(root) >= 1;
   if (move.redeal) {
     const redeal = $('[data-action="redeal"]', root);
     if (redeal) redeal.dataset.hint = "card";
@@ -117,9 +133,10 @@ function lightHint(root) {
     let place = move.onto && $(`.fan [data-card="${move.onto}"]`, root);
     if (move.home) place = $(`[data-foundation="${move.card.slice(-1)}"]`, root);
     else if (move.fan !== null) place = $(`[data-fan="${move.fan}"]`, root);
-    if (place) place.dataset.hint = "target";
+    if (place && whole) place.dataset.hint = "target";
   }
-  if (known.message) say(known.message);
+  const said = whole && !move.redeal ? known.place : known.message;
+  if (said) say(said);
   return true;
 }
 

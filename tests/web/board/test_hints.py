@@ -160,34 +160,39 @@ def test_a_hint_is_counted_and_a_refused_count_still_shows_it(
     from game.querysets import GameQuerySet
 
     game = start(client)
-    assert client.post(f"/game/{game.pk}/hint/").status_code == 303
+    assert client.post(f"/game/{game.pk}/hint/", {"n": 0}).status_code == 303
     assert Game.objects.get(pk=game.pk).hints == 1
 
     def full(*args: object, **kwargs: object) -> None:
         raise DatabaseError("database or disk is full")
 
     monkeypatch.setattr(GameQuerySet, "update", full)
-    response = client.post(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+    response = client.post(f"/game/{game.pk}/hint/", {"n": 0}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b"data-hint" in response.content
     assert Game.objects.get(pk=game.pk).hints == 1
     assert "could not count a hint" in caplog.text
 
 
-def test_a_cached_hint_is_the_games_read_and_its_count(client: Client) -> None:
-    # The session comes from the cache (cached_db), so a hint asked again is two queries.
+@pytest.mark.parametrize(("shown", "column"), [(0, "hints"), (1, "hint_places")])
+def test_a_cached_hint_is_the_games_read_and_its_count(
+    client: Client, shown: int, column: str
+) -> None:
+    # The session comes from the cache (cached_db), so a hint asked again is two queries: each
+    # stage is one UPDATE of its own column.
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     game = start(client)
-    assert client.post(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"}).status_code == 200
+    htmx = {"HX-Request": "true"}
+    assert client.get(f"/game/{game.pk}/hint/", headers=htmx).status_code == 200
     with CaptureQueriesContext(connection) as captured:
-        answer = client.post(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
+        answer = client.post(f"/game/{game.pk}/hint/", {"n": 0, "shown": shown}, headers=htmx)
     assert answer.status_code == 200
     sql = [q["sql"] for q in captured.captured_queries]
     assert len(sql) == 2, sql
     assert sql[0].startswith('SELECT "game_game"')
-    assert sql[1].startswith('UPDATE "game_game" SET "hints"')
+    assert sql[1].startswith(f'UPDATE "game_game" SET "{column}"')
 
 
 def test_a_hint_for_a_session_that_is_gone_is_a_404(client: Client) -> None:
@@ -220,9 +225,9 @@ def test_a_hint_posted_without_javascript_is_counted_then_shown_by_its_get(
     from game.models import Game
 
     game = start(client)
-    posted = client.post(f"/game/{game.pk}/hint/")
+    posted = client.post(f"/game/{game.pk}/hint/", {"n": 0})
     assert posted.status_code == 303
-    assert posted["Location"] == f"/game/{game.pk}/hint/"
+    assert posted["Location"] == f"/game/{game.pk}/hint/?stage=1"
     shown = client.get(posted["Location"])
     assert 'data-hint="card"' in shown.content.decode()
     assert Game.objects.get(pk=game.pk).hints == 1
@@ -233,7 +238,7 @@ def test_a_first_boards_hint_is_remembered_only_when_posted(client: Client) -> N
     url, htmx = "/deal/5/hint/?rules=lucie", {"HX-Request": "true"}
     assert client.get(url, headers=htmx).status_code == 200
     assert "first_hint" not in client.session
-    assert client.post(url, headers=htmx).status_code == 200
+    assert client.post(url, {"n": 0}, headers=htmx).status_code == 200
     assert client.session["first_hint"] == "lucie 5"
 
 

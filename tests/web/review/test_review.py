@@ -605,7 +605,7 @@ def test_a_hint_makes_a_win_not_clean(client: Client) -> None:
     moves = greedy_record(*WON_BY_GREEDY)
     game = start(client, *WON_BY_GREEDY)
     client.post(f"/game/{game.pk}/move/", {"n": 0, "move": moves[0], "auto": "0"}, headers=HX)
-    assert client.post(f"/game/{game.pk}/hint/", headers=HX).status_code == 200
+    assert client.post(f"/game/{game.pk}/hint/", {"n": 1}, headers=HX).status_code == 200
     for count, text in enumerate(moves[1:], start=1):
         action, data = ("redeal", {}) if text == "R" else ("move", {"move": text})
         client.post(f"/game/{game.pk}/{action}/", {"n": count, "auto": "0", **data}, headers=HX)
@@ -641,7 +641,7 @@ def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) 
     start(client, 9)  # a session
     moves = greedy_record(*WON_BY_GREEDY)
 
-    assert client.post("/deal/3/hint/", headers=HX).status_code == 200
+    assert client.post("/deal/3/hint/", {"n": 0}, headers=HX).status_code == 200
     response = client.post("/deal/3/move/", {"n": 0, "move": moves[0], "auto": "0"}, headers=HX)
 
     assert response.status_code == 200

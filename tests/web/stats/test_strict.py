@@ -69,19 +69,22 @@ def test_the_server_refuses_undo_hint_and_show_a_win_in_strict_mode(
 ) -> None:
     strict_on(client)
     game = begun(client)
-    before = (game.moves, game.undos, game.hints, game.assisted)
+    before = (game.moves, game.undos, game.hints, game.hint_places, game.assisted)
     headers = {"HX-Request": "true"} if htmx else {}
 
     undo = post(client, game, "undo", htmx=htmx)
     hint = client.get(f"/game/{game.pk}/hint/", headers=headers)
     peek = client.get(f"/game/{game.pk}/hint/?peek=1", headers=headers)
+    # Either stage of the hint, pressed as its form would post it.
+    card = post(client, game, "hint", htmx=htmx, shown=0)
+    place = post(client, game, "hint", htmx=htmx, shown=1)
     show = post(client, game, "show-a-win", htmx=htmx)
 
-    for response in (undo, hint, peek, show):
+    for response in (undo, hint, peek, card, place, show):
         assert response.status_code == 400, response.content[:300]
         assert REFUSED in response.content.decode()
     game.refresh_from_db()
-    assert (game.moves, game.undos, game.hints, game.assisted) == before
+    assert (game.moves, game.undos, game.hints, game.hint_places, game.assisted) == before
 
 
 def test_strict_mode_cannot_be_turned_off_in_the_middle_of_a_game(client: Client) -> None:
