@@ -5,6 +5,7 @@ compare, the day's figure kept for the calendar, and the cost of asking again an
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Iterator
 from html import unescape
 
@@ -253,13 +254,16 @@ def test_todays_cell_shows_the_figure_as_it_stands(client: Client) -> None:
 def test_asking_again_and_again_counts_once(client: Client) -> None:
     """1,000 requests for the finished daily game's result box (what the daily page adds to a
     board: the rank, the share text, the challenge link): the day's entries are counted once
-    (then the cache answers) and no row is written."""
+    (then the cache answers) and no row is written. The cache keeps the counts RANK_TTL seconds
+    of real time (Redis's clock, which time-machine does not move): on a loaded machine the loop
+    outlasts it, and each lapse may count once more."""
     others()
     finished(session_of(client), DEAL, started=BEGUN, wall_ms=400_000)
     client.get("/daily/")
     rows = DailyRank.objects.count(), Game.objects.count(), Challenge.objects.count()
 
     counts = 0
+    began = time.monotonic()
     for _ in range(1000):
         with CaptureQueriesContext(connection) as queries:
             response = client.get("/daily/2026/12/31/result/")
@@ -271,7 +275,7 @@ def test_asking_again_and_again_counts_once(client: Client) -> None:
         )
 
         assert b'data-percentile="75"' in response.content
-    assert counts == 0
+    assert counts <= (time.monotonic() - began) // rank.RANK_TTL
     assert (DailyRank.objects.count(), Game.objects.count(), Challenge.objects.count()) == rows
 
 
