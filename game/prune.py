@@ -62,7 +62,7 @@ def prune(
     now: dt.datetime | None = None,
 ) -> Pruned:
     now = now or timezone.now()
-    sessions = _delete(Session.objects.filter(expire_date__lt=now), "session_key")
+    sessions = _delete_sessions(Session.objects.filter(expire_date__lt=now))
     unplayed = Q(
         started_at__isnull=True,
         imported=False,
@@ -97,6 +97,24 @@ def _delete(rows: QuerySet[Any], key: str) -> int:
         # Only the rows of this table: what went with them (a finished game's challenge) is not
         # what the line counts.
         total += by_model.get(rows.model._meta.label, 0)
+
+
+def _delete_sessions(expired: QuerySet[Session]) -> int:
+    """Delete expired sessions, and the copies the session cache holds of them: `cached_db`
+    trusts a cached copy without looking at its expiry (the cache's own timeout is meant to drop
+    it, and a clock set back or a session written with a longer age would keep it), so a copy
+    left behind would keep a forgotten session alive for the player and for the orphans below."""
+    store = _session_store()
+    prefix = getattr(store, "cache_key_prefix", None)
+    total = 0
+    while True:
+        batch = list(expired.values_list("session_key", flat=True)[:BATCH])
+        if not batch:
+            return total
+        if prefix is not None:
+            caches[settings.SESSION_CACHE_ALIAS].delete_many([prefix + key for key in batch])
+        _, by_model = Session.objects.filter(session_key__in=batch).delete()
+        total += by_model.get(Session._meta.label, 0)
 
 
 def _session_store() -> SessionBase:

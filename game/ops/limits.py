@@ -216,7 +216,16 @@ def _session(group: str, request: HttpRequest) -> str:
 
 def check(request: HttpRequest, rate: Rate, *, session: bool = True) -> None:
     """Count this request against `rate`; raise Limited when a limit is met. The embed passes
-    `session=False`: it never reads a session (nor sets a cookie)."""
+    `session=False`: it never reads a session (nor sets a cookie). A request is counted once per
+    rate, however many of its searches ask (a hint's search that runs out of time leaves the
+    board's ready hint to search again, in the same request)."""
+    counted: dict[str, int | None] = request.__dict__.setdefault("_lucie_rates_counted", {})
+    if rate.group in counted:
+        refused = counted[rate.group]
+        if refused is not None:
+            raise Limited(refused)
+        return
+    counted[rate.group] = None
     keys = [(_address, rate.per_address)]
     # A request with no session is counted by its address alone (never in one shared bucket).
     if session and rate.per_session and request.session.session_key:
@@ -226,7 +235,9 @@ def check(request: HttpRequest, rate: Rate, *, session: bool = True) -> None:
             continue
         usage = get_usage(request, group=rate.group, key=key, rate=limit, increment=True)
         if usage is not None and usage["should_limit"]:
-            raise Limited(int(usage["time_left"]))
+            time_left = int(usage["time_left"])
+            counted[rate.group] = time_left
+            raise Limited(time_left)
 
 
 def rate_limited(rate: Rate, *methods: str) -> Callable[[View], View]:

@@ -23,10 +23,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rate_limits")]
 
 def use_up(rate: limits.Rate, *, address: str = "127.0.0.1") -> None:
     """Count requests against `rate` from `address` until the next one is refused."""
-    request = RequestFactory().get("/", REMOTE_ADDR=address)
     for _ in range(1000):
         try:
-            limits.check(request, rate, session=False)
+            # A request is counted once per rate: a new one each time.
+            limits.check(RequestFactory().get("/", REMOTE_ADDR=address), rate, session=False)
         except limits.Limited:
             return
     raise AssertionError("the limit was never met")

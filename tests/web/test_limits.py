@@ -23,6 +23,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from django.urls import clear_url_caches
 from django.utils import timezone
+from django_ratelimit.core import get_usage
 
 from game import engine
 from game.board import hints, store
@@ -733,3 +734,37 @@ def test_prune_ages_are_configurable() -> None:
     assert Game.objects.filter(pk=game.pk).exists()
     call_command("prune", "--unplayed-hours", "2", stdout=io.StringIO())
     assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_a_request_is_counted_once_per_rate_and_a_refusal_stands_for_the_whole_request() -> None:
+    """A hint's search that runs out of time leaves the board's ready hint to search again in
+    the same request: the request is still counted once. Once refused, it stays refused."""
+
+    def count() -> int:
+        usage = get_usage(
+            RequestFactory().get("/", REMOTE_ADDR="10.9.8.7"),
+            group=limits.HINT.group,
+            key=limits._address,
+            rate=limits.HINT.per_address,
+            increment=False,
+        )
+        assert usage is not None
+        return int(usage["count"])
+
+    with override_settings(RATELIMIT_ENABLE=True):
+        cache.clear()
+        request = RequestFactory().get("/", REMOTE_ADDR="10.9.8.7")
+        limits.check(request, limits.HINT, session=False)
+        limits.check(request, limits.HINT, session=False)
+        assert count() == 1
+        assert limits.HINT.per_address is not None
+        allowed = int(limits.HINT.per_address.split("/")[0])
+        for _ in range(allowed - 1):
+            limits.check(
+                RequestFactory().get("/", REMOTE_ADDR="10.9.8.7"), limits.HINT, session=False
+            )
+        refused = RequestFactory().get("/", REMOTE_ADDR="10.9.8.7")
+        with pytest.raises(limits.Limited):
+            limits.check(refused, limits.HINT, session=False)
+        with pytest.raises(limits.Limited):
+            limits.check(refused, limits.HINT, session=False)
