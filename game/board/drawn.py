@@ -1,26 +1,25 @@
 """The board an answer draws, built from small values, each by a function of its own: the felt
-(`Felt`), what the board says (`Said`), the controls on offer (`Controls`), the fair timer
-(`Timer`) and where each control and link goes (`Places`). `board()` puts them together as one
-`Board`, which the template reads as one flat context (`Board.context`), its names unchanged.
+(`Felt`), what the board says (`Said`), and the controls on offer, the fair timer and where each
+control and link goes (game/board/controls.py). `board()` puts them together as one `Board`,
+which the template reads as one flat context (`Board.context`), its names unchanged.
 Which parts the browser already holds (`keep`, each fan's `kept`) is game/board/kept.py's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from game import engine
-from game.board import clock, hints, kept, show_a_win_job, words
+from game.board import controls, hints, kept, show_a_win_job, words
 from game.board.actions import Change
-from game.board.fronts import LINKS, Front, Links, board_urls
+from game.board.controls import Controls, Places, Timer
+from game.board.fronts import Front
 from game.board.show_a_win import OnShow
 from game.board.table import (
     FanView,
@@ -66,46 +65,6 @@ class Said:
     ready_hint: str = ""  # the board's hint before any press (hints.ready)
     ready_said: str = ""  # its first stage's sentence: the card
     ready_said_place: str = ""  # its second stage's: where the card goes
-
-
-@dataclass(frozen=True, slots=True)
-class Controls:
-    """The controls on offer, and what a stuck board offers instead of a move."""
-
-    can_undo: bool
-    can_redo: bool
-    can_redeal: bool
-    can_auto: bool
-    can_show_a_win: bool
-    redeals_left: int | str
-    mercis_left: int
-    merci_open: bool
-    merci_waits: bool
-    stuck_redeal: bool
-    stuck_merci: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Timer:
-    """The fair timer as the server reads it (game/board/clock.py): the browser ticks from it."""
-
-    elapsed_ms: int
-    elapsed_text: str
-    timer_running: bool
-    timer_cap_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class Places:
-    """Where the board's controls and links go (game/board/fronts.py)."""
-
-    embed: bool
-    urls: dict[str, str]
-    links: Links
-    deal_url: str
-    replay_url: str = ""
-    review_url: str = ""
-    show_a_win_urls: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +159,9 @@ def board(
         rules=played.position.rules,
         felt=felt,
         said=said,
-        controls=_controls(game, played, legal, bool(stuck)),
-        timer=_timer(game),
-        places=_places(front, game, on_show),
+        controls=controls.on_offer(game, played, legal, bool(stuck)),
+        timer=controls.timer(game),
+        places=controls.places(front, game, on_show),
         show_a_win=on_show,
         board_key=key,
         keep=keep,
@@ -234,12 +193,8 @@ def _said(
     the move marked: the hint, else Show a win's next move. `stuck`: what a board with no card
     to move says."""
     position = played.position
-    hint, message, selected = asked.hint, asked.message, asked.selected
-    whole = hint is not None and (asked.hint_stage >= 2 or hint.move.card is None)
-    if hint is not None:
-        # The hint, worded here once: its message line, and in the live region its sentence;
-        # at its first stage the card alone.
-        message = words.hint_message(position, hint) if whole else words.hint_card(position, hint)
+    message, reason = _hint_words(position, asked)
+    hint = asked.hint
     said = announcement(
         game,
         played,
@@ -253,25 +208,9 @@ def _said(
         said = words.show_a_win_verdict(
             on_show.status, on_show.left, on_show.next_move, position, on_show.search_on
         )
-    # Why the hint chose its move, shown only when asked ("Why?") and once the hint is whole
-    # (a reason such as "it can go home" would tell where the card goes); a line's marked move
-    # has none.
-    reason = hints.reason_text(position, hint) if hint is not None and whole else ""
     if hint is None and on_show is not None and on_show.next_move is not None:
         hint = engine.Hint(on_show.next_move, "the next move of the winning line")
-    by_card = moves_by_card(legal)
-    if selected and selected not in by_card:
-        if not message and selected in {c.code for fan in position.fans for c in fan}:
-            message = words.no_move(engine.Card.parse(selected))
-        selected = ""
-    if selected and not message:
-        # With JavaScript off the selection lives in the URL (?sel=6C): its moves are buttons.
-        card = engine.Card.parse(selected)
-        message = words.capfirst(
-            _("%(card)s: choose a lit place.") % {"card": words.card_name(card)}
-        )
-        moves = [engine.Move.parse(text) for text in by_card[selected]]
-        said = words.choices(position, card, moves)
+    selected, message, said = _picked(position, moves_by_card(legal), asked.selected, message, said)
     # A board with no card to move says so at once, and what is left (no Hint press needed).
     if stuck and not message and not selected and hint is None:
         message = stuck
@@ -284,6 +223,47 @@ def _said(
         selected,
         hint,
     )
+
+
+def _hint_words(position: engine.Position, asked: Drawing) -> tuple[str, str]:
+    """The message line (the hint asked for, else the request's message) and why the hint
+    chose its move."""
+    hint = asked.hint
+    if hint is None:
+        return asked.message, ""
+    # The hint, worded here once: its message line, and in the live region its sentence; at
+    # its first stage the card alone.
+    if asked.hint_stage < 2 and hint.move.card is not None:
+        return words.hint_card(position, hint), ""
+    # Why the hint chose its move, shown only when asked ("Why?") and once the hint is whole
+    # (a reason such as "it can go home" would tell where the card goes); a line's marked move
+    # has none.
+    return words.hint_message(position, hint), hints.reason_text(position, hint)
+
+
+def _picked(
+    position: engine.Position,
+    by_card: dict[str, list[str]],
+    selected: str,
+    message: str,
+    said: str,
+) -> tuple[str, str, str]:
+    """The card still picked, the message line and the live region's sentence, after the
+    picked card: one with no move is let go (and said so, if nothing else is), one with moves
+    has its places named."""
+    if selected and selected not in by_card:
+        if not message and selected in {c.code for fan in position.fans for c in fan}:
+            message = words.no_move(engine.Card.parse(selected))
+        return "", message, said
+    if selected and not message:
+        # With JavaScript off the selection lives in the URL (?sel=6C): its moves are buttons.
+        card = engine.Card.parse(selected)
+        message = words.capfirst(
+            _("%(card)s: choose a lit place.") % {"card": words.card_name(card)}
+        )
+        moves = [engine.Move.parse(text) for text in by_card[selected]]
+        said = words.choices(position, card, moves)
+    return selected, message, said
 
 
 def _key(
@@ -351,52 +331,6 @@ def _felt(
         blocked=words.blocked(position) if lost else [],
         blocked_cards=" ".join(words.blocked_cards(position)) if lost else "",
     )
-
-
-def _controls(game: Game, played: engine.Play, legal: list[engine.Move], stuck: bool) -> Controls:
-    position = played.position
-    playing = game.status == Game.Status.PLAYING
-    redeals_left = position.redeals_left
-    return Controls(
-        can_undo=played.can_undo and game.status in (Game.Status.PLAYING, Game.Status.LOST),
-        can_redo=played.can_redo and playing,
-        can_redeal=engine.REDEAL in legal,
-        can_auto=any(m.to_foundation and not m.merci for m in legal),
-        can_show_a_win=kept.can_show_a_win(game.status),
-        redeals_left="unlimited" if redeals_left is None else redeals_left,
-        mercis_left=position.mercis_left,
-        merci_open=position.merci_open and playing,
-        merci_waits=position.merci_waits and playing,
-        stuck_redeal=stuck and engine.REDEAL in legal,
-        stuck_merci=stuck and any(m.merci for m in legal),
-    )
-
-
-def _timer(game: Game) -> Timer:
-    """The timer ticks in the browser while the game is under way and the page is visible; the
-    server's reading is where it starts from (game/board/clock.py)."""
-    shown_ms = clock.reading(game, timezone.now())
-    return Timer(
-        elapsed_ms=shown_ms,
-        elapsed_text=clock.format_ms(shown_ms),
-        timer_running=game.status == Game.Status.PLAYING and game.started_at is not None,
-        timer_cap_ms=clock.STRETCH_CAP_MS,
-    )
-
-
-def _places(front: Front, game: Game, on_show: OnShow | None) -> Places:
-    urls = board_urls(front, game)
-    deal_url = reverse("deal", args=[game.deal_number])
-    replay = review = ""
-    if game.pk is not None and game.status != Game.Status.PLAYING:
-        replay = reverse("replay", args=[game.replay_token])
-        review = reverse("review", args=[game.pk])
-    line: dict[str, str] = {}
-    if game.pk is not None and on_show is not None and game.status != Game.Status.WON:
-        show = urls["show_a_win"]
-        line = {"undo": urls["undo"], "next": f"{show}next/", "out": f"{show}out/"}
-        line["wait"] = f"{show}wait/"
-    return Places(front.embed, urls, LINKS, deal_url, replay, review, show_a_win_urls=line)
 
 
 def _end(request: HttpRequest, front: Front, game: Game) -> dict[str, Any] | None:

@@ -1,5 +1,5 @@
 """A board that talks: with no card to move it says what is left at once, and a loss names what
-blocked each suit (game/board/words.py: stuck, blocked)."""
+blocked each suit (game/board/words/notices.py: stuck, blocked)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
-"""The board's messages in the page's language (game/board/words.py): every refusal the
+"""The board's messages in the page's language (game/board/words/): every refusal the
 engine raises has a code with words in each catalogue, and says in English what the engine says;
 the stale board, a malformed request, the hint and "nothing to hint" are translated too."""
 
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 import re
 from collections.abc import Iterator
 
@@ -272,5 +274,8 @@ def test_the_refusal_codes_survive_a_pickle() -> None:
     assert (str(again), again.code, again.params) == ("x", "alone", error.params)
 
 
-def test_the_modules_examples_run() -> None:
-    assert doctest.testmod(words).failed == 0
+@pytest.mark.parametrize(
+    "name", sorted(f"{words.__name__}.{info.name}" for info in pkgutil.iter_modules(words.__path__))
+)
+def test_the_modules_examples_run(name: str) -> None:
+    assert doctest.testmod(importlib.import_module(name)).failed == 0
