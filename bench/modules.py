@@ -7,7 +7,7 @@ client, plays one move, then traces a second move (an htmx post on the stored ga
 `sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
 (the board's compiled Jinja2 templates are not modules), and the queries it made. Prints
 `an htmx move runs code in N modules of game/ and lucie/ (Q queries)`, then the modules and
-the queries, one a line. The limit: at most 32 (GOAL), and with `--smoke` (the same run, a few
+the queries, one a line. The limit: at most 38 (GOAL), and with `--smoke` (the same run, a few
 seconds) it exits 1 past it. With CACHE_URL (a shared Redis) the session is
 read from the cache, as production's servers read it; without it from the database (each
 process's own memory would go stale beside the others: lucie/settings.py).
@@ -30,9 +30,12 @@ sys.path.insert(0, str(ROOT))
 # figures, game/ops/limits.py for its compute slot): 26, and 27 with CACHE_URL (lucie/cache.py).
 # Then issue 47 split the board's 838-line pipeline by job (fronts, changes, answers, drawn,
 # kept) and made a game's end an explicit call (game/ending.py, which reads game/tally.py on
-# every save): 31, and 32 with CACHE_URL. The limit catches a module that creeps onto the
-# path unasked.
-GOAL = 32
+# every save): 31, and 32 with CACHE_URL. Then the board's words (one 930-line module holding
+# seven jobs) became a package of a module per job, six of which every board reads, and the
+# controls, timer and places left drawn.py for a module of their own: 37, and 38 with CACHE_URL.
+# More modules on the path is the price of modules small enough to read; the limit still
+# catches a module that creeps onto the path unasked.
+GOAL = 38
 
 
 def main() -> None:
