@@ -178,6 +178,109 @@ def result(request: HttpRequest, year: str, month: str, day: str) -> HttpRespons
 # ---------------------------------------------------------------- the month
 
 
+@dataclasses.dataclass(frozen=True)
+class _MonthFacts:
+    """What the calendar shows of a month, each read once: this player's results and ranks,
+    everyone's figures, and how hard each deal up to today is."""
+
+    first: dt.date
+    today: dt.date
+    mine: dict[int, player.DayResult]
+    placed: dict[int, rank.Rank]
+    everyone: dict[int, daily_figures.DayFigures]
+    hardness: dict[int, difficulties.Difficulty]
+
+
+def _month_facts(key: str | None, first: dt.date, today: dt.date) -> _MonthFacts:
+    mine = player.player_month(key, first)
+    placed = rank.month_ranks([result.game_id for result in mine.values()], today)
+    everyone = daily_figures.month_figures(first)
+    low, high = deals.month_bounds(first)
+    hardness = difficulties.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
+    return _MonthFacts(first, today, mine, placed, everyone, hardness)
+
+
+def _day_cell(facts: _MonthFacts, date: dt.date) -> dict[str, Any]:
+    """A day of the month: its deal, this player's result and rank, everyone's figures."""
+    number = deals.deal_number_for(date)
+    mine = facts.mine
+    return {
+        "difficulty": facts.hardness.get(number),
+        "date": date,
+        "number": number,
+        "is_today": date == facts.today,
+        "future": date > facts.today,
+        "url": _play_url(date),
+        "mine": mine.get(number),
+        "rank": facts.placed.get(mine[number].game_id) if number in mine else None,
+        "everyone": facts.everyone.get(number, daily_figures.DayFigures(number)),
+    }
+
+
+def _week_label(cells: list[dict[str, Any] | None]) -> str:
+    """The row's header for screen readers: the week by its first day in this month."""
+    first_day = next(cell["date"] for cell in cells if cell is not None)
+    day_format = pgettext("a day and its month, as a Django date format", "j F")
+    return gettext("Week of %(date)s") % {"date": format_date(first_day, day_format)}
+
+
+def _calendar(facts: _MonthFacts) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The month's weeks, Monday first, with a cell for each day of the month (None for the days
+    of the months around it); and the month's days up to today, the latest first."""
+    weeks: list[dict[str, Any]] = []
+    days: list[dict[str, Any]] = []
+    first = facts.first
+    for week in calendar.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month):
+        cells = [_day_cell(facts, date) if date.month == first.month else None for date in week]
+        days += [cell for cell in cells if cell is not None and cell["date"] <= facts.today]
+        weeks.append({"label": _week_label(cells), "cells": cells})
+    return weeks, list(reversed(days))
+
+
+def _month_links(first: dt.date, today: dt.date) -> dict[str, Any]:
+    """Today's deal, this month, and the months before and after the one shown (those on offer)."""
+    previous = deals.add_months(first, -1)
+    following = deals.add_months(first, 1)
+    return {
+        "today": today,
+        "today_url": reverse("daily"),
+        "this_month_url": _month_url(today),
+        "is_this_month": first == today.replace(day=1),
+        "previous_url": _month_url(previous) if previous >= deals.site_start() else "",
+        "previous": previous,
+        "next_url": _month_url(following) if following <= today.replace(day=1) else "",
+        "next": following,
+    }
+
+
+def _month_tally(key: str | None, facts: _MonthFacts, won: dict[int, bool]) -> dict[str, Any]:
+    """This player's streaks, the month's games won and played, and the month's badges."""
+    won_this_month = sum(1 for r in facts.mine.values() if r.won)
+    return {
+        "streaks": player.streaks(key, facts.today, won),
+        "won_this_month": won_this_month,
+        "badge": player.badge(won_this_month),
+        "badges": player.earlier_badges(key, facts.first, won),
+        "badge_levels": player.BADGES,
+        # A game still under way is neither won nor lost yet: it is not counted against the month.
+        "played_this_month": sum(1 for r in facts.mine.values() if r.finished),
+    }
+
+
+def _todays_share(request: HttpRequest, facts: _MonthFacts) -> str | None:
+    """The share text of today's game, on this month's page once it is finished (else None)."""
+    if facts.first != facts.today.replace(day=1):
+        return None
+    number = deals.deal_number_for(facts.today)
+    todays = facts.mine.get(number)
+    if todays is None or not todays.finished:
+        return None
+    game = Game.objects.get(pk=todays.game_id)
+    return share.for_day(
+        request, game, todays, facts.placed.get(game.pk), facts.hardness.get(number)
+    )
+
+
 @require_safe
 def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
     """The month as a calendar: this player's result and everyone's figures for each day."""
@@ -189,74 +292,20 @@ def month(request: HttpRequest, year: str, month: str) -> HttpResponse:
         return HttpResponseRedirect(_month_url(first))
     today = deals.today_utc()
     key = request.session.session_key
-    mine = player.player_month(key, first)
-    won = player.won_days(key, today)
-    placed = rank.month_ranks([result.game_id for result in mine.values()], today)
-    everyone = daily_figures.month_figures(first)
-    low, high = deals.month_bounds(first)
-    hardness = difficulties.of_deals(list(range(low, min(high, deals.deal_number_for(today)) + 1)))
-
-    weeks: list[dict[str, Any]] = []
-    days: list[dict[str, Any]] = []
-    for week in calendar.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month):
-        cells: list[dict[str, Any] | None] = []
-        for date in week:
-            if date.month != first.month:
-                cells.append(None)
-                continue
-            number = deals.deal_number_for(date)
-            cell = {
-                "difficulty": hardness.get(number),
-                "date": date,
-                "number": number,
-                "is_today": date == today,
-                "future": date > today,
-                "url": _play_url(date),
-                "mine": mine.get(number),
-                "rank": placed.get(mine[number].game_id) if number in mine else None,
-                "everyone": everyone.get(number, daily_figures.DayFigures(number)),
-            }
-            cells.append(cell)
-            if date <= today:
-                days.append(cell)
-        # The row's header for screen readers: the week by its first day in this month.
-        first_day = next(cell["date"] for cell in cells if cell is not None)
-        day_format = pgettext("a day and its month, as a Django date format", "j F")
-        label = gettext("Week of %(date)s") % {"date": format_date(first_day, day_format)}
-        weeks.append({"label": label, "cells": cells})
-
-    previous = deals.add_months(first, -1)
-    following = deals.add_months(first, 1)
-    todays = mine.get(deals.deal_number_for(today)) if first == today.replace(day=1) else None
-    won_this_month = sum(1 for r in mine.values() if r.won)
+    facts = _month_facts(key, first, today)
+    weeks, days = _calendar(facts)
     context: dict[str, Any] = {
         "first": first,
         "weeks": weeks,
-        "days": list(reversed(days)),
+        "days": days,
         "weekdays": _weekdays(),
-        "today": today,
-        "today_url": reverse("daily"),
-        "this_month_url": _month_url(today),
-        "is_this_month": first == today.replace(day=1),
-        "previous_url": _month_url(previous) if previous >= deals.site_start() else "",
-        "previous": previous,
-        "next_url": _month_url(following) if following <= today.replace(day=1) else "",
-        "next": following,
-        "streaks": player.streaks(key, today, won),
-        "won_this_month": won_this_month,
-        "badge": player.badge(won_this_month),
-        "badges": player.earlier_badges(key, first, won),
-        "badge_levels": player.BADGES,
-        # A game still under way is neither won nor lost yet: it is not counted against the month.
-        "played_this_month": sum(1 for r in mine.values() if r.finished),
+        **_month_links(first, today),
+        **_month_tally(key, facts, player.won_days(key, today)),
         **_rollover_context(),
     }
-    if todays is not None and todays.finished:
-        number = deals.deal_number_for(today)
-        game = Game.objects.get(pk=todays.game_id)
-        context["share"] = share.for_day(
-            request, game, todays, placed.get(game.pk), hardness.get(number)
-        )
+    todays_share = _todays_share(request, facts)
+    if todays_share is not None:
+        context["share"] = todays_share
     return render(request, "daily/month.html", context)
 
 

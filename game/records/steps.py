@@ -155,6 +155,89 @@ def _parts(renderer: _Renderer, felt: _Felt, before: _Felt | None) -> list[tuple
     return parts
 
 
+def _game_steps(
+    renderer: _Renderer,
+    moves: Sequence[engine.Move],
+    positions: Sequence[engine.Position],
+    slip: int | None,
+    with_parts: bool,
+) -> list[Step]:
+    """A step for each position of the game, the deal as it was dealt first; the move after
+    `slip` moves is marked as the one that lost the win."""
+    last = len(moves)
+    found: list[Step] = []
+    before: _Felt | None = None
+    for at, position in enumerate(positions):
+        move = moves[at - 1] if at else None
+        felt = _Felt(position, move.card if move is not None else None)
+        found.append(
+            Step(
+                key=str(at),
+                at=at,
+                line=0,
+                parent=str(at - 1) if at else "",
+                number=str(at),
+                text=(
+                    words.capfirst(words.describe(move))
+                    if move is not None
+                    else _("The deal as it was dealt.")
+                ),
+                say=words.replay_step(positions[max(at - 1, 0)], move, position, at, last),
+                deal=position.redeals_used + 1,
+                home=position.cards_home,
+                mark="slip" if slip is not None and at == slip + 1 else "",
+                parts=_parts(renderer, felt, before) if with_parts else [],
+            )
+        )
+        before = felt
+    return found
+
+
+def _line_steps(
+    renderer: _Renderer,
+    moves: Sequence[engine.Move],
+    positions: Sequence[engine.Position],
+    slip: int,
+    line: Sequence[engine.Move],
+    with_parts: bool,
+) -> list[Step]:
+    """A step for each move of the solver's `line`, played from the position after `slip`
+    moves of the game (the first step's parent)."""
+    found: list[Step] = []
+    shown = positions[slip]
+    before = _Felt(shown, moves[slip - 1].card if slip else None)
+    for index, move in enumerate(line, start=1):
+        after = engine.apply(shown, move)
+        felt = _Felt(after, move.card)
+        described = words.describe(move)
+        found.append(
+            Step(
+                key=f"{slip}-{index}",
+                at=slip,
+                line=index,
+                parent=f"{slip}-{index - 1}" if index > 1 else str(slip),
+                number=str(slip + index),
+                text=words.capfirst(described),
+                say=_("The solver's line, move %(step)s of %(total)s: %(move)s")
+                % {"step": index, "total": len(line), "move": described},
+                deal=after.redeals_used + 1,
+                home=after.cards_home,
+                mark="line",
+                parts=_parts(renderer, felt, before) if with_parts else [],
+            )
+        )
+        shown, before = after, felt
+    return found
+
+
+def _link_following(found: list[Step]) -> None:
+    """Give each step the key of the step after it on its own branch, if there is one."""
+    keys = {step.key for step in found}
+    for step in found:
+        following = f"{step.at}-{step.line + 1}" if step.line else str(step.at + 1)
+        step.following = following if following in keys else ""
+
+
 def build(
     moves: Sequence[engine.Move],
     positions: Sequence[engine.Position],
@@ -167,60 +250,11 @@ def build(
     parts (`with_parts` false) for a record stepped by its links alone."""
     renderer = _Renderer()
     last = len(moves)
-    steps: list[Step] = []
-    before: _Felt | None = None
-    for at, position in enumerate(positions):
-        move = moves[at - 1] if at else None
-        felt = _Felt(position, move.card if move is not None else None)
-        steps.append(
-            Step(
-                key=str(at),
-                at=at,
-                line=0,
-                parent=str(at - 1) if at else "",
-                number=str(at),
-                text=(
-                    words.describe(move)[:1].upper() + words.describe(move)[1:]
-                    if move is not None
-                    else _("The deal as it was dealt.")
-                ),
-                say=words.replay_step(positions[max(at - 1, 0)], move, position, at, last),
-                deal=position.redeals_used + 1,
-                home=position.cards_home,
-                mark="slip" if slip is not None and at == slip + 1 else "",
-                parts=_parts(renderer, felt, before) if with_parts else [],
-            )
-        )
-        before = felt
+    found = _game_steps(renderer, moves, positions, slip, with_parts)
     if slip is not None and 0 <= slip < last and line:
-        shown = positions[slip]
-        before = _Felt(shown, moves[slip - 1].card if slip else None)
-        for index, move in enumerate(line, start=1):
-            after = engine.apply(shown, move)
-            felt = _Felt(after, move.card)
-            described = words.describe(move)
-            steps.append(
-                Step(
-                    key=f"{slip}-{index}",
-                    at=slip,
-                    line=index,
-                    parent=f"{slip}-{index - 1}" if index > 1 else str(slip),
-                    number=str(slip + index),
-                    text=described[:1].upper() + described[1:],
-                    say=_("The solver's line, move %(step)s of %(total)s: %(move)s")
-                    % {"step": index, "total": len(line), "move": described},
-                    deal=after.redeals_used + 1,
-                    home=after.cards_home,
-                    mark="line",
-                    parts=_parts(renderer, felt, before) if with_parts else [],
-                )
-            )
-            shown, before = after, felt
-    keys = {step.key for step in steps}
-    for step in steps:
-        following = f"{step.at}-{step.line + 1}" if step.line else str(step.at + 1)
-        step.following = following if following in keys else ""
-    return Steps(steps, last, slip if line else None, len(line))
+        found += _line_steps(renderer, moves, positions, slip, line, with_parts)
+    _link_following(found)
+    return Steps(found, last, slip if line else None, len(line))
 
 
 def jumps(steps: Steps) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -216,6 +217,93 @@ def _is_owner(request: HttpRequest, game: Game) -> bool:
     return bool(game.session_key) and game.session_key == request.session.session_key
 
 
+def _listed_steps(found: steps.Steps, shown: steps.Step, in_page: bool) -> list[steps.Step]:
+    """The game's steps the move list shows: all of them, or for a long record stepped by its
+    links, those around the step shown."""
+    listed = found.game_steps
+    if in_page:
+        return listed
+    around = limits.REPLAY_LIST_AROUND
+    return listed[max(0, shown.at - around) : shown.at + around + 1]
+
+
+def _shown_position(
+    positions: Sequence[engine.Position],
+    moves: Sequence[engine.Move],
+    line: Sequence[engine.Move],
+    shown: steps.Step,
+) -> tuple[engine.Position, engine.Move | None]:
+    """The position of the step shown, and the move that led to it (on the solver's line, the
+    line's move)."""
+    position = positions[shown.at]
+    move = moves[shown.at - 1] if shown.at else None
+    for move in line[: shown.line]:  # on the solver's line, the move is the line's
+        position = engine.apply(position, move)
+    return position, move
+
+
+def _step_links(found: steps.Steps, shown: steps.Step) -> dict[str, Any]:
+    """The steps around the one shown: the lists, the previous and next steps, the first and the
+    last, and the landmarks."""
+    by_key = {step.key: step for step in found.steps}
+    following = [s for s in found.steps if s.parent == shown.key and s.line == shown.line]
+    return {
+        "step": shown.at + shown.line,
+        "shown": shown,
+        "steps": found.steps,
+        "line_steps": found.line_steps,
+        "slip": found.slip,
+        "last": found.last,
+        "previous": by_key.get(shown.parent),
+        "next": following[0] if following else None,
+        "first": found.steps[0],
+        # End: the game's last move, or the line's last on the solver's line.
+        "end": found.steps[-1] if shown.line else by_key[str(found.last)],
+        "jumps": steps.jumps(found),
+    }
+
+
+def _felt_context(
+    request: HtmxHttpRequest,
+    shown: steps.Step,
+    position: engine.Position,
+    move: engine.Move | None,
+) -> dict[str, Any]:
+    """The felt of the step shown, with the sentence the live region says of it."""
+    return {
+        "move": move,
+        "announcement": shown.say,
+        "announce_oob": request.htmx,
+        "deal_in_play": shown.deal,
+        "position": position,
+        **table.still_table(position, move.card if move is not None else None),
+    }
+
+
+def _record_links(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game's record, its download, its time, and its review for the game's own browser."""
+    return {
+        "record": game.record.text,
+        "download": reverse("replay_record_txt", args=[game.replay_token]),
+        "time": clock.format_ms(game.elapsed_ms),
+        # The review is this browser's own: the replay link may be shared, the review is not.
+        "review": (
+            reverse("review", args=[game.pk])
+            if _is_owner(request, game) and game.status in (Game.Status.WON, Game.Status.LOST)
+            else ""
+        ),
+    }
+
+
+def _replay_answer(request: HtmxHttpRequest, context: dict[str, Any], refusal: str) -> HttpResponse:
+    """The page, or its replay region alone for htmx; a 400 when the link named no such step."""
+    template = "game/replay.html#replay" if request.htmx else "game/replay.html"
+    response = render(request, template, context, status=400 if refusal else 200)
+    patch_vary_headers(response, ["HX-Request"])
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: do not pass it on
+    return response
+
+
 @require_safe
 def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     """One game, move by move, for whoever has its link; a game in progress has none (404).
@@ -231,52 +319,14 @@ def replay(request: HtmxHttpRequest, replay_token: str) -> HttpResponse:
     in_page = len(moves) <= limits.MAX_STEPPED_MOVES
     found = steps.build(moves, positions, slip, line, with_parts=in_page)
     shown, refusal = _asked_step(request, found)
-    listed = found.game_steps
-    if not in_page:
-        around = limits.REPLAY_LIST_AROUND
-        listed = listed[max(0, shown.at - around) : shown.at + around + 1]
-    last = found.last
-    position = positions[shown.at]
-    move = moves[shown.at - 1] if shown.at else None
-    for move in line[: shown.line]:
-        position = engine.apply(position, move)
-    by_key = {step.key: step for step in found.steps}
-    following = [s for s in found.steps if s.parent == shown.key and s.line == shown.line]
+    position, move = _shown_position(positions, moves, line, shown)
     context: dict[str, Any] = {
         "game": game,
-        "step": shown.at + shown.line,
-        "shown": shown,
-        "steps": found.steps,
-        "game_steps": listed,
+        "game_steps": _listed_steps(found, shown, in_page),
         "in_page": in_page,
-        "line_steps": found.line_steps,
-        "slip": found.slip,
-        "last": last,
-        "previous": by_key.get(shown.parent),
-        "next": following[0] if following else None,
-        "first": found.steps[0],
-        # End: the game's last move, or the line's last on the solver's line.
-        "end": found.steps[-1] if shown.line else by_key[str(last)],
         "refusal": refusal,
-        "jumps": steps.jumps(found),
-        "move": move,
-        "announcement": shown.say,
-        "announce_oob": request.htmx,
-        "deal_in_play": shown.deal,
-        "position": position,
-        "record": game.record.text,
-        "download": reverse("replay_record_txt", args=[game.replay_token]),
-        "time": clock.format_ms(game.elapsed_ms),
-        # The review is this browser's own: the replay link may be shared, the review is not.
-        "review": (
-            reverse("review", args=[game.pk])
-            if _is_owner(request, game) and game.status in (Game.Status.WON, Game.Status.LOST)
-            else ""
-        ),
-        **table.still_table(position, move.card if move is not None else None),
+        **_step_links(found, shown),
+        **_felt_context(request, shown, position, move),
+        **_record_links(request, game),
     }
-    template = "game/replay.html#replay" if request.htmx else "game/replay.html"
-    response = render(request, template, context, status=400 if refusal else 200)
-    patch_vary_headers(response, ["HX-Request"])
-    response["Referrer-Policy"] = "no-referrer"  # the link is the key: do not pass it on
-    return response
+    return _replay_answer(request, context, refusal)

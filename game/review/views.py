@@ -12,6 +12,7 @@ slipped away; it changes nothing in the game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -69,16 +70,28 @@ def queue_words(game: Game, progress: Progress, job: Job | None) -> str:
 def _context(
     request: HttpRequest, game: Game, progress: Progress, *, message: str = ""
 ) -> dict[str, Any]:
+    """The review page: its summary; for a lost game, where the review stands while it is
+    undecided, and once the slip is found, the move that lost the win and the winning line."""
     played = game.replay()
     moves = list(played.moves)
     positions = played.positions()
-    slip = progress.slip
-    at = slip.last_winnable
+    at = progress.slip.last_winnable
+    context = _review_summary(game, progress, message)
+    if game.status == Game.Status.LOST and context["state"] == "undecided":
+        context.update(_stretch_context(progress, moves, positions))
+    if game.status == Game.Status.LOST and at is not None and at >= 0:
+        context.update(_slip_context(progress, moves, positions[at], at))
+        context.update(_winning_line_context(request, progress, positions[at]))
+    return context
+
+
+def _review_summary(game: Game, progress: Progress, message: str) -> dict[str, Any]:
+    """What every review page shows: where the review and its job stand, its links, and the
+    moments where the player left a hint's move aside."""
     job = review_job.job_of(game)
-    state = state_of(game, progress, job)
-    context: dict[str, Any] = {
+    return {
         "game": game,
-        "state": state,
+        "state": state_of(game, progress, job),
         # Asked for, and not yet finished: the page polls. Not asked, or never taken by the
         # queue: the page asks (a POST), as it loads.
         "asked": job is not None and job.is_open,
@@ -91,73 +104,85 @@ def _context(
         "replay_url": reverse("replay", args=[game.replay_token]),
         "time": clock.format_ms(game.elapsed_ms),
         "clean": game.is_clean_win,
-        "at": at,
+        "at": progress.slip.last_winnable,
         "steps_total": _work_estimate(game, progress),
-        "moments": [
-            {
-                "number": moment.index + 1,
-                "played": words.describe(engine.Move.parse(moment.played)),
-                "hinted": words.describe(engine.Move.parse(moment.hinted)),
-                "replay": (
-                    f"{reverse('replay', args=[game.replay_token])}"
-                    f"?at={moment.index}#m{moment.index}"
-                ),
-            }
-            for moment in progress.moments
-        ],
+        "moments": _moments(game, progress),
     }
-    if game.status == Game.Status.LOST and context["state"] == "undecided":
-        # Where the review stands: a win existed after `start` moves, and was gone by `high`.
-        start = max(slip.low, 0)
-        context.update(
-            {
-                "stretch_from": start,
-                "stretch_to": slip.high,
-                "stretch": [
-                    (number, words.describe(moves[number - 1]))
-                    for number in range(start + 1, slip.high + 1)
-                ],
-                **table.still_table(positions[start]),
-            }
-        )
-    if game.status == Game.Status.LOST and at is not None and at >= 0:
-        position = positions[at]
-        context.update(
-            {
-                "position": position,
-                "slip_move": words.describe(moves[at]),
-                "slip_number": at + 1,
-                # A card sent home before a redeal: safe within its deal, yet it changes the
-                # cards the next shuffle deals; the page says so (a player expects home to be safe).
-                "slip_home": moves[at].to_foundation and not moves[at].merci,
-                "last_deal": position.is_last_deal,
-                "deal_in_play": position.redeals_used + 1,
-                "hint_move": words.describe(engine.Move.parse(progress.hint))
-                if progress.hint
-                else "",
-                "choices": [(m.text, words.describe(m)) for m in engine.legal_moves(position)],
-            }
-        )
-        # A try (a POST with a move) shows the line; the review's ask (a POST without one) does not.
-        tried = request.method == "POST" and bool(request.POST.get("move"))
-        show = request.GET.get("show") == "1" or "tried" in context or tried
-        context["show"] = show
-        line = [engine.Move.parse(text) for text in slip.line]
-        step = _number(request.GET.get("step", ""), len(line)) if show else 0
-        shown = position
-        for move in line[:step]:
-            shown = engine.apply(shown, move)
-        context.update(
-            {
-                "line": [(n, words.describe(move)) for n, move in enumerate(line, start=1)],
-                "keeper": words.describe(line[0]) if line else "",
-                "step": step,
-                "line_length": len(line),
-                "shown": shown,
-                **table.still_table(shown, line[step - 1].card if step else None),
-            }
-        )
-    return context
+
+
+def _moments(game: Game, progress: Progress) -> list[dict[str, Any]]:
+    """Each move played where a hint said otherwise, with the replay's link to it."""
+    replay_url = reverse("replay", args=[game.replay_token])
+    return [
+        {
+            "number": moment.index + 1,
+            "played": words.describe(engine.Move.parse(moment.played)),
+            "hinted": words.describe(engine.Move.parse(moment.hinted)),
+            "replay": f"{replay_url}?at={moment.index}#m{moment.index}",
+        }
+        for moment in progress.moments
+    ]
+
+
+def _stretch_context(
+    progress: Progress, moves: Sequence[engine.Move], positions: Sequence[engine.Position]
+) -> dict[str, Any]:
+    """Where an undecided review stands: a win existed after `start` moves, and was gone by
+    `high`; the moves between, and the felt at `start`."""
+    slip = progress.slip
+    start = max(slip.low, 0)
+    return {
+        "stretch_from": start,
+        "stretch_to": slip.high,
+        "stretch": [
+            (number, words.describe(moves[number - 1]))
+            for number in range(start + 1, slip.high + 1)
+        ],
+        **table.still_table(positions[start]),
+    }
+
+
+def _slip_context(
+    progress: Progress, moves: Sequence[engine.Move], position: engine.Position, at: int
+) -> dict[str, Any]:
+    """The move that lost the win, played at `position` (after `at` moves), and the moves the
+    player may try there instead."""
+    return {
+        "position": position,
+        "slip_move": words.describe(moves[at]),
+        "slip_number": at + 1,
+        # A card sent home before a redeal: safe within its deal, yet it changes the
+        # cards the next shuffle deals; the page says so (a player expects home to be safe).
+        "slip_home": moves[at].to_foundation and not moves[at].merci,
+        "last_deal": position.is_last_deal,
+        "deal_in_play": position.redeals_used + 1,
+        "hint_move": words.describe(engine.Move.parse(progress.hint)) if progress.hint else "",
+        "choices": [(m.text, words.describe(m)) for m in engine.legal_moves(position)],
+    }
+
+
+def _winning_line_context(
+    request: HttpRequest, progress: Progress, position: engine.Position
+) -> dict[str, Any]:
+    """The solver's winning line from `position`, shown (`?show=1`, or after a try) up to the
+    step asked (`&step=N`), with the felt at that step."""
+    # A try (a POST with a move) shows the line; the review's ask (a POST without one) does not.
+    tried = request.method == "POST" and bool(request.POST.get("move"))
+    show = request.GET.get("show") == "1" or tried
+    line = [engine.Move.parse(text) for text in progress.slip.line]
+    step = _number(request.GET.get("step", ""), len(line)) if show else 0
+    shown = position
+    for move in line[:step]:
+        shown = engine.apply(shown, move)
+    return {
+        "show": show,
+        "line": [(n, words.describe(move)) for n, move in enumerate(line, start=1)],
+        "keeper": words.describe(line[0]) if line else "",
+        "step": step,
+        "line_length": len(line),
+        "shown": shown,
+        **table.still_table(shown, line[step - 1].card if step else None),
+    }
 
 
 def _work_estimate(game: Game, progress: Progress) -> str:

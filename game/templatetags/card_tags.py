@@ -11,7 +11,10 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
+from game.board import words
 from game.board.table import CardView, FanView, card_markup, face, sprite
 
 register = template.Library()
@@ -43,30 +46,34 @@ def face_tag(context: Any, view: CardView) -> SafeString:
     return mark_safe(face(view, _sprite_of(context)))  # every value in it is escaped
 
 
-def board_words() -> dict[str, object]:
-    """The words board.js says for what happens in the browser alone (a picked card, a card
-    looked up by typing its name, the counters read aloud, a failed request), in the page's
-    language: the same msgids as game/board/announce.py where the sentence is the same. `%(name)s`
-    placeholders are filled by the script; a plural is a pair (one, many) and `zero_is_one` says
-    whether 0 takes the first (French)."""
-    from django.utils.translation import gettext as _
-    from django.utils.translation import ngettext, pgettext
+def _one_and_many(say: Callable[[int], str]) -> list[str]:
+    """A plural as the script takes it: the pair (one, many)."""
+    return [say(1), say(2)]
 
-    from game.board import words
 
-    def plural(say: Callable[[int], str]) -> list[str]:
-        return [say(1), say(2)]
-
+def _card_name_words() -> dict[str, object]:
+    """A card's name: its rank's pattern (Ace to King) with the suit put in."""
     return {
-        # A card's name: its rank's pattern (Ace to King) with the suit put in.
-        "names": [str(words) for words in words.CARD_WORDS],
-        "the": [str(words) for words in words.THE_CARD_WORDS],
-        "under": [str(words) for words in words.UNDER_CARD_WORDS],
-        "suits": {suit: str(words) for suit, words in words.SUIT_WORDS.items()},
+        "names": [str(said) for said in words.CARD_WORDS],
+        "the": [str(said) for said in words.THE_CARD_WORDS],
+        "under": [str(said) for said in words.UNDER_CARD_WORDS],
+        "suits": {suit: str(said) for suit, said in words.SUIT_WORDS.items()},
+    }
+
+
+def _grammar_words() -> dict[str, object]:
+    """Whether 0 takes the singular, and the words that end a list."""
+    return {
         "zero_is_one": ngettext("%(count)s move", "%(count)s moves", 0)
         == ngettext("%(count)s move", "%(count)s moves", 1),
         "and": pgettext("the last of a list", "and"),
         "or": pgettext("the last of a list", "or"),
+    }
+
+
+def _picked_card_words() -> dict[str, object]:
+    """A picked card: where it may go and how to lay it; and where a card looked up lies."""
+    return {
         "home": _("to its foundation"),
         "empty_fan": _("into empty fan %(fan)s"),
         "onto_on": _("onto %(card)s on fan %(fan)s"),
@@ -82,19 +89,31 @@ def board_words() -> dict[str, object]:
         "in_fan": _("%(card)s is in fan %(fan)s, under %(cards)s."),
         "on_foundation": _("%(card)s is on its foundation."),
         "not_on_table": _("%(card)s is not on the table."),
+    }
+
+
+def _counter_words() -> dict[str, object]:
+    """The counters read aloud: the deal, the moves, the time, the redeals and mercis left."""
+    return {
         "deal": pgettext("a numbered layout", "Deal %(number)s"),
-        "moves": plural(lambda n: ngettext("%(count)s move", "%(count)s moves", n)),
+        "moves": _one_and_many(lambda n: ngettext("%(count)s move", "%(count)s moves", n)),
         "time": _("time %(time)s"),
         "unlimited": _("unlimited redeals"),
-        "redeals_left": plural(
+        "redeals_left": _one_and_many(
             lambda n: ngettext("%(count)s redeal left", "%(count)s redeals left", n)
         ),
-        "mercis_left": plural(
+        "mercis_left": _one_and_many(
             lambda n: ngettext("%(count)s merci left", "%(count)s mercis left", n)
         ),
-        "cards_home": plural(
+        "cards_home": _one_and_many(
             lambda n: ngettext("%(count)s of 52 cards home", "%(count)s of 52 cards home", n)
         ),
+    }
+
+
+def _failed_request_words() -> dict[str, object]:
+    """What a request that did not go through left behind."""
+    return {
         "unreachable": _("The server could not be reached. Please try again."),
         "busy": _(
             "The server is busy just now, so nothing was played. Please try again in a moment."
@@ -109,14 +128,44 @@ def board_words() -> dict[str, object]:
         "stale": _(
             "That board was out of date, so nothing was played. Here is the game as it stands."
         ),
+    }
+
+
+def _merci_words() -> dict[str, object]:
+    """What the merci can take."""
+    return {
         "merci_none": _("No buried card has a place to go just now."),
-        "merci_count": plural(lambda n: ngettext("one buried card", "%(count)s buried cards", n)),
+        "merci_count": _one_and_many(
+            lambda n: ngettext("one buried card", "%(count)s buried cards", n)
+        ),
         "merci_marked": _("The merci can take %(count)s: they are marked."),
         "merci_cards": _("The merci can take %(count)s: %(cards)s."),
-        # The letters typed to name a card, rank letters Ace to King and suit letters Clubs,
-        # Diamonds, Hearts, Spades (the English ones work too where they are free).
+    }
+
+
+def _typing_keys() -> dict[str, object]:
+    """The letters typed to name a card, rank letters Ace to King and suit letters Clubs,
+    Diamonds, Hearts, Spades (the English ones work too where they are free)."""
+    return {
         "rank_keys": str(words.RANK_LETTERS).split(),
         "suit_keys": str(words.SUIT_LETTERS).split(),
+    }
+
+
+def board_words() -> dict[str, object]:
+    """The words board.js says for what happens in the browser alone (a picked card, a card
+    looked up by typing its name, the counters read aloud, a failed request), in the page's
+    language: the same msgids as game/board/announce.py where the sentence is the same. `%(name)s`
+    placeholders are filled by the script; a plural is a pair (one, many) and `zero_is_one` says
+    whether 0 takes the first (French)."""
+    return {
+        **_card_name_words(),
+        **_grammar_words(),
+        **_picked_card_words(),
+        **_counter_words(),
+        **_failed_request_words(),
+        **_merci_words(),
+        **_typing_keys(),
     }
 
 
