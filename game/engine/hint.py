@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from .budget import Budget
 from .cards import DECK, KING
 from .moves import REDEAL, Move
-from .position import Position, apply, card_moves, legal_moves
+from .position import Position, card_moves, legal_moves
+from .transition import apply
 
 if TYPE_CHECKING:
     from .fair import FairMove
