@@ -31,7 +31,18 @@ a search overshoots its deadline by a few milliseconds at most."""
 @dataclass(slots=True)
 class Budget:
     """Nodes counted across searches: past `max_nodes` it raises BudgetExceeded, past `deadline`
-    (a reading of `clock`) DeadlineReached."""
+    (a reading of `clock`) DeadlineReached.
+
+    >>> whole = Budget(max_nodes=10)
+    >>> part = whole.share(1)
+    >>> part.spend()
+    >>> part.spend()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    game.engine.budget.BudgetExceeded: Budget(max_nodes=1, ...)
+    >>> whole.nodes
+    1
+    """
 
     max_nodes: int | None = None
     deadline: float | None = None

@@ -114,11 +114,6 @@ class DealSearch(DealState):
             total += sum(gains[: self.mercis_left])
         return total
 
-    def _note_progress(self) -> None:
-        if self.home > self.best_seen:
-            self.best_seen = self.home
-            self.best_seen_line = list(self.line)
-
     def promising_steps(self) -> list[Step]:
         """`steps()`, those likeliest to help first: a win is found sooner, and a search cut
         short has gone further along good lines."""
@@ -139,6 +134,11 @@ class DealSearch(DealState):
         return score
 
     # ------------------------------------------------------------------ the last deal
+
+    def _note_progress(self) -> None:
+        if self.home > self.best_seen:
+            self.best_seen = self.home
+            self.best_seen_line = list(self.line)
 
     def best_home(self, memo: dict[Key, int]) -> int:
         """The most cards that can end up home from here (52: the deal is won)."""

@@ -172,6 +172,26 @@ class DealState:
             elif self.moved[card]:
                 self.marked.add(card)
 
+    def undo_many(self, count: int) -> None:
+        for _ in range(count):
+            self.undo()
+
+    def rewind(self, length: int = 0) -> None:
+        """Take back moves until `length` are left: after a search stopped by its budget, which
+        leaves the fans as they were when it stopped."""
+        self.undo_many(len(self.line) - length)
+
+    def moves_of(self, steps: list[Step]) -> list[Move]:
+        """Engine moves for steps played from the current state (the state is left unchanged)."""
+        moves = []
+        for step in steps:
+            moves.append(to_move(step, self.fans))
+            self.play(step)
+        self.undo_many(len(steps))
+        return moves
+
+    # ------------------------------------------------------------------ moves from here
+
     def play_home_moves(self) -> int:
         """Play every safe move there is; returns how many, for `undo_many`.
 
@@ -215,6 +235,18 @@ class DealState:
                     break
         return count
 
+    def safe_build(self) -> Step | None:
+        """A build onto a card that can never leave but to go home (see `play_home_moves`)."""
+        top_of = self.top_of
+        for index, fan in enumerate(self.fans):
+            if fan:
+                card = fan[-1]
+                if card % 13 != KING_RANK and not self.moved[card]:
+                    target = top_of[card + 1]
+                    if target >= 0 and self._stuck(card + 1, target):
+                        return (BUILD, card, index, len(fan) - 1, target, False)
+        return None
+
     def _stuck(self, card: int, fan_index: int) -> bool:
         """Whether `card`, on top of its fan, can never leave it but to go home.
 
@@ -229,15 +261,6 @@ class DealState:
         if self.mercis_left:
             return False
         return self.beneath[card] == card + 1 or card + 1 in fan
-
-    def undo_many(self, count: int) -> None:
-        for _ in range(count):
-            self.undo()
-
-    def rewind(self, length: int = 0) -> None:
-        """Take back moves until `length` are left: after a search stopped by its budget, which
-        leaves the fans as they were when it stopped."""
-        self.undo_many(len(self.line) - length)
 
     def steps(self) -> Iterator[Step]:
         """The moves other than forced foundation moves: builds, Kings into empty fans, mercis."""
@@ -294,24 +317,3 @@ class DealState:
                         yield (BUILD, card, index, depth, target, True)
                 if rank == KING_RANK and empty >= 0:
                     yield (EMPTY, card, index, depth, empty, True)
-
-    def moves_of(self, steps: list[Step]) -> list[Move]:
-        """Engine moves for steps played from the current state (the state is left unchanged)."""
-        moves = []
-        for step in steps:
-            moves.append(to_move(step, self.fans))
-            self.play(step)
-        self.undo_many(len(steps))
-        return moves
-
-    def safe_build(self) -> Step | None:
-        """A build onto a card that can never leave but to go home (see `play_home_moves`)."""
-        top_of = self.top_of
-        for index, fan in enumerate(self.fans):
-            if fan:
-                card = fan[-1]
-                if card % 13 != KING_RANK and not self.moved[card]:
-                    target = top_of[card + 1]
-                    if target >= 0 and self._stuck(card + 1, target):
-                        return (BUILD, card, index, len(fan) - 1, target, False)
-        return None
