@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import Play, Position, Rules, apply, every_rule_set, search
+from game.engine import Play, Position, Rules, apply, budget, every_rule_set
 from game.engine.hint import HINT_SECONDS, Hint, greedy_hint, hint
 from game.engine.review import Slip
 from game.engine.solver import Solution, solve
@@ -76,7 +76,7 @@ Task = tuple[str, str, int, str, float | None]
 def play(args: Task) -> Played:
     """Follow a hint through deal `number`."""
     which, rules_name, number, clock, seconds = args
-    search.clock = time.thread_time if clock == "cpu" else time.perf_counter
+    budget.clock = time.thread_time if clock == "cpu" else time.perf_counter
 
     def advise(position: Position) -> Hint | None:
         return hint(position, time_limit=seconds) if which == "fair" else greedy_hint(position)
@@ -104,7 +104,7 @@ def solve_one(args: tuple[str, int, str]) -> tuple[str, float, bool, bool, float
     """Solve deal `number` from its start, with its time limit read on `clock`; returns (status,
     seconds, verified win, proven loss, CPU seconds)."""
     rules_name, number, clock = args
-    search.clock = time.thread_time if clock == "cpu" else time.perf_counter
+    budget.clock = time.thread_time if clock == "cpu" else time.perf_counter
     rules = Rules.parse(rules_name)
     began_cpu = time.process_time()
     solution = solve(Position.start(number, rules), SOLVER_NODES, SOLVER_SECONDS)
@@ -126,7 +126,7 @@ Reviewed = tuple[bool, int, list[float], bool]
 def review_one(args: tuple[int, str, float | None]) -> Reviewed:
     """Follow the fair hint through deal `number` with its hidden seed; if it loses, review it."""
     number, clock, seconds = args
-    search.clock = time.thread_time if clock == "cpu" else time.perf_counter
+    budget.clock = time.thread_time if clock == "cpu" else time.perf_counter
     game = Play(number, Rules.parse("lucie"), shuffle_seed=hidden_seed(number))
     redeals = 0
     while (advice := hint(game.position, time_limit=seconds)) is not None:

@@ -45,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine import PRESETS, Play, Position, Rules, search
+from game.engine import PRESETS, Play, Position, Rules, budget
 from game.engine.hint import HINT_SECONDS, hint
 from game.engine.solver import solve
 
@@ -109,7 +109,7 @@ Task = tuple[str, int, float, float]
 
 def run(task: Task) -> dict[str, object]:
     name, number, hint_seconds, solve_seconds = task
-    search.clock = time.thread_time
+    budget.clock = time.thread_time
     rules = Rules.parse(name)
     began = time.thread_time()
     won = play_fair(rules, number, hint_seconds)

@@ -15,16 +15,9 @@ from .deal import (
 from .hint import Hint, auto_finish, greedy_hint, hint
 from .moves import REDEAL, IllegalMoveError, InvalidMoveError, Move
 from .notation import InvalidRecordError, Record
+from .outcome import Outcome, Termination
 from .play import Play, snapshot_position, snapshot_text
-from .position import (
-    InvalidPositionError,
-    Outcome,
-    Position,
-    Termination,
-    apply,
-    card_moves,
-    legal_moves,
-)
+from .position import InvalidPositionError, Position, card_moves, legal_moves
 from .rules import (
     APP_RULES,
     DEFAULT_RULES,
@@ -34,6 +27,7 @@ from .rules import (
     Rules,
     every_rule_set,
 )
+from .transition import apply
 
 __all__ = [
     "APP_RULES",

@@ -18,21 +18,14 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .budget import Budget, BudgetExceeded, DeadlineReached
 from .deal import SplitMix64
+from .foundation_sets import cards_home, pareto, unpack_foundations
 from .moves import REDEAL, Move
 from .position import Position, legal_moves
 from .rules import Rules
-from .search import (
-    Budget,
-    BudgetExceeded,
-    DeadlineReached,
-    DealSearch,
-    Key,
-    Step,
-    cards_home,
-    pareto,
-    unpack_foundations,
-)
+from .search import DealSearch
+from .search_state import Key, Step
 
 SAMPLES = 12
 """Shuffles tried for each choice of foundations when the next deal is the last."""

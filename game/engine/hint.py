@@ -15,9 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .budget import Budget
 from .cards import DECK, KING
 from .moves import REDEAL, Move
-from .position import Position, apply, card_moves, legal_moves
+from .position import Position, card_moves, legal_moves
+from .transition import apply
 
 if TYPE_CHECKING:
     from .fair import FairMove
@@ -112,7 +114,6 @@ def hint(position: Position, time_limit: float | None = HINT_SECONDS) -> Hint | 
 def fair_hint(position: Position, time_limit: float | None = HINT_SECONDS) -> FairMove | None:
     """The fair hint's move, and whether the deadline cut its search short."""
     from .fair import FairMove, checked, fair_move
-    from .search import Budget
 
     budget = Budget.within(time_limit)
     found = fair_move(position, budget)

@@ -20,8 +20,10 @@ from .deal import check_deal_number
 from .hint import auto_finish
 from .moves import IllegalMoveError, Move
 from .notation import Record
-from .position import InvalidPositionError, Outcome, Position, apply, legal_moves
+from .outcome import Outcome
+from .position import InvalidPositionError, Position, legal_moves
 from .rules import DEFAULT_RULES, Rules
+from .transition import apply
 
 
 class Play:

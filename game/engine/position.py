@@ -1,56 +1,23 @@
 """Positions: the fans, the foundations and what is left to use, their one text form, how a
-game ends (Outcome), and the rules that move a position.
+game ends here, and the moves the rules allow.
 
 A Position is an immutable value; `Position.text` and `Position.parse` round-trip it.
-`legal_moves(position)` lists what may be played; `apply(position, move)` returns the next
-position or raises IllegalMoveError (saying why) and changes nothing.
+`legal_moves(position)` lists what may be played (what a move then does to the position is
+`transition.apply`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import dataclass
 
 from . import deal as deals
 from .cards import DECK, KING, SUITS, Card
-from .moves import REDEAL, IllegalMoveError, Move
+from .moves import REDEAL, Move
+from .outcome import Outcome, Termination
 from .rules import DEFAULT_RULES, Rules
 
 Fans = tuple[tuple[Card, ...], ...]
 Foundations = tuple[int, int, int, int]
-
-
-class Termination(Enum):
-    """How a game ended, in the words a player is told."""
-
-    ALL_HOME = "all 52 cards are home"
-    NO_MOVE_LEFT = "no move, redeal or merci is left"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended (`Position.outcome()` is None while it is on). Every status shown to a
-    player is derived from this: the stored game's (game.board.store.save), and the solver's
-    verdict uses the same words ("won", "lost").
-
-    >>> Outcome(Termination.ALL_HOME).won, Outcome(Termination.NO_MOVE_LEFT).name
-    (True, 'lost')
-    """
-
-    termination: Termination
-
-    @property
-    def won(self) -> bool:
-        return self.termination is Termination.ALL_HOME
-
-    @property
-    def name(self) -> str:
-        """ "won" or "lost": the word a stored game's status and the solver's verdict use."""
-        return "won" if self.won else "lost"
-
-    @property
-    def reason(self) -> str:
-        return self.termination.value
 
 
 class InvalidPositionError(ValueError):
@@ -251,7 +218,7 @@ def _foundations_of(fans: Fans) -> Foundations:
     return (foundations[0], foundations[1], foundations[2], foundations[3])
 
 
-# ---------------------------------------------------------------- the rules that move a position
+# ---------------------------------------------------------------- the moves the rules allow
 
 
 def legal_moves(position: Position) -> list[Move]:
@@ -277,12 +244,13 @@ def card_moves(position: Position) -> list[Move]:
     return _plays(position)
 
 
-def _top_index(position: Position) -> dict[Card, int]:
+def top_index(position: Position) -> dict[Card, int]:
+    """The fan each top card lies on, by card."""
     return {fan[-1]: i for i, fan in enumerate(position.fans) if fan}
 
 
 def _plays(position: Position) -> list[Move]:
-    tops = _top_index(position)
+    tops = top_index(position)
     empties = [i for i, fan in enumerate(position.fans) if not fan]
     kings_fill = position.rules.kings_fill_empty
     moved = position.moved
@@ -305,7 +273,7 @@ def _plays(position: Position) -> list[Move]:
 
 
 def _mercis(position: Position) -> list[Move]:
-    tops = _top_index(position)
+    tops = top_index(position)
     empties = [i for i, fan in enumerate(position.fans) if not fan]
     moves: list[Move] = []
     for fan in position.fans:
@@ -321,149 +289,3 @@ def _mercis(position: Position) -> list[Move]:
             if card.rank == KING and position.rules.kings_fill_empty:
                 moves += [Move.to_empty(card, i, merci=True) for i in empties]
     return moves
-
-
-def apply(position: Position, move: Move) -> Position:
-    """The position after `move`; raises IllegalMoveError (saying why) if the rules forbid it.
-
-    >>> start = Position.start(1)
-    >>> apply(start, Move.parse("AS>F")).foundations
-    (0, 0, 0, 1)
-    >>> apply(start, Move.parse("7D>F"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    game.engine.moves.IllegalMoveError: the Seven of Diamonds is not on top of its fan: ...
-    """
-    if move.card is None:
-        return _redeal(position)
-    card = move.card
-    where = position.find(card)
-    if where is None:
-        raise IllegalMoveError(
-            f"the {card.name} is already on its foundation", "already_home", card=card
-        )
-    fan_index, depth = where
-    fan = position.fans[fan_index]
-    buried = depth < len(fan) - 1
-    if move.merci:
-        _check_merci(position, card, buried)
-    elif buried:
-        raise IllegalMoveError(
-            f"the {card.name} is not on top of its fan: only top cards move", "buried", card=card
-        )
-    if card in position.moved and not move.to_foundation:
-        raise IllegalMoveError(
-            f"the {card.name} has moved from one fan to another in this deal: "
-            "now it may only go to its foundation",
-            "moved_once",
-            card=card,
-        )
-    fans = list(position.fans)
-    fans[fan_index] = fan[:depth] + fan[depth + 1 :]
-    foundations = position.foundations
-    moved = position.moved
-    if move.to_foundation:
-        if not position.is_home_next(card):
-            raise _home_refusal(position, card)
-        foundations = _raise_foundation(foundations, card)
-        moved = moved - {card}
-    elif move.onto is not None:
-        target = _check_build(position, card, move.onto, move.merci)
-        fans[target] = fans[target] + (card,)
-    else:
-        assert move.empty_fan is not None
-        _check_empty_fan(position, card, move.empty_fan, len(fan), move.merci)
-        fans[move.empty_fan] = (card,)
-    if position.rules.once and not move.to_foundation:
-        moved = moved | {card}
-    return replace(
-        position,
-        fans=tuple(fans),
-        foundations=foundations,
-        mercis_used=position.mercis_used + move.merci,
-        moved=moved,
-    )
-
-
-def _redeal(position: Position) -> Position:
-    if position.cards_home == 52:
-        raise IllegalMoveError("the game is won: there is nothing to redeal", "won_no_redeal")
-    if not position.can_redeal:
-        raise IllegalMoveError("no redeals are left", "no_redeals_left")
-    index = position.redeals_used + 1
-    cards = [card for fan in position.fans for card in fan]
-    fans = deals.redeal(cards, position.shuffle_seed, index)
-    return replace(position, fans=fans, redeals_used=index, moved=frozenset())
-
-
-def _check_merci(position: Position, card: Card, buried: bool) -> None:
-    if position.rules.mercis == 0:
-        raise IllegalMoveError("these rules have no merci", "no_merci_rules")
-    if position.mercis_left <= 0:
-        raise IllegalMoveError("the merci has been used", "merci_used")
-    if not position.is_last_deal:
-        raise IllegalMoveError(
-            "the merci may only be taken in the last deal", "merci_not_last_deal"
-        )
-    if not buried:
-        raise IllegalMoveError(
-            f"the {card.name} is on top: the merci draws a buried card", "merci_on_top", card=card
-        )
-    if position.rules.stuck and _plays(position):
-        raise IllegalMoveError(
-            "the merci may be taken only when no other move is left", "merci_not_stuck"
-        )
-
-
-def _check_build(position: Position, card: Card, onto: Card, merci: bool) -> int:
-    target = _top_index(position).get(onto)
-    if target is None:
-        raise IllegalMoveError(f"the {onto.name} is not on top of a fan", "onto_buried", onto=onto)
-    free = merci and position.rules.free_merci
-    if not free and (onto.suit != card.suit or onto.rank != card.rank + 1):
-        raise IllegalMoveError(
-            f"the {card.name} cannot go onto the {onto.name}: "
-            "a card builds only on the next higher card of its own suit",
-            "wrong_build",
-            card=card,
-            onto=onto,
-        )
-    return target
-
-
-def _check_empty_fan(
-    position: Position, card: Card, index: int, fan_size: int, merci: bool
-) -> None:
-    if index >= len(position.fans) or position.fans[index]:
-        raise IllegalMoveError(f"fan {index} is not an empty fan", "not_empty", fan=index)
-    if not position.rules.kings_fill_empty:
-        raise IllegalMoveError("an emptied fan stays empty under these rules", "empty_stays_empty")
-    if card.rank != KING:
-        raise IllegalMoveError(
-            f"only a King may fill an empty fan, not the {card.name}", "only_a_king", card=card
-        )
-    if fan_size == 1 and not merci:
-        raise IllegalMoveError(f"the {card.name} is alone in its fan already", "alone", card=card)
-
-
-def _home_refusal(position: Position, card: Card) -> IllegalMoveError:
-    have = position.foundations[card.suit_index]
-    if have == 0:
-        return IllegalMoveError(
-            f"the {card.name} cannot go home yet: its foundation starts with the Ace",
-            "home_needs_ace",
-            card=card,
-        )
-    top = DECK[card.index - card.rank + have]
-    return IllegalMoveError(
-        f"the {card.name} cannot go home yet: its foundation has reached the {top.name}",
-        "home_not_next",
-        card=card,
-        top=top,
-    )
-
-
-def _raise_foundation(foundations: Foundations, card: Card) -> Foundations:
-    values = list(foundations)
-    values[card.suit_index] = card.rank
-    return (values[0], values[1], values[2], values[3])

@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from . import deal as deals
+from .budget import Budget, BudgetExceeded
 from .cards import DECK
+from .foundation_sets import cards_home, unpack_foundations
 from .moves import REDEAL, Move
 from .position import Position
-from .search import Budget, BudgetExceeded, DealSearch, Step, cards_home, unpack_foundations
+from .search import DealSearch
+from .search_state import Step
 
 # The solver's verdict: the end a game reaches with best play ("won" and "lost", the names of
 # its Outcome), or "undecided" when the search was cut short.

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.engine import Play, Position, Rules, apply, fair, legal_moves, search
+from game.engine import Play, Position, Rules, apply, budget, fair, legal_moves
 from game.engine import deal as deals
 from game.engine.hint import Hint, fair_hint, greedy_hint, hint, reason
 
@@ -192,7 +192,7 @@ def test_a_hint_cut_short_leaves_what_it_proved_for_the_next(
     """In a last deal too big to search in one hint, each hint goes on from the positions the
     ones before it showed lost, instead of starting over. (Deadlines on CPU time, so that a busy
     machine cannot leave a hint without any time to search.)"""
-    monkeypatch.setattr(search, "clock", time.thread_time)
+    monkeypatch.setattr(budget, "clock", time.thread_time)
     position = Position.start(10, Rules.parse("lucie-r0-m2"))
     fair.clear_caches()
     sizes = []

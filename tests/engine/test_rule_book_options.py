@@ -18,6 +18,7 @@ from game.engine import (
     card_moves,
     legal_moves,
     search,
+    search_state,
     snapshot_position,
     snapshot_text,
 )
@@ -170,7 +171,7 @@ def test_the_search_lists_no_move_for_a_moved_card() -> None:
     deal = search.DealSearch.from_position(after)
     assert list(deal.steps()) == []
     plain = apply(first_moves_until_the_merci(1, "lucie-free"), Move.parse("*9C>5C"))
-    assert [search.to_move(step, plain_fans(plain)) for step in steps_of(plain)] == [
+    assert [search_state.to_move(step, plain_fans(plain)) for step in steps_of(plain)] == [
         Move.parse("9C>TC")
     ]
 
@@ -179,7 +180,7 @@ def plain_fans(position: Position) -> list[list[int]]:
     return [[card.index for card in fan] for fan in position.fans]
 
 
-def steps_of(position: Position) -> list[search.Step]:
+def steps_of(position: Position) -> list[search_state.Step]:
     return list(search.DealSearch.from_position(position).steps())
 
 

@@ -126,7 +126,7 @@ TODAY_READERS = {
 }
 ENGINE_TIMERS = {
     "game/engine/solver.py": "the search's time limit and the seconds it took: a duration",
-    "game/engine/search.py": "the clock a search's deadline is read on: a duration",
+    "game/engine/budget.py": "the clock a search's deadline is read on: a duration",
 }
 # A game's status is written in game/board/store.py alone: `save` derives won or lost from the
 # engine's outcome, and `finish` marks a game abandoned when a new game or a statistics transfer

@@ -29,7 +29,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections, connections
 from huey.consumer import Consumer
 
-from game.engine import search
+from game.engine import budget
 
 MAX_WORKERS = 16
 POLL_SECONDS = 0.5
@@ -53,7 +53,7 @@ class Command(BaseCommand):
         # Inherited by the worker processes, which fork from this one.
         os.nice(settings.QUEUE_NICENESS)
         settings.COMPUTE_PROCESSES = False
-        search.clock = time.process_time
+        budget.clock = time.process_time
         from game import schedule  # noqa: F401 (registers the jobs)
         from game.ops.queue import huey
 
