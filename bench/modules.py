@@ -7,7 +7,7 @@ client, plays one move, then traces a second move (an htmx post on the stored ga
 `sys.setprofile` and counts the distinct Python modules of `game/` and `lucie/` whose code ran
 (the board's compiled Jinja2 templates are not modules), and the queries it made. Prints
 `an htmx move runs code in N modules of game/ and lucie/ (Q queries)`, then the modules and
-the queries, one a line. The limit: at most 38 (GOAL), and with `--smoke` (the same run, a few
+the queries, one a line. The limit: at most 39 (GOAL), and with `--smoke` (the same run, a few
 seconds) it exits 1 past it. With CACHE_URL (a shared Redis) the session is
 read from the cache, as production's servers read it; without it from the database (each
 process's own memory would go stale beside the others: lucie/settings.py).
@@ -32,10 +32,11 @@ sys.path.insert(0, str(ROOT))
 # kept) and made a game's end an explicit call (game/ending.py, which reads game/tally.py on
 # every save): 31, and 32 with CACHE_URL. Then the board's words (one 930-line module holding
 # seven jobs) became a package of a module per job, six of which every board reads, and the
-# controls, timer and places left drawn.py for a module of their own: 37, and 38 with CACHE_URL.
+# controls, timer and places left drawn.py for a module of their own, and the engine's apply
+# left position.py for transition.py: 38, and 39 with CACHE_URL.
 # More modules on the path is the price of modules small enough to read; the limit still
 # catches a module that creeps onto the path unasked.
-GOAL = 38
+GOAL = 39
 
 
 def main() -> None:
