@@ -252,7 +252,7 @@ def test_todays_cell_shows_the_figure_as_it_stands(client: Client) -> None:
 
 
 def test_asking_again_and_again_counts_once(client: Client) -> None:
-    """1,000 requests for the finished daily game's result box (what the daily page adds to a
+    """300 requests for the finished daily game's result box (what the daily page adds to a
     board: the rank, the share text, the challenge link): the day's entries are counted once
     (then the cache answers) and no row is written. The cache keeps the counts RANK_TTL seconds
     of real time (Redis's clock, which time-machine does not move): on a loaded machine the loop
@@ -264,7 +264,9 @@ def test_asking_again_and_again_counts_once(client: Client) -> None:
 
     counts = 0
     began = time.monotonic()
-    for _ in range(1000):
+    # 300, not 1,000: every request after the first is the same cache hit, and the loop ran in
+    # both of CI's passes for 40 to 100 s.
+    for _ in range(300):
         with CaptureQueriesContext(connection) as queries:
             response = client.get("/daily/2026/12/31/result/")
         assert response.status_code == 200

@@ -30,7 +30,9 @@ from tests.web.redis_server import RedisServer, redis_server
 pytestmark = pytest.mark.slow
 
 LOSS = 11  # a deal the greedy hint loses in 47 moves
-DONE_WITHIN = 90
+# Patience, not a budget: a lease lapses in seconds, but a niced worker on a machine loaded by
+# other runs (load average 9) took over 90 s to finish the review handed on to it.
+DONE_WITHIN = 150
 BURNERS = int(os.environ.get("LUCIE_TEST_BURNERS", "2"))
 
 
@@ -214,6 +216,8 @@ def test_a_queue_redis_restarted_empty_loses_no_review_and_no_worker_is_said(
                 restarted.stop()
 
 
+# It times requests against a quiet baseline: CI runs it with the browser tests that time, alone.
+@pytest.mark.timed
 def test_a_frozen_queue_redis_costs_a_request_100_ms_at_most_and_fails_health(
     tmp_path: Path,
 ) -> None:
