@@ -352,5 +352,5 @@ class ChallengeEntry(models.Model):
         return f"game {self.game_id} on challenge {self.challenge_id}"
 
 
-# The queue's leases and heartbeats live in a module of their own (game/ops/leases.py).
-from game.ops.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/ops/leases.py)
+# The queue's jobs and heartbeats live in a module of their own (game/ops/jobs.py).
+from game.ops.jobs import Beat, Job  # noqa: E402, F401 (the queue's rows: game/ops/jobs.py)

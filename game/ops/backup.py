@@ -35,7 +35,7 @@ from urllib.parse import quote
 from django.db import DatabaseError, connections
 
 from game import engine
-from game.ops import fence, leases, pgdump
+from game.ops import fence, pgdump
 
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 """The files SQLite keeps beside a database while it is open: writing over one corrupts it."""
@@ -130,7 +130,7 @@ def restore(source: Path, *, force: bool = False, using: str = "default") -> Cop
     finally:
         if _database_there(using):
             with contextlib.suppress(DatabaseError):
-                leases.lower_fence()
+                fence.lower_fence()
         connections[using].close()
     return copy
 
@@ -147,7 +147,7 @@ def _try_fence(using: str) -> None:
     if not _database_there(using):
         return
     try:
-        leases.raise_fence()
+        fence.raise_fence()
     except DatabaseError:
         pass
     finally:

@@ -324,7 +324,7 @@ def test_the_test_import_check_sees_every_form() -> None:
     assert not imported_tests_in("from tests.web.live_gunicorn import serving", here)
 
 
-# What game/ops/ may import of game: the engine, the models (whose Job is game/ops/leases.py's)
+# What game/ops/ may import of game: the engine, the models (whose Job is game/ops/jobs.py's)
 # and its own modules. What needs the whole site (every job registered, every view imported)
 # lives above it: game/schedule.py, game/warm.py.
 OPS_MAY_IMPORT = {"game.engine", "game.models"}
