@@ -34,7 +34,7 @@ from game import deals
 from game import prune as pruning
 from game.board import show_a_win_job
 from game.daily import difficulty_job
-from game.ops import asking, backup, jobs, queue, watch
+from game.ops import asking, backup, backup_verify, jobs, queue, watch
 from game.ops.jobs import Job
 from game.ops.queue import PRIORITY_NIGHTLY, huey
 from game.review import review_job
@@ -73,7 +73,7 @@ def nightly_backup(folder: Path, day: dt.date) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"lucie-{day:%Y%m%d}.backup"
     written = backup.backup(target)
-    verified = backup.verify(target)
+    verified = backup_verify.verify(target)
     watch.beat(watch.BACKUP_BEAT, f"{target.name}: {verified.games} games replayed whole")
     logger.info("nightly backup: %s; %s", written.describe(), verified.describe())
     oldest = day - dt.timedelta(days=settings.BACKUP_KEEP_DAYS)

@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings
 
 from game import schedule
 from game.ops import asking, leases, watch
-from game.ops.backup import verify
+from game.ops.backup_verify import verify
 from game.ops.jobs import Beat
 from tests.helpers.metrics import figures, value
 from tests.helpers.play import start
