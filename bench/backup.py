@@ -185,7 +185,7 @@ def main() -> None:
 
         from game.ops.pgdump import client
 
-        # A folder of its own: backup refuses the live database's folder (game/ops/backup.py).
+        # A folder of its own: backup refuses the database's folder (game/ops/backup_folder.py).
         (Path(folder.name) / "backups").mkdir()
         path = Path(folder.name) / "backups" / "lucie.backup"
         python = [sys.executable, "manage.py"]

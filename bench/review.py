@@ -67,7 +67,7 @@ def main() -> None:
         from django.core.management import call_command
         from django.db import connections
 
-        from game.ops.leases import Beat
+        from game.ops.jobs import Beat
         from tests.helpers.backups import rows
         from tests.helpers.review import lost_over_http
         from tests.web.live_gunicorn import server_environment, serving, stop

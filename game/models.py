@@ -352,5 +352,9 @@ class ChallengeEntry(models.Model):
         return f"game {self.game_id} on challenge {self.challenge_id}"
 
 
-# The queue's leases and heartbeats live in a module of their own (game/ops/leases.py).
-from game.ops.leases import Beat, Job  # noqa: E402, F401 (the queue's leases: game/ops/leases.py)
+# The queue's jobs and heartbeats live in a module of their own (game/ops/jobs.py). The module
+# that runs them is loaded with the models, as it was when it held them: every process that sets
+# Django up opens the queue (a SQLite queue's file is made by `migrate`, not by whichever command
+# next touches the queue) and knows the queue's one task.
+from game.ops import leases  # noqa: E402, F401 (the queue opened as the app loads)
+from game.ops.jobs import Beat, Job  # noqa: E402, F401 (the queue's rows: game/ops/jobs.py)

@@ -34,8 +34,8 @@ from game import deals
 from game import prune as pruning
 from game.board import show_a_win_job
 from game.daily import difficulty_job
-from game.ops import backup, leases, queue
-from game.ops.leases import Job
+from game.ops import asking, backup, backup_verify, jobs, queue, watch
+from game.ops.jobs import Job
 from game.ops.queue import PRIORITY_NIGHTLY, huey
 from game.review import review_job
 
@@ -55,7 +55,7 @@ def nightly(argument: str) -> None:
     name = argument.split(":", 1)[0]
     if name == "prune":
         done = pruning.prune()
-        gone = leases.prune(timezone.now())
+        gone = jobs.prune(timezone.now())
         logger.info("pruned: %s, and %s finished jobs", done, gone)
     elif name == "ranks":
         call_command("daily_ranks", days=2)
@@ -73,8 +73,8 @@ def nightly_backup(folder: Path, day: dt.date) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"lucie-{day:%Y%m%d}.backup"
     written = backup.backup(target)
-    verified = backup.verify(target)
-    leases.beat(leases.BACKUP_BEAT, f"{target.name}: {verified.games} games replayed whole")
+    verified = backup_verify.verify(target)
+    watch.beat(watch.BACKUP_BEAT, f"{target.name}: {verified.games} games replayed whole")
     logger.info("nightly backup: %s; %s", written.describe(), verified.describe())
     oldest = day - dt.timedelta(days=settings.BACKUP_KEEP_DAYS)
     for old in folder.glob("lucie-*.backup"):
@@ -86,7 +86,7 @@ def nightly_backup(folder: Path, day: dt.date) -> Path:
 
 def _night(name: str) -> None:
     day = deals.today_utc()
-    leases.ask(Job.Kind.NIGHTLY, f"nightly:{name}:{day:%Y%m%d}", f"{name}:{day:%Y%m%d}")
+    asking.ask(Job.Kind.NIGHTLY, f"nightly:{name}:{day:%Y%m%d}", f"{name}:{day:%Y%m%d}")
 
 
 @huey.periodic_task(crontab(hour="3", minute="17"), priority=PRIORITY_NIGHTLY)

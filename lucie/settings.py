@@ -324,7 +324,7 @@ REVIEW_SOLVE_CPU_SECONDS = env_int("LUCIE_REVIEW_SOLVE_CPU_SECONDS", default=30,
 SHOW_A_WIN_CPU_SECONDS = env_int("LUCIE_SHOW_A_WIN_CPU_SECONDS", default=60, minimum=1)
 # A queue Redis that stops answering costs a call this long (seconds), then is skipped a while.
 QUEUE_TIMEOUT = 0.1
-# Jobs open at once (waiting or running) per kind (game/ops/leases.py): past it the page says the
+# Jobs open at once (waiting or running) per kind (game/ops/asking.py): past it the page says the
 # queue is full, in the player's words. A flood of one kind never refuses another kind.
 QUEUE_CAPS = {
     "review": env_int("LUCIE_REVIEW_QUEUE_CAP", default=20, minimum=1),
@@ -343,8 +343,8 @@ BACKUP_KEEP_DAYS = env_int("LUCIE_BACKUP_KEEP_DAYS", default=14, minimum=1)
 
 # The app's checks that /healthz runs beside the database's and the cache's, and the figures
 # /metrics reads at each scrape, by dotted path (lucie imports nothing from game).
-HEALTH_CHECKS = {"queue": "game.ops.leases.health"}
-METRICS_COLLECTORS = ["game.ops.leases.QueueCollector"]
+HEALTH_CHECKS = {"queue": "game.ops.watch.health"}
+METRICS_COLLECTORS = ["game.ops.watch.QueueCollector"]
 
 # Who may read /metrics: the connection's address must be in one of these networks. Prometheus
 # scrapes each app server directly; the proxy in front does not pass /metrics on.

@@ -30,8 +30,8 @@ from game import engine
 from game.board import show_a_win
 from game.board.show_a_win import Answer, OnShow
 from game.models import Game
-from game.ops import leases, queue
-from game.ops.leases import Job
+from game.ops import asking, queue
+from game.ops.jobs import Job
 
 REFUSED_SECONDS = 30
 """A queue that could not take a job is tried again for that position after this long."""
@@ -87,7 +87,7 @@ def known(record: engine.Record, *, lapsed_working: bool = False) -> Answer | No
     how the search on stands (`Answer.search_on`); None when nothing is (no job asked lately).
     Reads of the cache and the job's row only. A job whose lease lapsed is None (to be asked
     again), unless `lapsed_working`: a page that only reads leaves it to the keeper, which
-    wakes a lapsed job within seconds (game/ops/leases.py), and says it is still working."""
+    wakes a lapsed job within seconds (game/ops/keeper.py), and says it is still working."""
     kept = show_a_win.cached(record)
     if kept is not None and _decided(kept):
         if kept.answer.status != "undecided":
@@ -102,7 +102,7 @@ def known(record: engine.Record, *, lapsed_working: bool = False) -> Answer | No
         return None
     since = _since(job.finished_at) if job is not None and job.finished_at else None
     if job is not None and since is not None:
-        if job.state == Job.State.FAILED and job.error == leases.QUEUE_REFUSED:
+        if job.state == Job.State.FAILED and job.error == asking.QUEUE_REFUSED:
             return Answer("undecided", search_on="refused") if since < REFUSED_SECONDS else None
         if job.state == Job.State.FAILED and since < ASK_SECONDS:
             return Answer("undecided", search_on="failed")
@@ -134,7 +134,7 @@ def _since(moment: dt.datetime) -> float:
 
 
 def _ask(record: engine.Record) -> None:
-    asked = leases.ask(Job.Kind.SHOW_A_WIN, job_key(record), record.text, again=True)
+    asked = asking.ask(Job.Kind.SHOW_A_WIN, job_key(record), record.text, again=True)
     if asked.outcome in ("full", "refused"):
         cache.set(_refused_key(record), True, REFUSED_SECONDS)
 

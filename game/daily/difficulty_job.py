@@ -11,8 +11,9 @@ from huey import crontab
 
 from game import deals
 from game.daily import difficulties
-from game.ops import leases, queue
-from game.ops.leases import Asked, Job
+from game.ops import asking, queue
+from game.ops.asking import Asked
+from game.ops.jobs import Job
 from game.ops.queue import PRIORITY_DIFFICULTY, huey
 
 
@@ -23,7 +24,7 @@ def difficulty(argument: str) -> None:
 
 def ask_difficulty(number: int, *, again: bool = False, priority: int | None = None) -> Asked:
     """Ask for deal `number`'s figure: one job per deal, however often it is asked."""
-    return leases.ask(
+    return asking.ask(
         Job.Kind.DIFFICULTY, f"difficulty:{number}", str(number), again=again, priority=priority
     )
 

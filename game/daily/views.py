@@ -32,7 +32,7 @@ from game.board.fronts import SITE, first_board
 from game.daily import difficulties, player, share
 from game.daily import figures as daily_figures
 from game.models import Game
-from game.ops import leases
+from game.ops import watch
 from game.players import selected_card, session_key, start_game
 
 
@@ -324,6 +324,6 @@ def day_difficulty(request: HttpRequest, year: str, month: str, day: str) -> Htt
         "difficulty": found,
         "difficulty_url": request.path,
         "polled": True,
-        "workers_away": found is None and leases.workers_away(),
+        "workers_away": found is None and watch.workers_away(),
     }
     return render(request, "daily/_difficulty.html", context)

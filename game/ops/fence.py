@@ -3,10 +3,10 @@ keeps the queue's workers and its scheduler from taking work while the database 
 the caches' keys forgotten, so that no session or figure of the database as it was answers for
 the database as restored.
 
-- The fence is a `Beat` row named leases.FENCE (the table every worker already reads), raised
-  and lowered by leases.raise_fence and lower_fence: a worker's claim is one conditional UPDATE
-  that also asks that no fresh fence exists, so a job is not started while it stands. A fence
-  older than leases.FENCE_SECONDS is ignored: a restore killed midway does not stop the
+- The fence is a `Beat` row named FENCE (the table every worker already reads), raised and
+  lowered by raise_fence and lower_fence: a worker's claim (game/ops/leases.py) is one
+  conditional UPDATE that also asks that no fresh fence exists, so a job is not started while it
+  stands. A fence older than FENCE_SECONDS is ignored: a restore killed midway does not stop the
   workers for good. The copy replaces the table with the backup's, so the restore puts the
   fence up again right after it, forgets the caches, and only then takes it down.
 - The caches: every key under the site's prefix in each configured cache that is shared (Redis:
@@ -16,12 +16,34 @@ the database as restored.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from django.conf import settings
 from django.core.cache import caches
+from django.utils import timezone
+
+from game.ops.jobs import Beat
 
 logger = logging.getLogger(__name__)
+
+FENCE = "restore-fence"
+"""The `Beat` row that stands in every claim's way while `manage.py restore` runs."""
+FENCE_SECONDS = 3600
+"""A fence older than this is a restore that died midway: ignored."""
+
+
+def raise_fence(detail: str = "a restore is running") -> None:
+    Beat.objects.update_or_create(name=FENCE, defaults={"at": timezone.now(), "detail": detail})
+
+
+def lower_fence() -> None:
+    Beat.objects.filter(name=FENCE).delete()
+
+
+def fence_fresh_since() -> dt.datetime:
+    """A fence raised after this stands."""
+    return timezone.now() - dt.timedelta(seconds=FENCE_SECONDS)
 
 
 def forget_caches() -> int:

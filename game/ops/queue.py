@@ -1,9 +1,10 @@
 """The task queue: Huey, on a SQLite file on one machine or on Redis across several, carrying
-wake-ups for the jobs whose leases live in the database (game/ops/leases.py).
+wake-ups for the jobs whose rows and leases live in the database (game/ops/jobs.py,
+game/ops/leases.py).
 
 Searches that no request should wait on run as jobs (game/schedule.py): a lost game's review,
 each day's difficulty, a Show a win past a request's budget, and the periodic work (the nightly
-prune, daily ranks and backup). A request only asks for a job (leases.ask) and answers at once;
+prune, daily ranks and backup). A request only asks for a job (asking.ask) and answers at once;
 workers (`manage.py work`, which `make run` starts beside the server) take them, each worker a
 process of its own at a lower priority (settings.QUEUE_NICENESS), QUEUE_WORKERS of them at most.
 
@@ -41,7 +42,7 @@ from redis.retry import Retry
 from lucie import metrics
 
 # Priorities: a higher number is taken first. An asker's second open job of a kind goes one
-# below its kind, and so on (leases.ask), never below the kind under it.
+# below its kind, and so on (asking.ask), never below the kind under it.
 PRIORITY_DIFFICULTY = 30  # today's figure, which every daily page shows
 PRIORITY_SHOW_A_WIN = 25  # a player is watching the board, which says "still looking"
 PRIORITY_REVIEW = 20  # a player is watching the page (and may leave it and come back)

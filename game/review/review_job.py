@@ -10,8 +10,9 @@ import hashlib
 from django.conf import settings
 
 from game.models import Game
-from game.ops import leases, queue
-from game.ops.leases import Asked, Job
+from game.ops import asking, queue
+from game.ops.asking import Asked
+from game.ops.jobs import Job
 from game.review import found as reviews
 
 
@@ -37,4 +38,4 @@ def job_of(game: Game) -> Job | None:
 def ask_review(game: Game, *, asker: str = "", again: bool = False) -> Asked:
     """Ask for `game`'s review (its row made first, so the page has something to show)."""
     reviews.start(game)
-    return leases.ask(Job.Kind.REVIEW, job_key(game), str(game.pk), asker=asker, again=again)
+    return asking.ask(Job.Kind.REVIEW, job_key(game), str(game.pk), asker=asker, again=again)

@@ -25,8 +25,8 @@ from django.views.decorators.http import require_POST, require_safe
 from game import engine
 from game.board import clock, find, table, words
 from game.models import Game
-from game.ops import leases, limits
-from game.ops.leases import Job
+from game.ops import asking, limits, watch
+from game.ops.jobs import Job
 from game.review import found as reviews
 from game.review import review_job
 from game.review.found import Progress, ReviewState
@@ -42,7 +42,7 @@ def never_taken(job: Job | None) -> bool:
     """The job was never taken: the queue could not be reached when it was asked (a Redis down
     or frozen). That is the site's trouble, not the review's: the page asks again by itself, as
     for a review not asked yet."""
-    return job is not None and job.state == Job.State.FAILED and job.error == leases.QUEUE_REFUSED
+    return job is not None and job.state == Job.State.FAILED and job.error == asking.QUEUE_REFUSED
 
 
 def state_of(game: Game, progress: Progress, job: Job | None) -> ReviewState:
@@ -59,7 +59,7 @@ def queue_words(game: Game, progress: Progress, job: Job | None) -> str:
     """Where a working review's job stands, in the player's words ("" when nothing need be said)."""
     if progress.state(game) != "working" or job is None or not job.is_open:
         return ""
-    if leases.workers_away():
+    if watch.workers_away():
         return gettext(
             "This review is waiting for the site's workers, which are not running just now. "
             "It starts as soon as they are back, and this page keeps looking by itself."

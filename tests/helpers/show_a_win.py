@@ -87,7 +87,7 @@ class HeldJobs:
 
     @property
     def asked(self) -> list[str]:
-        from game.ops.leases import Job
+        from game.ops.jobs import Job
 
         return [Job.objects.get(key=key).argument for key in self.keys]
 

@@ -69,13 +69,14 @@ BACKUPS = """
 import os, sys, django
 django.setup()
 from game.ops import backup
+from game.ops.backup_error import BackupError
 backups, target = sys.argv[1:3]
 written = refused = 0
 for _ in range({tries}):
     try:
         backup.backup(os.path.join(backups, os.path.basename(target)))
         written += 1
-    except backup.BackupError:
+    except BackupError:
         refused += 1
 print(written, refused)
 """

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from game.ops import leases
-from game.ops.leases import Job
+from game.ops import asking, fence, leases
+from game.ops.jobs import Job
 from tests.helpers.backups import SITE_KEY, backup, manage, seed
 from tests.web.live_gunicorn import (
     ROOT,
@@ -107,12 +107,12 @@ def test_no_job_is_taken_while_a_restores_fence_stands(monkeypatch: pytest.Monke
 
     done: list[str] = []
     monkeypatch.setitem(queue.HANDLERS, "review", done.append)
-    leases.raise_fence()
-    asked = leases.ask("review", "review:fenced", "7")
+    fence.raise_fence()
+    asked = asking.ask("review", "review:fenced", "7")
     assert asked.outcome == "queued"  # asked, and the queue (immediate here) woke a worker
     assert done == []
     assert Job.objects.get(key="review:fenced").state == Job.State.WAITING
-    leases.lower_fence()
+    fence.lower_fence()
     leases.run.call_local("review:fenced")
     assert done == ["7"]
     assert Job.objects.get(key="review:fenced").state == Job.State.DONE

@@ -245,8 +245,9 @@ def game_sources() -> list[Path]:
 def test_no_two_modules_of_game_share_a_name() -> None:
     """A module's name says what it holds, so no two modules of game/ share one, but for Django's
     names of a package's parts and its management commands: a command's module is named after
-    the command (`manage.py backup` is game/management/commands/backup.py), and the two that
-    share a name with a module of game/ops/ (`backup`, `prune`) are that module's command line."""
+    the command (`manage.py backup` is game/management/commands/backup.py), and those that
+    share a name with a module of game/ (`backup`, `restore`, `prune`) are that module's
+    command line."""
     named: dict[str, list[str]] = {}
     for path in game_sources():
         if path.name not in CONVENTIONAL and path.parent.name != "commands":
@@ -324,7 +325,7 @@ def test_the_test_import_check_sees_every_form() -> None:
     assert not imported_tests_in("from tests.web.live_gunicorn import serving", here)
 
 
-# What game/ops/ may import of game: the engine, the models (whose Job is game/ops/leases.py's)
+# What game/ops/ may import of game: the engine, the models (whose Job is game/ops/jobs.py's)
 # and its own modules. What needs the whole site (every job registered, every view imported)
 # lives above it: game/schedule.py, game/warm.py.
 OPS_MAY_IMPORT = {"game.engine", "game.models"}

@@ -2,10 +2,11 @@
 online backup API, or pg_dump's custom format on PostgreSQL), written beside PATH and renamed
 into place once whole and checked. Prints its size, games and sessions; exits non-zero, leaving
 nothing half-written at PATH, on any failure, and refuses a PATH that is one of the live
-database's own files (game/ops/backup.py).
+database's own files (game/ops/backup.py, game/ops/backup_folder.py).
 
 `manage.py backup --verify PATH` writes nothing at PATH: it restores the backup there into a
-throwaway database and replays every game in it, and exits non-zero if any is not whole."""
+throwaway database and replays every game in it, and exits non-zero if any is not whole
+(game/ops/backup_verify.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.ops import backup
+from game.ops import backup, backup_verify
+from game.ops.backup_error import BackupError
 
 
 class Command(BaseCommand):
@@ -31,13 +33,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["verify"]:
             try:
-                verified = backup.verify(options["path"])
-            except backup.BackupError as error:
+                verified = backup_verify.verify(options["path"])
+            except BackupError as error:
                 raise CommandError(f"verify failed: {error}") from None
             self.stdout.write(f"backup verified: {verified.describe()}")
             return
         try:
             copy = backup.backup(options["path"])
-        except backup.BackupError as error:
+        except BackupError as error:
             raise CommandError(f"backup failed: {error}") from None
         self.stdout.write(f"backup written to {copy.describe()}")

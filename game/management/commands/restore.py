@@ -1,7 +1,8 @@
 """`manage.py restore PATH [--force]`: put a backup made by `manage.py backup` back as the
 database the settings name, which the site must not be serving meanwhile: a SQLite copy through
 SQLite's backup API, a PostgreSQL one through pg_restore, each in one transaction. Refuses to
-replace a database that holds games without --force (docs/operating.md, "Backups")."""
+replace a database that holds games without --force (game/ops/restore.py; docs/operating.md,
+"Backups")."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from game.ops import backup
+from game.ops import restore
+from game.ops.backup_error import BackupError
 
 
 class Command(BaseCommand):
@@ -24,7 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            copy = backup.restore(options["path"], force=options["force"])
-        except backup.BackupError as error:
+            copy = restore.restore(options["path"], force=options["force"])
+        except BackupError as error:
             raise CommandError(f"restore failed: {error}") from None
         self.stdout.write(f"restored {options['path']} into {copy.describe()}")

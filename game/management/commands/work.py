@@ -7,10 +7,10 @@ already a process of its own, niced), and its deadlines read the process's CPU c
 the wall clock: a job's budget is CPU seconds, which a loaded machine stretches in time but never
 cuts short.
 
-Beside them a keeper process keeps the leases honest (game/ops/leases.py): every SWEEP_SECONDS it
-beats (the heartbeat pages, /healthz and /metrics read) and sweeps, waking again a job whose holder
-stopped renewing its lease (a worker killed mid-job) or whose wake-up the queue lost; like a
-worker, the keeper is started again when it dies. An idle
+Beside them a keeper process keeps the leases honest (game/ops/keeper.py): every SWEEP_SECONDS it
+beats (game/ops/watch.py: the heartbeat pages, /healthz and /metrics read) and sweeps, waking
+again a job whose holder stopped renewing its lease (a worker killed mid-job) or whose wake-up
+the queue lost; like a worker, the keeper is started again when it dies. An idle
 worker looks at the queue every POLL_SECONDS at most, so a job starts within a second of its ask.
 """
 
@@ -144,7 +144,7 @@ class _Consumer(Consumer):  # type: ignore[misc]
 def _keep_leases(master: int, workers: int, able: Any) -> None:
     """Beat and sweep every SWEEP_SECONDS for as long as `manage.py work` (`master`) runs; beat
     only while one of its workers is alive to take work."""
-    from game.ops import leases, queue
+    from game.ops import keeper, leases, queue, watch
 
     # A keeper started again is forked after Huey set the consumer's signal handlers: SIGTERM
     # must end it, and Ctrl-C (sent to the whole group) is the consumer's to handle.
@@ -156,11 +156,11 @@ def _keep_leases(master: int, workers: int, able: Any) -> None:
         try:
             close_old_connections()
             if able.value > 0:
-                leases.beat(
+                watch.beat(
                     name, f"manage.py work, {workers} worker processes, keeper pid {os.getpid()}"
                 )
-            for job in leases.sweep(queue.pending()):
+            for job in keeper.sweep(queue.pending()):
                 leases.wake(job.key, job.kind)
         except Exception:
             logger.exception("the lease keeper's round failed")
-        time.sleep(leases.SWEEP_SECONDS)
+        time.sleep(keeper.SWEEP_SECONDS)

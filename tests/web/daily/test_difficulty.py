@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings
 from game.daily import difficulties, difficulty_job
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
-from game.ops import leases
+from game.ops import leases, watch
 from tests.helpers.daily import finished_daily
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +115,7 @@ def test_a_missing_figure_is_asked_of_the_workers_once_and_polled(
     difficulty_job.coming_days.call_local()
     assert asked == ["difficulty:20261201", "difficulty:20261202"]  # once each
 
-    leases.beat("worker:test:1")
+    watch.beat("worker:test:1")
     assert (
         'data-queue="workers-away"'
         not in client.get("/daily/2026/12/01/difficulty/").content.decode()

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from game.models import Game
-from game.ops.leases import Job
+from game.ops.jobs import Job
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, lost_game
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The queue's caps and fairness (game/ops/leases.py): a flood of reviews from a few addresses fills
+"""The queue's caps and fairness (game/ops/asking.py): a flood of reviews from a few addresses fills
 only the reviews' share, an address's second job waits behind everyone's first, and a Show a win
 asked meanwhile is still taken and searched."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from pytest_django.fixtures import Settings
 
-from game.ops import leases, queue
-from game.ops.leases import Job
+from game.ops import asking, leases, queue
+from game.ops.jobs import OPEN, Job
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def test_fifty_review_asks_from_ten_addresses_leave_show_a_win_its_room(
 
     monkeypatch.setattr(leases, "wake", wake)
     outcomes = [
-        leases.ask("review", f"review:{n}", str(n), asker=f"address-{n % 10}").outcome
+        asking.ask("review", f"review:{n}", str(n), asker=f"address-{n % 10}").outcome
         for n in range(50)
     ]
     cap = settings.QUEUE_CAPS["review"]
@@ -36,7 +36,7 @@ def test_fifty_review_asks_from_ten_addresses_leave_show_a_win_its_room(
     assert priorities[:10] == [queue.PRIORITY_REVIEW] * 10
     assert priorities[10:20] == [queue.PRIORITY_REVIEW - 1] * 10
     # Show a win has a share of its own, and its priority is above every review's.
-    assert leases.ask("show_a_win", "show_a_win:p", "lucie 7").outcome == "queued"
+    assert asking.ask("show_a_win", "show_a_win:p", "lucie 7").outcome == "queued"
     assert woken[-1][1] > max(priorities)
 
 
@@ -47,8 +47,8 @@ def test_a_show_a_win_asked_during_a_flood_of_reviews_is_searched(
     monkeypatch.setitem(queue.HANDLERS, "show_a_win", searched.append)
     monkeypatch.setitem(queue.HANDLERS, "review", lambda argument: None)
     for n in range(50):
-        leases.ask("review", f"review:{n}", str(n), asker=f"address-{n % 10}")
-    asked = leases.ask("show_a_win", "show_a_win:p", "lucie 7")
+        asking.ask("review", f"review:{n}", str(n), asker=f"address-{n % 10}")
+    asked = asking.ask("show_a_win", "show_a_win:p", "lucie 7")
     assert asked.outcome == "queued"  # the queue here is immediate: the job has run
     assert searched == ["lucie 7"]
     assert Job.objects.get(key="show_a_win:p").state == Job.State.DONE
@@ -70,21 +70,21 @@ def test_fifty_simultaneous_asks_never_pass_the_cap(
     outcomes: list[str] = []
     errors: list[BaseException] = []
 
-    def asking(n: int) -> None:
+    def ask_at_once(n: int) -> None:
         try:
             start.wait()
-            outcomes.append(leases.ask("review", f"review:race:{n}", str(n)).outcome)
+            outcomes.append(asking.ask("review", f"review:race:{n}", str(n)).outcome)
         except BaseException as error:  # reported below
             errors.append(error)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=asking, args=(n,)) for n in range(50)]
+    threads = [threading.Thread(target=ask_at_once, args=(n,)) for n in range(50)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
     assert errors == []
-    assert Job.objects.filter(kind="review", state__in=leases.OPEN).count() == 20
+    assert Job.objects.filter(kind="review", state__in=OPEN).count() == 20
     assert sorted(outcomes).count("queued") == 20
     assert outcomes.count("full") == 30

@@ -15,9 +15,9 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from game import schedule
-from game.ops import leases
-from game.ops.backup import verify
-from game.ops.leases import Beat
+from game.ops import asking, leases, watch
+from game.ops.backup_verify import verify
+from game.ops.jobs import Beat
 from tests.helpers.metrics import figures, value
 from tests.helpers.play import start
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, lost_game
@@ -29,13 +29,13 @@ def test_metrics_and_healthz_show_the_queues_heartbeat_depth_and_last_good_backu
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(leases, "wake", lambda key, kind, *, behind=0, priority=None: True)
-    leases.ask("review", "review:1", "1")
-    leases.ask("review", "review:2", "2")
+    asking.ask("review", "review:1", "1")
+    asking.ask("review", "review:2", "2")
     leases.claim("review:2", "a worker")
-    leases.ask("show_a_win", "show_a_win:x", "lucie 5")
+    asking.ask("show_a_win", "show_a_win:x", "lucie 5")
     moment = timezone.now().replace(microsecond=0)
-    leases.beat("worker:host:1")
-    Beat.objects.update_or_create(name=leases.BACKUP_BEAT, defaults={"at": moment})
+    watch.beat("worker:host:1")
+    Beat.objects.update_or_create(name=watch.BACKUP_BEAT, defaults={"at": moment})
 
     found = figures(client.get("/metrics").content.decode())
     assert value(found, "lucie_queue_jobs", kind="review", state="waiting") == 1
@@ -62,7 +62,7 @@ def test_the_nightly_backup_is_written_verified_kept_and_its_time_kept(
     old.write_bytes(b"an old copy")
     with time_machine.travel(dt.datetime(2026, 12, 3, 2, 41, tzinfo=dt.UTC), tick=False):
         written = schedule.nightly_backup(tmp_path, day)
-        kept = Beat.objects.get(name=leases.BACKUP_BEAT)
+        kept = Beat.objects.get(name=watch.BACKUP_BEAT)
     assert written == tmp_path / "lucie-20261203.backup"
     assert verify(written).games == 1
     assert kept.at == dt.datetime(2026, 12, 3, 2, 41, tzinfo=dt.UTC)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from game.ops.leases import LEASE_SECONDS, SWEEP_SECONDS
+from game.ops.keeper import SWEEP_SECONDS
+from game.ops.leases import LEASE_SECONDS
 from tests.helpers.backups import rows
 from tests.web.live_gunicorn import ROOT, prepare, server_environment
 

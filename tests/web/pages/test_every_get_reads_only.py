@@ -28,7 +28,7 @@ from pytest_django.fixtures import Settings
 from game import engine
 from game.board import store
 from game.models import Challenge, Game
-from game.ops.leases import Job
+from game.ops.jobs import Job
 from tests.helpers.daily_loop import finished, session_of
 from tests.helpers.play import a_card_move, post, start
 from tests.helpers.show_a_win import ask, request_gives_up, search_on

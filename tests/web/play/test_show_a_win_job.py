@@ -22,8 +22,8 @@ from game import engine
 from game.board import show_a_win, show_a_win_job
 from game.engine import solver
 from game.models import Game
-from game.ops import leases, queue
-from game.ops.leases import Job
+from game.ops import asking, leases, queue
+from game.ops.jobs import Job
 from lucie import metrics
 from tests.helpers.board import heard, kept_for
 from tests.helpers.play import a_card_move, start
@@ -339,7 +339,7 @@ def test_a_queue_holding_its_cap_of_jobs_asks_no_more_and_says_so(
     request_gives_up(monkeypatch)
     monkeypatch.setattr(settings, "QUEUE_CAPS", {**settings.QUEUE_CAPS, "show_a_win": 1})
     held = HeldJobs(monkeypatch)
-    assert leases.ask("show_a_win", "show_a_win:another-position", "lucie 9").outcome == "queued"
+    assert asking.ask("show_a_win", "show_a_win:another-position", "lucie 9").outcome == "queued"
     enqueued = held.keys[1:]
     game = start(client)
 

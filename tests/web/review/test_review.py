@@ -19,8 +19,8 @@ from game import engine
 from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
-from game.ops import leases, limits, queue
-from game.ops.leases import Job
+from game.ops import asking, keeper, leases, limits, queue
+from game.ops.jobs import Job
 from game.review import found as reviews
 from game.review import review_job
 from lucie import metrics
@@ -300,11 +300,11 @@ def test_a_job_whose_worker_died_is_woken_again_once_its_lease_lapses(
     ask_review(client, game)
     key = review_job.job_key(game)
     assert leases.claim(key, "a worker that is then killed") is not None
-    assert leases.sweep(pending=0) == []  # its lease still runs: nothing to do
+    assert keeper.sweep(pending=0) == []  # its lease still runs: nothing to do
     with time_machine.travel(
         dt.datetime.now(dt.UTC) + dt.timedelta(seconds=leases.LEASE_SECONDS + 1)
     ):
-        assert [job.key for job in leases.sweep(pending=0)] == [key]
+        assert [job.key for job in keeper.sweep(pending=0)] == [key]
         assert state(review_page(client, game, **HX)) == "working"  # still waited for
         leases.run.call_local(key)  # the wake-up the sweep gave, on another worker
     assert state(review_page(client, game, **HX)) == "done"
@@ -320,12 +320,12 @@ def test_a_lost_wake_up_is_given_again_only_when_the_queue_holds_fewer_than_wait
         ask_review(client, game)
     later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=leases.PICKUP_SECONDS + 1)
     with time_machine.travel(later):
-        assert leases.sweep(pending=2) == []  # both wake-ups are still on the queue
+        assert keeper.sweep(pending=2) == []  # both wake-ups are still on the queue
         # The queue was emptied (a Redis restarted without its data): both are woken again.
-        assert sorted(job.key for job in leases.sweep(pending=0)) == sorted(
+        assert sorted(job.key for job in keeper.sweep(pending=0)) == sorted(
             review_job.job_key(game) for game in games
         )
-        assert leases.sweep(pending=0) == []  # once per pickup, not every sweep
+        assert keeper.sweep(pending=0) == []  # once per pickup, not every sweep
 
 
 def test_a_review_is_never_worked_on_twice_at_once(client: Client, woken: list[str]) -> None:
@@ -478,7 +478,7 @@ def test_a_full_queue_says_so_and_a_flood_of_reviews_never_refuses_show_a_win(
     assert int(full["Retry-After"]) >= 1
     assert len(woken) == 2
     # Another kind still has room.
-    assert leases.ask("show_a_win", "show_a_win:test", "x").outcome == "queued"
+    assert asking.ask("show_a_win", "show_a_win:test", "x").outcome == "queued"
 
 
 def test_an_askers_second_review_is_taken_after_everyones_first(
