@@ -347,3 +347,46 @@ def test_the_ops_check_sees_an_import_back_up() -> None:
     run on it names them."""
     targets = {part_of(name) for name, _ in imported(ROOT / "game" / "schedule.py")}
     assert {"game.board", "game.daily", "game.review"} <= targets
+
+
+# ---------------------------------------------------------------- sizes a reader can hold
+
+MODULE_LINES = 400
+FUNCTION_LINES = 60
+
+
+def long_functions(source: str, limit: int = FUNCTION_LINES) -> Iterator[tuple[str, int]]:
+    """Each function of `source` longer than `limit` lines, from its `def` to its last line."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > limit:
+                yield node.name, lines
+
+
+def test_no_module_of_game_is_over_400_lines() -> None:
+    """A module does one job and reads in one sitting: one that grows past this is split by job
+    (never merged with another to make the count)."""
+    long = {
+        str(path.relative_to(ROOT)): count
+        for path in game_sources()
+        if (count := len(path.read_text().splitlines())) > MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_no_function_of_game_is_over_60_lines() -> None:
+    long = {
+        f"{path.relative_to(ROOT)}:{name}": lines
+        for path in game_sources()
+        for name, lines in long_functions(path.read_text())
+    }
+    assert long == {}
+
+
+def test_the_size_checks_see_a_long_function_and_count_from_def_to_last_line() -> None:
+    body = "".join(f"    x = {n}\n" for n in range(3))
+    nested = f"class A:\n    def m(self):\n{body.replace('    ', '        ')}"
+    assert list(long_functions(f"def short():\n{body}", 4)) == []
+    assert list(long_functions(f"def four():\n{body}", 3)) == [("four", 4)]
+    assert list(long_functions(nested, 3)) == [("m", 4)]
