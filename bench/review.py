@@ -107,7 +107,13 @@ def main() -> None:
                         time.sleep(0.1)
                         answer = player.get(f"/game/{game}/review/", htmx=True)
                     verdicts.append(time.monotonic() - asked)
-                    assert re.search(r'data-review-state="(done|undecided)"', answer.body)
+                    ended = re.search(r'data-review-state="(\w+)"', answer.body)
+                    assert ended is not None, answer.body[:500]
+                    # A failed review says why in the worker's log.
+                    assert ended[1] in ("done", "undecided"), (
+                        ended[1],
+                        (tmp / "work.log").read_text()[-2000:],
+                    )
                 # Closed before the server stops, which lets a kept-alive connection linger.
                 player.close()
         finally:
