@@ -251,23 +251,29 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
     # whole run is counted in it.
     request = RequestFactory().get("/")
 
-    def usage() -> dict[str, int]:
-        # The test process itself counts nothing (tests/conftest.py); the servers do.
+    def usage(increment: bool = False) -> dict[str, int]:
+        # The test process counts nothing by itself (tests/conftest.py): the servers do, and
+        # this, when asked to, in the same bucket of the shared cache.
         with override_settings(RATELIMIT_ENABLE=True):
             found: dict[str, int] | None = get_usage(
                 request,
                 group=limits.HINT.group,
                 key=lambda group, request: "127.0.0.1",
                 rate=per_address,
-                increment=False,
+                increment=increment,
             )
         assert found is not None
         return found
 
     if usage()["time_left"] < 20:
         time.sleep(usage()["time_left"] + 1)
-    left = allowed - usage()["count"]  # earlier tests' hints in this window
-    assert left > 10
+    # The bucket is brought to six hints short of its limit, so that the run takes seconds and
+    # ends inside this window. (Run with 120 hints, it outlasted a loaded machine's window: more
+    # answers than the limit, the count having started again.)
+    while allowed - usage()["count"] > 6:
+        usage(increment=True)
+    left = allowed - usage()["count"]
+    assert left == 6
 
     # A hint found in the cache counts against no limit: each one here is searched afresh.
     key = hints.cache_key(engine.Play(DEAL + 2).record)
@@ -278,11 +284,12 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
 
     statuses = [searched_hint(n) for n in range(left + 2)]
 
-    # The two servers share one count: the limit is met after `left` hints in all, not `left`
-    # on each. (Twice CI on a loaded machine saw the first refusal two requests early, at the
-    # 119th: the test allows a few, and checks the order: every refusal after every answer.)
+    # The two servers count in the bucket this test filled: the limit is met after `left` hints
+    # in all. Servers counting apart, each in its own memory, would answer every one. (Twice CI
+    # on a loaded machine saw the first refusal two requests early: the test allows that, and
+    # checks the order: every refusal after every answer.)
     served = statuses.count(200)
-    assert left - 3 <= served <= left, statuses
+    assert left - 2 <= served <= left, statuses
     assert statuses == [200] * served + [429] * (len(statuses) - served), statuses
     assert statuses[-2:] == [429, 429]  # one refused by each server
     assert usage()["count"] >= allowed
