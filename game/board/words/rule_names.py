@@ -27,6 +27,35 @@ APP_GAME = gettext_lazy("the app's game")
 # rule that a card moved from one fan to another may then only go to its foundation.
 ONLY_HOME = gettext_lazy("moved once: it may only go home")
 
+# The rule book's options that are on or off, each in the two ways the site says it: in a rule
+# set's name (short, after the title) and in its description (whole). One row per option, read
+# by both, so an option added to the engine is worded in one place.
+OPTION_WORDS = (
+    ("free_merci", gettext_lazy("free merci"), gettext_lazy("free merci")),
+    (
+        "once",
+        gettext_lazy("a moved card only goes home"),
+        gettext_lazy("a card moved onto another fan may then only go home"),
+    ),
+    (
+        "stuck",
+        gettext_lazy("merci only when stuck"),
+        gettext_lazy("the merci only when no other move is left"),
+    ),
+    (
+        "kings_fill_empty",
+        gettext_lazy("Kings fill empty fans"),
+        gettext_lazy("Kings may fill an empty fan"),
+    ),
+)
+
+
+def _options(rules: engine.Rules, *, whole: bool) -> list[str]:
+    """The words of each option `rules` turns on, short or `whole`."""
+    return [
+        str(long if whole else short) for name, short, long in OPTION_WORDS if getattr(rules, name)
+    ]
+
 
 def _title(rules: engine.Rules) -> tuple[str, bool]:
     no_merci_base = (
@@ -55,14 +84,7 @@ def rules_label(rules: engine.Rules) -> str:
             changes.append(_("no redeal") if rules.redeals == 0 else _redeals(rules.redeals))
         if rules.mercis != (0 if no_merci_base else 1):
             changes.append(_("no merci") if rules.mercis == 0 else _mercis(rules.mercis))
-    if rules.free_merci:
-        changes.append(_("free merci"))
-    if rules.once:
-        changes.append(_("a moved card only goes home"))
-    if rules.stuck:
-        changes.append(_("merci only when stuck"))
-    if rules.kings_fill_empty:
-        changes.append(_("Kings fill empty fans"))
+    changes += _options(rules, whole=False)
     if not changes:
         return title
     return _("%(title)s (%(changes)s)") % {"title": title, "changes": ", ".join(changes)}
@@ -72,13 +94,5 @@ def rules_described(rules: engine.Rules) -> str:
     """The engine's Rules.describe in the page's language: "La Belle Lucie: 2 redeals, 1 merci"."""
     title, _base = _title(rules)
     redeals = _("unlimited redeals") if rules.redeals is None else _redeals(rules.redeals)
-    details = [redeals, _mercis(rules.mercis)]
-    if rules.free_merci:
-        details.append(_("free merci"))
-    if rules.once:
-        details.append(_("a card moved onto another fan may then only go home"))
-    if rules.stuck:
-        details.append(_("the merci only when no other move is left"))
-    if rules.kings_fill_empty:
-        details.append(_("Kings may fill an empty fan"))
+    details = [redeals, _mercis(rules.mercis), *_options(rules, whole=True)]
     return _("%(title)s: %(details)s") % {"title": title, "details": ", ".join(details)}
