@@ -128,8 +128,25 @@ class Server:
         return Player(self.port)
 
 
+def worker_cache_url() -> dict[str, str]:
+    """With CACHE_URL set, the Redis database this test process uses: tests/conftest.py gives
+    each pytest-xdist worker one of its own, and a server a test starts shares it. Given
+    CACHE_URL's own database, the servers of both workers' tests shared one, and so their rate
+    limits' counts: a test's first new game was refused by the other worker's requests (seen
+    once in a CI rehearsal's PostgreSQL pass)."""
+    if not os.environ.get("CACHE_URL"):
+        return {}
+    from django.conf import settings
+
+    location = settings.CACHES["default"].get("LOCATION") if settings.configured else None
+    if isinstance(location, str) and location.startswith("redis"):
+        return {"CACHE_URL": location}
+    return {}
+
+
 def server_environment(database_url: str, **extra: str) -> dict[str, str]:
     environ = {k: v for k, v in os.environ.items() if k not in DROPPED}
+    environ.update(worker_cache_url())
     environ.update(
         DJANGO_SETTINGS_MODULE="lucie.settings",
         SECRET_KEY=secrets.token_urlsafe(50),
