@@ -71,15 +71,7 @@ def blocked(position: engine.Position) -> list[str]:
     True
     """
     lines = []
-    for index, suit in enumerate(SUITS):
-        rank = position.foundations[index] + 1
-        if rank > 13:
-            continue
-        card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
-        where = position.find(card)
-        if where is None:
-            continue
-        fan, depth = where
+    for suit, card, (fan, depth) in _next_cards(position):
         above = position.fans[fan][depth + 1 :]
         values = {"suit": suit_name(suit), "card": the_card(card)}
         # No fan number: the board numbers no fan. The card is marked on the felt instead
@@ -101,12 +93,21 @@ def blocked_cards(position: engine.Position) -> list[str]:
     >>> blocked_cards(Position.start(1))
     ['AC', 'AD', 'AH', 'AS']
     """
-    codes = []
+    return [card.code for _suit, card, _where in _next_cards(position)]
+
+
+def _next_cards(
+    position: engine.Position,
+) -> list[tuple[str, engine.Card, tuple[int, int]]]:
+    """Each unfinished suit's next card for its foundation, with the fan and depth where it lies
+    (a card not in a fan is left out)."""
+    found = []
     for index, suit in enumerate(SUITS):
         rank = position.foundations[index] + 1
         if rank > 13:
             continue
         card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
-        if position.find(card) is not None:
-            codes.append(card.code)
-    return codes
+        where = position.find(card)
+        if where is not None:
+            found.append((suit, card, where))
+    return found
