@@ -315,6 +315,11 @@ QUEUE_PATH = env_str(
 # serving pages go first on a shared machine.
 QUEUE_WORKERS = env_int("LUCIE_QUEUE_WORKERS", default=1, minimum=1)
 QUEUE_NICENESS = env_int("LUCIE_QUEUE_NICENESS", default=10, minimum=0)
+# A running job's lease (game/ops/leases.py): a worker killed or frozen loses its job after this
+# long. Its renewals and the keeper's sweeps come every quarter of it, a job asked for is expected
+# on a worker within three quarters, and a stopping `manage.py work` kills what has not ended
+# within half. Shorter hands a dead worker's job on sooner, for more writes to the job's row.
+QUEUE_LEASE_SECONDS = env_int("LUCIE_QUEUE_LEASE_SECONDS", default=20, minimum=4)
 # A job's budget, in seconds of CPU (not of the wall clock: a loaded machine slows a job down but
 # never makes it give up sooner). A review's solves each get REVIEW_SOLVE_CPU_SECONDS.
 REVIEW_CPU_SECONDS = env_int("LUCIE_REVIEW_CPU_SECONDS", default=120, minimum=1)

@@ -18,12 +18,12 @@ import logging
 from django.utils import timezone
 
 from game.ops.jobs import Job
-from game.ops.leases import MAX_ATTEMPTS, PICKUP_SECONDS
+from game.ops.leases import LEASE_SECONDS, MAX_ATTEMPTS, PICKUP_SECONDS
 
 logger = logging.getLogger(__name__)
 
-SWEEP_SECONDS = 5
-"""How often each keeper sweeps (and beats)."""
+SWEEP_SECONDS = LEASE_SECONDS / 4
+"""How often each keeper sweeps (and beats): 5 s for the default lease."""
 SWEPT_AT_MOST = 100
 """Rows looked at per sweep and per kind of change: a backlog is worked off over a few sweeps."""
 

@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import close_old_connections, connection, models, transaction
 from django.db.models import Exists, Q
 from django.utils import timezone
@@ -41,11 +42,12 @@ from game.ops.jobs import Beat, Job
 
 logger = logging.getLogger(__name__)
 
-LEASE_SECONDS = 20
+LEASE_SECONDS: float = settings.QUEUE_LEASE_SECONDS
 """A running job's lease: a worker that stops renewing it (killed, frozen) loses the job after
-this long, and the next sweep gives it to another."""
-RENEW_SECONDS = 5
-PICKUP_SECONDS = 15
+this long, and the next sweep gives it to another (20 s unless LUCIE_QUEUE_LEASE_SECONDS says
+otherwise; what follows is timed from it)."""
+RENEW_SECONDS = LEASE_SECONDS / 4
+PICKUP_SECONDS = LEASE_SECONDS * 3 / 4
 """A job asked for is expected on a worker within this: past it, a queue that holds fewer
 messages than waiting jobs has lost some, and the sweep asks again."""
 MAX_ATTEMPTS = 3

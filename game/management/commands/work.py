@@ -73,9 +73,9 @@ class Command(BaseCommand):
         consumer.run()
 
 
-STOP_SECONDS = 10
+STOP_SECONDS = settings.QUEUE_LEASE_SECONDS / 2
 """After SIGTERM, a process `manage.py work` started that has not ended within this is killed:
-well inside a job's lease (leases.LEASE_SECONDS), so the job goes to another worker as soon as
+within half a job's lease (leases.LEASE_SECONDS), so the job goes to another worker as soon as
 it lapses and to no one twice."""
 
 

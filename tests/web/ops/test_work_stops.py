@@ -18,12 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from game.ops.keeper import SWEEP_SECONDS
-from game.ops.leases import LEASE_SECONDS
 from tests.helpers.backups import rows
 from tests.web.live_gunicorn import ROOT, prepare, server_environment
 
 pytestmark = pytest.mark.slow
+
+# The worker's lease (LUCIE_QUEUE_LEASE_SECONDS): a short one, so that its keeper sweeps and beats
+# every 2 s and a stopping `manage.py work` kills what is left after 4 s.
+LEASE_SECONDS = 8
+SWEEP_SECONDS = LEASE_SECONDS / 4
 
 
 def descendants(pid: int) -> set[int]:
@@ -82,6 +85,7 @@ def work(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
         "LUCIE_QUEUE_NAME": f"lucie-test-{secrets.token_hex(4)}",
         "LUCIE_SITE_START": "2099-01",
         "QUEUE_URL": "",
+        "LUCIE_QUEUE_LEASE_SECONDS": str(LEASE_SECONDS),
     }
     prepare(database_url)
     log = (tmp_path / "work.log").open("ab")
