@@ -41,6 +41,9 @@ MOMENTS = ("2027-03-01T10:00:00Z", "2027-03-15T10:00:00Z")
 
 pytestmark = [
     pytest.mark.slow,
+    # It drives Chromium (tests/browser/test_daily.py, in both runs): CI runs it with the browser
+    # tests, which wait more than they compute, not in the part without a browser.
+    pytest.mark.browser,
     pytest.mark.skipif(
         connection.vendor != "sqlite", reason="once per CI run: the SQLite pass runs it"
     ),
