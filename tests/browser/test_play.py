@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -24,6 +23,7 @@ from tests.helpers.browser import (
     fans,
     greedy_win,
     moves_shown,
+    no_serious_violations,
     screenshot,
     tap,
 )
@@ -248,11 +248,4 @@ def test_no_serious_accessibility_violations(
 ) -> None:
     page.goto(f"{live_server.url}{path}")
 
-    results = Axe().run(page)
-
-    serious = [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert no_serious_violations(page) == []

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.helpers.browser import moves_shown, open_dealt, screenshot, tap
+from tests.helpers.browser import moves_shown, no_serious_violations, open_dealt, screenshot, tap
 from tests.helpers.play import auto_case, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,15 +44,6 @@ def lost_game(session_key: str = "someone") -> Game:
     game.refresh_from_db()
     assert game.status == Game.Status.LOST
     return game
-
-
-def no_serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 # ---------------------------------------------------------------- settings

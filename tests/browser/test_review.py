@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.helpers.browser import open_dealt
+from tests.helpers.browser import no_serious_violations, open_dealt
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,15 +40,6 @@ def lose_a_game(context: BrowserContext, page: Page, base: str) -> int:
         assert answer.status == 200, (count, text)
     page.goto(f"{base}/game/{game}/")
     return game
-
-
-def no_serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_review_a_lost_game_try_a_move_and_see_the_answer(

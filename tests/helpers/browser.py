@@ -108,6 +108,16 @@ def no_violations(page: Page) -> list[str]:
     ]
 
 
+def no_serious_violations(page: Page) -> list[str]:
+    """axe's serious and critical findings, with how many elements each: "accessible" means none."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def screenshot(target: Page | Locator, path: Path, *, full_page: bool = False) -> None:
     """Save a picture of the page (all of it with `full_page`) or of one element, for a reviewer.
 
