@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -41,28 +40,8 @@ from tests.helpers.review import (
     won_game,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
-    """Every position the real solver is asked about, in order."""
-    calls: list[engine.Position] = []
-    real = solver.solve
-
-    def counting(position: engine.Position, **kwargs: Any) -> solver.Solution:
-        calls.append(position)
-        return real(position, **kwargs)
-
-    monkeypatch.setattr(solver, "solve", counting)
-    return calls
+# An empty cache for each test: the verdicts and reviews it keeps would carry over.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 # ---------------------------------------------------------------- helpers
