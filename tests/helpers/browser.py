@@ -16,6 +16,30 @@ from tests.helpers.play import status_of
 
 TARGET = re.compile(r"\bis-target\b")
 
+# Records of games (rules, deal, moves) that reach a table a test measures.
+# Deal 228 makes a fan of ten in eight moves (its fan 5 grows from 3 to 10 cards).
+FAN_OF_TEN = ("lucie", 228, "8C>9C 7C>8C 6C>7C 8H>9H 5C>6C 4C>5C 3C>4C 2C>3C")
+# A game without redeals or merci whose last move loses.
+LOSS = (
+    "nomerci-r0",
+    12,
+    "8D>9D 2C>3C QC>KC JC>QC 6S>7S 6D>7D 6H>7H 5S>6S AD>2D 8S>9S 5H>6H AD>F 2D>F AH>F TD>JD "
+    "JH>QH AS>2S AS>F 2S>F",
+)
+
+# Posts one move with the board's own no-script form and answers the page it redirects to.
+POST_MOVE = """
+async ([move, count]) => {
+  const form = document.querySelector("#move-form");
+  const data = new FormData(form);
+  data.set("move", move);
+  data.set("n", String(count));
+  const answer = await fetch(form.action, { method: "POST", body: data });
+  if (!answer.ok) throw new Error(`${move}: ${answer.status}`);
+  return answer.url;
+}
+"""
+
 
 def board(page: Page) -> Locator:
     return page.locator("#board")
