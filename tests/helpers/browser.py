@@ -4,11 +4,13 @@ board, listen to the announcements, run axe."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from game import engine
@@ -140,6 +142,25 @@ def no_serious_violations(page: Page) -> list[str]:
         for v in results.response["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+
+
+# A phone's window and a desktop's, by name: the sizes of the screenshots a reviewer looks at.
+SCREENS = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+def on_each_screen(
+    browser: Browser, scheme: Literal["light", "dark"]
+) -> Iterator[tuple[str, Page]]:
+    """A fresh page in `scheme` at each of SCREENS in turn, with the screen's name; each page's
+    browser context is closed when the next is asked for."""
+    for name, (width, height) in SCREENS.items():
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, color_scheme=scheme
+        )
+        try:
+            yield name, context.new_page()
+        finally:
+            context.close()
 
 
 def screenshot(target: Page | Locator, path: Path, *, full_page: bool = False) -> None:
