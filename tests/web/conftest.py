@@ -14,6 +14,7 @@ from django.utils import timezone
 from game import engine
 from game.engine import solver
 from game.ops import limits
+from tests.helpers.slots import every_slot_held
 
 
 @pytest.fixture
@@ -53,10 +54,5 @@ def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every compute slot of this process held, the hints' too, as by searches running in other
     threads (a hint waits for its slot only briefly here)."""
     monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
-    taken = []
-    for slots in (limits._slots, limits._hint_slots):
-        while slots.acquire(blocking=False):
-            taken.append(slots)
-    yield
-    for slots in taken:
-        slots.release()
+    with every_slot_held(limits._slots, limits._hint_slots):
+        yield

@@ -39,6 +39,7 @@ from tests.helpers.review import (
     state,
     won_game,
 )
+from tests.helpers.slots import every_slot_held
 
 # An empty cache for each test: the verdicts and reviews it keeps would carry over.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
@@ -634,17 +635,11 @@ def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) 
 
 def test_a_review_takes_no_compute_slot_from_hints(client: Client) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
-    taken = 0
-    while limits._slots.acquire(blocking=False):
-        taken += 1
-    try:
-        # Every slot a request's hint may use is taken: the review's job needs none.
+    # Every slot a request's hint may use is taken: the review's job needs none.
+    with every_slot_held(limits._slots):
         asked = ask_review(client, game)
         plain = client.get(f"/game/{game.pk}/review/")
         tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
-    finally:
-        for _ in range(taken):
-            limits._slots.release()
 
     assert asked.status_code == 303
     assert plain.status_code == 200
