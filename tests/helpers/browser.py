@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Literal
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from game import engine
 from tests.helpers.play import status_of
+from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 
 TARGET = re.compile(r"\bis-target\b")
 
@@ -198,3 +199,24 @@ def open_dealt(page: Page, url: str) -> None:
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     page.context.request.post(url, headers={"X-CSRFToken": token})
     page.goto(url)
+
+
+def lose_a_game(context: BrowserContext, page: Page, base: str) -> int:
+    """LOST_BEFORE_A_REDEAL's deal played to its loss through the site's own move and redeal posts
+    from this browser `context` at `base`; the page is left on the game. Its id."""
+    number, rules = LOST_BEFORE_A_REDEAL
+    open_dealt(page, f"{base}/deal/{number}/?rules={rules}")
+    found = re.search(r'data-game="(\d+)"', page.content())
+    assert found is not None
+    game = int(found[1])
+    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    for count, text in enumerate(greedy_record(number, rules)):
+        action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        answer = context.request.post(
+            f"{base}/game/{game}/{action}/",
+            form={"n": str(count), "auto": "0", **form},
+            headers={"X-CSRFToken": token, "HX-Request": "true"},
+        )
+        assert answer.status == 200, (count, text)
+    page.goto(f"{base}/game/{game}/")
+    return game
