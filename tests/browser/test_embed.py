@@ -7,7 +7,6 @@ Moves are worked out with the engine from the deal the frame shows and made thro
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from tests.helpers.framed import (
     game_cookies,
     moves_shown,
     open_frame,
+    storing_frames,
     tap,
 )
 
@@ -125,14 +125,9 @@ def test_outer_reload_resumes_the_game_where_the_frame_may_keep_storage(
     outer: OuterSite,
     tmp_path: Path,
 ) -> None:
-    """A browser that lets cross-site frames keep (partitioned) storage, as Firefox and Safari do
-    and Chromium does when third-party cookies are allowed: the frame remembers its game."""
-    profile = tmp_path / "profile"
-    (profile / "Default").mkdir(parents=True)
-    preferences = {"profile": {"cookie_controls_mode": 0, "block_third_party_cookies": False}}
-    (profile / "Default" / "Preferences").write_text(json.dumps(preferences))
-    context = browser_type.launch_persistent_context(profile, **browser_type_launch_args)
-    try:
+    """A browser that lets cross-site frames keep (partitioned) storage: the frame remembers its
+    game."""
+    with storing_frames(browser_type, browser_type_launch_args, tmp_path / "profile") as context:
         page = context.new_page()
         mirror = open_frame(page, outer)
         today = board(page).get_attribute("data-deal")
@@ -164,8 +159,6 @@ def test_outer_reload_resumes_the_game_where_the_frame_may_keep_storage(
         expect(board(page)).to_have_attribute("data-deal", today or "")
         expect(board(page)).to_have_attribute("data-token", "")
         assert game_cookies(context) == []
-    finally:
-        context.close()
 
 
 def test_the_frame_plays_without_javascript(

@@ -4,7 +4,6 @@ another deal, forgetting a game the server no longer knows)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from tests.helpers.framed import (
     game_cookies,
     moves_shown,
     open_frame,
+    storing_frames,
     tap,
 )
 
@@ -52,14 +52,9 @@ def test_a_framed_game_keeps_its_language_through_a_reload(
     tmp_path: Path,
     code: str,
 ) -> None:
-    # A browser that lets cross-site frames keep (partitioned) storage, so that the frame goes
-    # back to its game when the outer page is reloaded (see test_embed.py).
-    profile = tmp_path / "profile"
-    (profile / "Default").mkdir(parents=True)
-    preferences = {"profile": {"cookie_controls_mode": 0, "block_third_party_cookies": False}}
-    (profile / "Default" / "Preferences").write_text(json.dumps(preferences))
-    context = browser_type.launch_persistent_context(profile, **browser_type_launch_args)
-    try:
+    # Frames keep their storage, so that the frame goes back to its game when the outer page is
+    # reloaded (see test_embed.py).
+    with storing_frames(browser_type, browser_type_launch_args, tmp_path / "profile") as context:
         page = context.new_page()
         mirror = open_frame(page, outer)
         expect(frame(page).locator("html")).to_have_attribute("lang", code)
@@ -98,5 +93,3 @@ def test_a_framed_game_keeps_its_language_through_a_reload(
         expect(board(page)).to_have_attribute("data-deal", today or "")
         expect(board(page)).to_have_attribute("data-token", "")
         assert game_cookies(context) == []
-    finally:
-        context.close()

@@ -4,9 +4,10 @@ takes a player to the same page in the chosen language, remembered by the redire
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
+
+from tests.helpers.browser import no_serious_violations
 
 
 @pytest.mark.parametrize("path", ["/fr/rules/", "/de/rules/", "/de/offline/", "/fr/no-such-page/"])
@@ -15,14 +16,7 @@ def test_no_serious_accessibility_violations_in_french_and_german(
 ) -> None:
     page.goto(f"{live_server.url}{path}")
 
-    results = Axe().run(page)
-
-    serious = [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert no_serious_violations(page) == []
 
 
 def test_a_french_browser_is_sent_to_french_once_and_may_choose_english(

@@ -4,9 +4,10 @@ calendar's month and weekdays in the page's language."""
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
+
+from tests.helpers.browser import no_serious_violations
 
 
 @pytest.mark.parametrize(
@@ -18,14 +19,7 @@ def test_no_serious_accessibility_violations_in_french_and_german(
 ) -> None:
     page.goto(f"{live_server.url}{path}")
 
-    results = Axe().run(page)
-
-    serious = [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert no_serious_violations(page) == []
 
 
 @pytest.mark.parametrize(("code", "monday"), [("fr", "lun"), ("de", "Mo")])

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 from tests.helpers.browser import (
+    SCREENS,
     TARGET,
     board,
     destination,
@@ -24,6 +24,8 @@ from tests.helpers.browser import (
     fans,
     greedy_win,
     moves_shown,
+    no_serious_violations,
+    on_each_screen,
     screenshot,
     tap,
 )
@@ -220,11 +222,7 @@ def test_everything_works_without_javascript(
 def test_screenshots_phone_and_desktop(
     browser: Browser, live_server: LiveServer, artifact_dir: Path, scheme: Literal["light", "dark"]
 ) -> None:
-    for name, size in {"phone": (390, 844), "desktop": (1280, 800)}.items():
-        context = browser.new_context(
-            viewport={"width": size[0], "height": size[1]}, color_scheme=scheme
-        )
-        page = context.new_page()
+    for name, page in on_each_screen(browser, scheme):
         page.goto(f"{live_server.url}/deal/20261129/")
         page.get_by_role("button", name="Hint").click()
         expect(page.locator("#board [data-hint]")).not_to_have_count(0)
@@ -235,11 +233,10 @@ def test_screenshots_phone_and_desktop(
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         last_fan = page.locator("[data-fan]").last.bounding_box()
         assert last_fan is not None
-        assert last_fan["y"] + last_fan["height"] <= size[1]
+        assert last_fan["y"] + last_fan["height"] <= SCREENS[name][1]
         screenshot(page, artifact_dir / f"board-{name}-{scheme}.png")
         page.goto(f"{live_server.url}/rules/")
         screenshot(page, artifact_dir / f"rules-{name}-{scheme}.png", full_page=True)
-        context.close()
 
 
 @pytest.mark.parametrize("path", ["/", "/stats/", "/rules/"])
@@ -248,11 +245,4 @@ def test_no_serious_accessibility_violations(
 ) -> None:
     page.goto(f"{live_server.url}{path}")
 
-    results = Axe().run(page)
-
-    serious = [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert no_serious_violations(page) == []

@@ -10,14 +10,20 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
 from game.board import store
 from game.models import Game
-from tests.helpers.browser import moves_shown, open_dealt, screenshot, tap
+from tests.helpers.browser import (
+    moves_shown,
+    no_serious_violations,
+    on_each_screen,
+    open_dealt,
+    screenshot,
+    tap,
+)
 from tests.helpers.play import auto_case, greedy_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,15 +51,6 @@ def lost_game(session_key: str = "someone") -> Game:
     game.refresh_from_db()
     assert game.status == Game.Status.LOST
     return game
-
-
-def no_serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 # ---------------------------------------------------------------- settings
@@ -316,11 +313,7 @@ def test_reset_from_the_stats_page_asks_first(
 def test_screenshots_of_stats_settings_and_replay(
     browser: Browser, live_server: LiveServer, artifact_dir: Path, scheme: Literal["light", "dark"]
 ) -> None:
-    for name, size in {"phone": (390, 844), "desktop": (1280, 800)}.items():
-        context = browser.new_context(
-            viewport={"width": size[0], "height": size[1]}, color_scheme=scheme
-        )
-        page = context.new_page()
+    for name, page in on_each_screen(browser, scheme):
         seed_stats(page, live_server)
         page.goto(f"{live_server.url}/stats/?rules=all")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -335,7 +328,6 @@ def test_screenshots_of_stats_settings_and_replay(
         page.goto(f"{live_server.url}/")
         open_settings(page)
         screenshot(page, artifact_dir / f"settings-{name}-{scheme}.png")
-        context.close()
 
 
 def test_statistics_move_to_another_browser_with_a_code(

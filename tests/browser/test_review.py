@@ -7,13 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.helpers.browser import open_dealt
-from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
+from tests.helpers.browser import lose_a_game, no_serious_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,35 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     cache.clear()
-
-
-def lose_a_game(context: BrowserContext, page: Page, base: str) -> int:
-    """Deal 1 played to its loss through the site's own move and redeal posts."""
-    number, rules = LOST_BEFORE_A_REDEAL
-    open_dealt(page, f"{base}/deal/{number}/?rules={rules}")
-    found = re.search(r'data-game="(\d+)"', page.content())
-    assert found is not None
-    game = int(found[1])
-    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-    for count, text in enumerate(greedy_record(number, rules)):
-        action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
-        answer = context.request.post(
-            f"{base}/game/{game}/{action}/",
-            form={"n": str(count), "auto": "0", **form},
-            headers={"X-CSRFToken": token, "HX-Request": "true"},
-        )
-        assert answer.status == 200, (count, text)
-    page.goto(f"{base}/game/{game}/")
-    return game
-
-
-def no_serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_review_a_lost_game_try_a_move_and_see_the_answer(

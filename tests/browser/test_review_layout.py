@@ -3,15 +3,12 @@ buttons (issue 42), at 390x844 and 1280x800."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.core.cache import cache
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.helpers.browser import open_dealt
-from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
+from tests.helpers.browser import lose_a_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -33,21 +30,8 @@ def test_find_the_move_shows_its_board_beside_its_buttons(
     cache.clear()
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
-    number, rules = LOST_BEFORE_A_REDEAL
-    base = live_server.url
-    open_dealt(page, f"{base}/deal/{number}/?rules={rules}")
-    found = re.search(r'data-game="(\d+)"', page.content())
-    assert found is not None
-    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-    for count, text in enumerate(greedy_record(number, rules)):
-        action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
-        answer = context.request.post(
-            f"{base}/game/{found[1]}/{action}/",
-            form={"n": str(count), "auto": "0", **form},
-            headers={"X-CSRFToken": token, "HX-Request": "true"},
-        )
-        assert answer.status == 200, (count, text)
-    page.goto(f"{base}/game/{found[1]}/review/")
+    game = lose_a_game(context, page, live_server.url)
+    page.goto(f"{live_server.url}/game/{game}/review/")
     verdict = page.locator("[data-review-state]")
     expect(verdict).to_have_attribute("data-review-state", "done", timeout=30_000)
     expect(page.locator(".find-move .try-form button").first).to_be_visible()

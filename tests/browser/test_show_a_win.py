@@ -9,12 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.helpers.browser import screenshot
+from tests.helpers.browser import SCREENS, no_serious_violations, on_each_screen, screenshot
 from tests.helpers.show_a_win import STILL_LOOKING, HeldJobs, request_gives_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -182,12 +181,7 @@ def test_show_a_win_without_javascript(browser: Browser, live_server: LiveServer
 def test_the_panel_at_phone_and_desktop_sizes(
     browser: Browser, live_server: LiveServer, artifact_dir: Path, scheme: str
 ) -> None:
-    for name, size in {"phone": (390, 844), "desktop": (1280, 800)}.items():
-        context = browser.new_context(
-            viewport={"width": size[0], "height": size[1]},
-            color_scheme="dark" if scheme == "dark" else "light",
-        )
-        page = context.new_page()
+    for name, page in on_each_screen(browser, "dark" if scheme == "dark" else "light"):
         page.goto(f"{live_server.url}/deal/{DEAL}/")
         page.get_by_label("Menu").click()
         page.get_by_role("button", name="Show a win").click()
@@ -204,16 +198,10 @@ def test_the_panel_at_phone_and_desktop_sizes(
         ):
             box = locator.bounding_box()
             assert box is not None
-            assert box["y"] + box["height"] <= size[1]
+            assert box["y"] + box["height"] <= SCREENS[name][1]
         screenshot(page, artifact_dir / f"panel-{name}-{scheme}.png")
         page.locator(".line-list summary").click()
-        serious = [
-            f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-            for v in Axe().run(page).response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-        assert serious == []
-        context.close()
+        assert no_serious_violations(page) == []
 
 
 def test_a_deal_that_cannot_be_won_says_so(

@@ -10,31 +10,10 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
-from tests.helpers.browser import greedy_win, tap
+from tests.helpers.browser import FAN_OF_TEN, LOSS, POST_MOVE, greedy_win, tap
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-# Deal 228 makes a fan of ten in eight moves (its fan 5 grows from 3 to 10 cards).
-FAN_OF_TEN = ("lucie", 228, "8C>9C 7C>8C 6C>7C 8H>9H 5C>6C 4C>5C 3C>4C 2C>3C")
-# A game without redeals or merci whose last move loses.
-LOSS = (
-    "nomerci-r0",
-    12,
-    "8D>9D 2C>3C QC>KC JC>QC 6S>7S 6D>7D 6H>7H 5S>6S AD>2D 8S>9S 5H>6H AD>F 2D>F AH>F TD>JD "
-    "JH>QH AS>2S AS>F 2S>F",
-)
-
-POST_MOVE = """
-async ([move, count]) => {
-  const form = document.querySelector("#move-form");
-  const data = new FormData(form);
-  data.set("move", move);
-  data.set("n", String(count));
-  const answer = await fetch(form.action, { method: "POST", body: data });
-  if (!answer.ok) throw new Error(`${move}: ${answer.status}`);
-  return answer.url;
-}
-"""
 
 # Where every fan and the felt lie on the page (scroll included), rounded to 0.1 px.
 PLACES = """() => {

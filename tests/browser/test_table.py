@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -23,6 +22,7 @@ from tests.helpers.browser import (
     fan_card,
     greedy_win,
     moves_shown,
+    no_serious_violations,
     open_dealt,
     screenshot,
 )
@@ -214,15 +214,6 @@ def test_a_move_slides_its_card_unless_motion_is_reduced(
 # ---------------------------------------------------------------- guidance on the board
 
 
-def serious_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def test_the_merci_marks_what_it_can_take_only_when_asked(
     page: Page, live_server: LiveServer, errors: list[str]
 ) -> None:
@@ -243,7 +234,7 @@ def test_the_merci_marks_what_it_can_take_only_when_asked(
     )
     assert outline == "dashed"
     expect(page.locator(".message")).to_contain_text("The merci can take")
-    assert serious_violations(page) == []
+    assert no_serious_violations(page) == []
     # It stays on across a change while the merci is open, and goes off when asked.
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#board [data-hint]")).not_to_have_count(0)
@@ -494,7 +485,7 @@ def test_a_theme_chosen_in_settings_applies_at_once_and_is_remembered(
 
     html = page.locator("html")
     expect(html).to_have_class(re.compile(r"\bfelt-blue\b"))
-    assert serious_violations(page) == []
+    assert no_serious_violations(page) == []
     page.reload()
 
     expect(html).to_have_class(re.compile(r"\bfelt-blue\b.*\bcards-large\b.*\bscheme-dark\b"))

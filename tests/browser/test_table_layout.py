@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
-from tests.helpers.browser import screenshot
+from tests.helpers.browser import FAN_OF_TEN, LOSS, POST_MOVE, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,9 +28,9 @@ ONE_DATABASE = pytest.mark.skipif(
 LANGUAGES = {"en": "", "fr": "/fr", "de": "/de"}
 
 # Positions reached by ordinary play, found with the engine (a beam search over each deal's
-# moves for the longest fan): deal 228 makes a fan of ten in eight moves, deal 306 one of
-# eight in five; deal 23 under "Kings fill empty fans" a fan of fourteen beside fans of 5 to 7.
-FAN_OF_TEN = ("lucie", 228, "8C>9C 7C>8C 6C>7C 8H>9H 5C>6C 4C>5C 3C>4C 2C>3C")
+# moves for the longest fan; FAN_OF_TEN is in tests/helpers/browser.py): deal 306 makes a fan of
+# eight in five moves, and deal 23 under "Kings fill empty fans" one of fourteen beside fans of
+# 5 to 7.
 FAN_OF_EIGHT = ("lucie", 306, "8S>9S 7S>8S 6S>7S 5S>6S 4S>5S")
 FAN_OF_FOURTEEN = (
     "lucie-kings",
@@ -39,26 +39,6 @@ FAN_OF_FOURTEEN = (
     "3S>F 9S>TS AD>2D 6D>7D 4S>F 5S>F 7C>8C 7H>8H 6H>7H 5H>6H 3C>4C 6S>F 7S>F 8S>F 9S>F TS>F "
     "JS>F 5D>6D 4D>5D 3D>4D 4H>5H AD>F 2D>3D",
 )
-# A game without redeals or merci that plays its first moves into a loss.
-LOSS = (
-    "nomerci-r0",
-    12,
-    "8D>9D 2C>3C QC>KC JC>QC 6S>7S 6D>7D 6H>7H 5S>6S AD>2D 8S>9S 5H>6H AD>F 2D>F AH>F TD>JD "
-    "JH>QH AS>2S AS>F 2S>F",
-)
-
-# Posts one move with the board's own no-script form and answers the page it redirects to.
-POST_MOVE = """
-async ([move, count]) => {
-  const form = document.querySelector("#move-form");
-  const data = new FormData(form);
-  data.set("move", move);
-  data.set("n", String(count));
-  const answer = await fetch(form.action, { method: "POST", body: data });
-  if (!answer.ok) throw new Error(`${move}: ${answer.status}`);
-  return answer.url;
-}
-"""
 
 
 def play(page: Page, url: str, record: tuple[str, int, str], upto: int | None = None) -> int:

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.processes import ROOT, run_python
 
 PROBE = """
 import importlib, json, pkgutil, sys
@@ -26,14 +23,8 @@ print(json.dumps({"submodules": names, "django": loaded}))
 def probe() -> dict[str, list[str]]:
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     env["PYTHONPATH"] = str(ROOT)
-    result = subprocess.run(
-        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r})\n{PROBE}"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = run_python(
+        "-I", "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r})\n{PROBE}", env=env, timeout=60
     )
     assert result.returncode == 0, result.stderr
     found: dict[str, list[str]] = json.loads(result.stdout)

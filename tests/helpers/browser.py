@@ -4,17 +4,44 @@ board, listen to the announcements, run axe."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from game import engine
 from tests.helpers.play import status_of
+from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 
 TARGET = re.compile(r"\bis-target\b")
+
+# Records of games (rules, deal, moves) that reach a table a test measures.
+# Deal 228 makes a fan of ten in eight moves (its fan 5 grows from 3 to 10 cards).
+FAN_OF_TEN = ("lucie", 228, "8C>9C 7C>8C 6C>7C 8H>9H 5C>6C 4C>5C 3C>4C 2C>3C")
+# A game without redeals or merci whose last move loses.
+LOSS = (
+    "nomerci-r0",
+    12,
+    "8D>9D 2C>3C QC>KC JC>QC 6S>7S 6D>7D 6H>7H 5S>6S AD>2D 8S>9S 5H>6H AD>F 2D>F AH>F TD>JD "
+    "JH>QH AS>2S AS>F 2S>F",
+)
+
+# Posts one move with the board's own no-script form and answers the page it redirects to.
+POST_MOVE = """
+async ([move, count]) => {
+  const form = document.querySelector("#move-form");
+  const data = new FormData(form);
+  data.set("move", move);
+  data.set("n", String(count));
+  const answer = await fetch(form.action, { method: "POST", body: data });
+  if (!answer.ok) throw new Error(`${move}: ${answer.status}`);
+  return answer.url;
+}
+"""
 
 
 def board(page: Page) -> Locator:
@@ -108,6 +135,35 @@ def no_violations(page: Page) -> list[str]:
     ]
 
 
+def no_serious_violations(page: Page) -> list[str]:
+    """axe's serious and critical findings, with how many elements each: "accessible" means none."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+# A phone's window and a desktop's, by name: the sizes of the screenshots a reviewer looks at.
+SCREENS = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+def on_each_screen(
+    browser: Browser, scheme: Literal["light", "dark"]
+) -> Iterator[tuple[str, Page]]:
+    """A fresh page in `scheme` at each of SCREENS in turn, with the screen's name; each page's
+    browser context is closed when the next is asked for."""
+    for name, (width, height) in SCREENS.items():
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, color_scheme=scheme
+        )
+        try:
+            yield name, context.new_page()
+        finally:
+            context.close()
+
+
 def screenshot(target: Page | Locator, path: Path, *, full_page: bool = False) -> None:
     """Save a picture of the page (all of it with `full_page`) or of one element, for a reviewer.
 
@@ -143,3 +199,24 @@ def open_dealt(page: Page, url: str) -> None:
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     page.context.request.post(url, headers={"X-CSRFToken": token})
     page.goto(url)
+
+
+def lose_a_game(context: BrowserContext, page: Page, base: str) -> int:
+    """LOST_BEFORE_A_REDEAL's deal played to its loss through the site's own move and redeal posts
+    from this browser `context` at `base`; the page is left on the game. Its id."""
+    number, rules = LOST_BEFORE_A_REDEAL
+    open_dealt(page, f"{base}/deal/{number}/?rules={rules}")
+    found = re.search(r'data-game="(\d+)"', page.content())
+    assert found is not None
+    game = int(found[1])
+    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    for count, text in enumerate(greedy_record(number, rules)):
+        action, form = ("redeal", {}) if text == "R" else ("move", {"move": text})
+        answer = context.request.post(
+            f"{base}/game/{game}/{action}/",
+            form={"n": str(count), "auto": "0", **form},
+            headers={"X-CSRFToken": token, "HX-Request": "true"},
+        )
+        assert answer.status == 200, (count, text)
+    page.goto(f"{base}/game/{game}/")
+    return game

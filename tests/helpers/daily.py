@@ -1,17 +1,34 @@
-"""Today's deal for a test: a fixed noon, the daily page opened, a daily game finished, a calendar
-cell read."""
+"""Today's deal for a test: the site at a fixed moment, the daily page opened, a daily game
+finished, a calendar cell read."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import time_machine
+from django.core.cache import cache
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from game import ending
 from game.models import Game
 
 NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+
+
+@contextmanager
+def site_at(
+    settings: Settings, moment: dt.datetime, opened: str = "2026-01"
+) -> Iterator[time_machine.Traveller]:
+    """The site as it stands at `moment`: open since the month `opened` (YYYY-MM), with nothing in
+    its cache from another test, and the clock stopped there."""
+    settings.SITE_START_MONTH = opened
+    cache.clear()
+    with time_machine.travel(moment, tick=False) as traveller:
+        yield traveller
 
 
 def game_on_page(html: bytes) -> Game:

@@ -4,12 +4,17 @@ the frame, a tap inside it."""
 from __future__ import annotations
 
 import http.server
+import json
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import (
     BrowserContext,
+    BrowserType,
     Frame,
     FrameLocator,
     Locator,
@@ -110,3 +115,19 @@ def open_frame(page: Page, outer: OuterSite) -> engine.Play:
 
 def game_cookies(context: BrowserContext) -> list[Any]:
     return [c for c in context.cookies() if c["domain"] in ("127.0.0.1", "localhost")]
+
+
+@contextmanager
+def storing_frames(
+    browser_type: BrowserType, launch_args: dict[str, Any], profile: Path
+) -> Iterator[BrowserContext]:
+    """A browser that lets cross-site frames keep (partitioned) storage, as Firefox and Safari do
+    and Chromium does when third-party cookies are allowed: a Chromium on its own `profile`."""
+    (profile / "Default").mkdir(parents=True)
+    preferences = {"profile": {"cookie_controls_mode": 0, "block_third_party_cookies": False}}
+    (profile / "Default" / "Preferences").write_text(json.dumps(preferences))
+    context = browser_type.launch_persistent_context(profile, **launch_args)
+    try:
+        yield context
+    finally:
+        context.close()

@@ -90,6 +90,17 @@ def play_through(client: Client, game: Game, moves: tuple[str, ...]) -> None:
         assert response.status_code == 200, response.content
 
 
+def greedy_game(client: Client, wanted: str) -> Game:
+    """This client's game of the deal that the greedy hint `wanted` ("won" or "lost"), played to
+    its end through the site (greedy_record, play_through)."""
+    number, moves = greedy_record(wanted)
+    game = start(client, number)
+    play_through(client, game, moves)
+    game.refresh_from_db()
+    assert game.status == wanted
+    return game
+
+
 def board_of(response: Response) -> dict[str, str]:
     """What the page's board says about itself, and where its move form posts."""
     html = response.content.decode()

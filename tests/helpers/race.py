@@ -11,11 +11,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from game import engine
-from tests.web.live_gunicorn import (
-    Board,
-    a_change,
-    read_board,
-)
+from tests.web.live_gunicorn import Board, Player, a_change, read_board
 
 ROUNDS = 4
 FREE_MOVES = 4
@@ -72,6 +68,31 @@ def play_the_race(fetch: list[Fetch], send: list[Send], seed: int) -> Outcome:
     for thread in threads:
         thread.join()
     return outcome
+
+
+def race_over_http(tabs: list[Player], game_id: int, seed: int) -> Outcome:
+    """The race run by tabs of real HTTP clients (on one server or several) on game `game_id`;
+    the tabs are closed after."""
+
+    def fetcher(tab: Player) -> Fetch:
+        def fetch() -> tuple[int, str]:
+            answer = tab.get(f"/game/{game_id}/", htmx=True)
+            return answer.status, answer.body
+
+        return fetch
+
+    def sender(tab: Player) -> Send:
+        def send(path: str, form: dict[str, object]) -> tuple[int, str]:
+            answer = tab.post(path, form)
+            return answer.status, answer.body
+
+        return send
+
+    try:
+        return play_the_race([fetcher(t) for t in tabs], [sender(t) for t in tabs], seed=seed)
+    finally:
+        for tab in tabs:
+            tab.close()
 
 
 def check(outcome: Outcome, deal_number: int, rules: str, moves: list[str], count: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import time_machine
@@ -10,7 +11,32 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.utils import timezone
 
+from game import engine
+from game.engine import solver
 from game.ops import limits
+from tests.helpers.slots import every_slot_held
+
+
+@pytest.fixture
+def fresh_cache() -> Iterator[None]:
+    """An empty cache for the test, and nothing it kept left for the next."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
+    """Every position the real solver is asked about, in order."""
+    calls: list[engine.Position] = []
+    real = solver.solve
+
+    def counting(position: engine.Position, **kwargs: Any) -> solver.Solution:
+        calls.append(position)
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", counting)
+    return calls
 
 
 @pytest.fixture
@@ -28,10 +54,5 @@ def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every compute slot of this process held, the hints' too, as by searches running in other
     threads (a hint waits for its slot only briefly here)."""
     monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
-    taken = []
-    for slots in (limits._slots, limits._hint_slots):
-        while slots.acquire(blocking=False):
-            taken.append(slots)
-    yield
-    for slots in taken:
-        slots.release()
+    with every_slot_held(limits._slots, limits._hint_slots):
+        yield

@@ -8,8 +8,6 @@ import json
 import os
 import re
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -17,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
+from tests.helpers.processes import run_python
 from tests.web.live_gunicorn import ROOT
 
 COMPOSE = ROOT / "compose.yaml"
@@ -250,15 +249,7 @@ def test_the_apps_environment_passes_the_deploy_check(
     }
     environ.pop("DJANGO_SETTINGS_MODULE", None)
     environ.update({key: str(value) for key, value in services["app"]["environment"].items()})
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run_python("manage.py", "check", "--deploy", "--fail-level", "WARNING", env=environ)
 
     assert result.returncode == 0, result.stdout + result.stderr
 

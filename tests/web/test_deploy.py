@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.processes import run_python
 from tests.web.live_gunicorn import ROOT, Player, running_gunicorn
 
 DOCKERFILE = ROOT / "Dockerfile"
@@ -74,14 +75,8 @@ def test_gunicorn_config_refuses_a_bad_number(monkeypatch: pytest.MonkeyPatch, v
 
 def test_gunicorn_accepts_the_config_and_loads_the_app() -> None:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    result = subprocess.run(
-        [sys.executable, "-m", "gunicorn", "--check-config", "-c", CONFIG.name, "lucie.wsgi"],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = run_python(
+        "-m", "gunicorn", "--check-config", "-c", CONFIG.name, "lucie.wsgi", env=environ, timeout=60
     )
 
     assert result.returncode == 0, result.stdout + result.stderr

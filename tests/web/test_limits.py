@@ -36,6 +36,7 @@ from tests.helpers.embed import start as embed_start
 from tests.helpers.ending import created
 from tests.helpers.limits import CHEAT_DAY, CHEAT_DEAL, everyone_on_the_cheat_day, winning_line
 from tests.helpers.play import a_card_move, post, snapshot, start
+from tests.helpers.slots import every_slot_held
 
 pytestmark = pytest.mark.django_db
 
@@ -298,14 +299,8 @@ def test_a_real_session_keeps_its_game() -> None:
 
 def test_a_hint_is_served_while_every_solver_slot_is_busy(client: Client) -> None:
     game = start(client)
-    taken = 0
-    while limits._slots.acquire(blocking=False):
-        taken += 1
-    try:
+    with every_slot_held(limits._slots):
         response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
-    finally:
-        for _ in range(taken):
-            limits._slots.release()
     assert response.status_code == 200
 
 

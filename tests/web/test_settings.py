@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import secrets
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,8 @@ from lucie.env import (
     env_str,
 )
 from lucie.settings import database_config
+from tests.helpers.processes import run_python
 
-ROOT = Path(__file__).resolve().parents[2]
 OUR_VARIABLES = (
     "DJANGO_DEBUG",
     "SECRET_KEY",
@@ -49,15 +48,7 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
     environ.pop("DJANGO_SETTINGS_MODULE", None)
     environ.update(env)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_python("manage.py", *args, env=environ)
 
 
 PRODUCTION = {

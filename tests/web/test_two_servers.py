@@ -37,7 +37,7 @@ from game.board import hints
 from game.engine.solver import solve
 from game.ops import limits
 from tests.helpers.metrics import figures, value
-from tests.helpers.race import Fetch, Send, check, play_the_race
+from tests.helpers.race import check, race_over_http
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 from tests.web.live_gunicorn import (
     ROOT,
@@ -157,26 +157,7 @@ def test_moves_raced_on_both_servers_are_neither_lost_nor_doubled(pair: Pair) ->
         Player(server.port, timeout=60, cookies=dict(owner.cookies))
         for server in [pair.a, pair.b] * 10
     ]
-
-    def fetcher(tab: Player) -> Fetch:
-        def fetch() -> tuple[int, str]:
-            answer = tab.get(f"/game/{game_id}/", htmx=True)
-            return answer.status, answer.body
-
-        return fetch
-
-    def sender(tab: Player) -> Send:
-        def send(path: str, form: dict[str, object]) -> tuple[int, str]:
-            answer = tab.post(path, form)
-            return answer.status, answer.body
-
-        return send
-
-    try:
-        outcome = play_the_race([fetcher(t) for t in tabs], [sender(t) for t in tabs], seed=3)
-    finally:
-        for tab in tabs:
-            tab.close()
+    outcome = race_over_http(tabs, game_id, seed=3)
     stored = stored_game(pair.database_url, game_id)
 
     check(outcome, stored.deal_number, stored.rules, stored.moves, stored.move_count)

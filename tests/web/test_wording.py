@@ -8,13 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from game import engine
 from game.models import Game
-from tests.helpers.daily import NOON, cell, finished_daily, open_daily
+from tests.helpers.daily import NOON, cell, finished_daily, open_daily, site_at
 from tests.helpers.play import post, start
 
 pytestmark = pytest.mark.django_db
@@ -22,9 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def clock(settings: Settings) -> Iterator[time_machine.Traveller]:
-    settings.SITE_START_MONTH = "2026-01"
-    cache.clear()
-    with time_machine.travel(NOON, tick=False) as traveller:
+    with site_at(settings, NOON) as traveller:
         yield traveller
 
 

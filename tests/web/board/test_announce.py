@@ -19,6 +19,7 @@ from game.models import Game
 from game.ops import limits
 from tests.helpers.board import a_move, greedy_game, set_moves
 from tests.helpers.play import DEAL, legal, post, start
+from tests.helpers.slots import every_slot_held
 
 pytestmark = pytest.mark.django_db
 
@@ -245,14 +246,8 @@ def test_a_busy_site_is_announced(client: Client, monkeypatch: pytest.MonkeyPatc
     game = start(client)
     cache.delete(hints.cache_key(game.record))  # the page came with its hint (hints.ready)
     monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
-    taken = 0
-    while limits._hint_slots.acquire(blocking=False):
-        taken += 1
-    try:
+    with every_slot_held(limits._hint_slots):
         response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
-    finally:
-        for _ in range(taken):
-            limits._hint_slots.release()
 
     assert response.status_code == 503
     assert said(response.content, oob=True) == limits.BUSY_MESSAGE

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.test import Client
 
 from tests.helpers.play import start
-from tests.helpers.race import Fetch, Send, check, play_the_race
+from tests.helpers.race import Fetch, Send, check, play_the_race, race_over_http
 from tests.web.live_gunicorn import (
     Player,
     read_board,
@@ -76,26 +76,7 @@ def test_twenty_clients_on_one_game_through_gunicorn(tmp_path: Path) -> None:
         assert page.status == 200
         game_id = read_board(page.body).game_id
         tabs = [Player(server.port, cookies=dict(owner.cookies)) for _ in range(CLIENTS)]
-
-        def fetcher(tab: Player) -> Fetch:
-            def fetch() -> tuple[int, str]:
-                answer = tab.get(f"/game/{game_id}/", htmx=True)
-                return answer.status, answer.body
-
-            return fetch
-
-        def sender(tab: Player) -> Send:
-            def send(path: str, form: dict[str, object]) -> tuple[int, str]:
-                answer = tab.post(path, form)
-                return answer.status, answer.body
-
-            return send
-
-        try:
-            outcome = play_the_race([fetcher(t) for t in tabs], [sender(t) for t in tabs], seed=2)
-        finally:
-            for tab in tabs:
-                tab.close()
+        outcome = race_over_http(tabs, game_id, seed=2)
         stored = stored_game(server.database_url, game_id)
 
     check(outcome, stored.deal_number, stored.rules, stored.moves, stored.move_count)

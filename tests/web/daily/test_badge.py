@@ -11,7 +11,6 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-import time_machine
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -20,6 +19,7 @@ from pytest_django.fixtures import Settings
 
 from game.daily import player
 from game.models import Game
+from tests.helpers.daily import site_at
 from tests.helpers.daily_loop import finished, session_of
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +29,7 @@ LEAP_DAY = dt.datetime(2028, 2, 29, 20, 0, tzinfo=dt.UTC)
 
 @pytest.fixture(autouse=True)
 def _setup(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2027-01"
-    cache.clear()
-    with time_machine.travel(LEAP_DAY, tick=False):
+    with site_at(settings, LEAP_DAY, "2027-01"):
         yield
 
 

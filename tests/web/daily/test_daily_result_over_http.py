@@ -27,6 +27,7 @@ from pytest_django.fixtures import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from game.models import Challenge, DailyRank, DailyTally, Game
+from tests.helpers.daily import site_at
 from tests.helpers.daily_http import (
     DailyPlayer,
     losing_line,
@@ -49,11 +50,9 @@ HONEST = 2.0  # seconds between an honest player's moves, by the server's clock
 
 @pytest.fixture
 def clock(settings: Settings) -> Iterator[time_machine.Traveller]:
-    settings.SITE_START_MONTH = "2026-01"
     settings.CLIENT_ADDRESS_HEADER = "X-Forwarded-For"
     settings.ALLOWED_HOSTS = ["*"]
-    cache.clear()
-    with time_machine.travel(MORNING, tick=False) as traveller:
+    with site_at(settings, MORNING) as traveller:
         yield traveller
     cache.clear()
 

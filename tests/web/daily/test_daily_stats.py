@@ -22,6 +22,7 @@ from game.daily import player, share
 from game.daily.player import DayResult
 from game.models import Game
 from game.result import Result
+from tests.helpers.daily import site_at
 from tests.helpers.ending import created, saved
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +32,7 @@ NOON = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 
 @pytest.fixture(autouse=True)
 def _setup(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
-    cache.clear()
-    with time_machine.travel(NOON, tick=False):
+    with site_at(settings, NOON):
         yield
 
 

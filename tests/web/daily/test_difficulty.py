@@ -8,8 +8,6 @@ import datetime as dt
 from collections.abc import Iterator
 
 import pytest
-import time_machine
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
@@ -18,7 +16,7 @@ from game.daily import difficulties, difficulty_job
 from game.engine import difficulty as engine_difficulty
 from game.models import DealDifficulty, Game
 from game.ops import leases, watch
-from tests.helpers.daily import finished_daily
+from tests.helpers.daily import finished_daily, site_at
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +29,8 @@ PINNED = {20261201: 5, 20261202: 4, 20261203: 6}
 
 @pytest.fixture(autouse=True)
 def _setup(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
     monkeypatch.setattr(engine_difficulty, "SAMPLES", SAMPLES)
-    cache.clear()
-    with time_machine.travel(DAY, tick=False):
+    with site_at(settings, DAY):
         yield
 
 

@@ -21,6 +21,7 @@ from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from game import rank, tally
 from game.models import Challenge, DailyRank, Game
+from tests.helpers.daily import site_at
 from tests.helpers.daily_loop import finished, marked, percentiles, session_of, text_of
 
 pytestmark = pytest.mark.django_db
@@ -33,9 +34,7 @@ BEGUN = dt.datetime(2026, 12, 31, 9, 0, tzinfo=dt.UTC)
 
 @pytest.fixture(autouse=True)
 def _setup(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
-    cache.clear()
-    with time_machine.travel(LAST_DAY, tick=False):
+    with site_at(settings, LAST_DAY):
         yield
 
 

@@ -8,8 +8,6 @@ import re
 from collections.abc import Iterator
 
 import pytest
-import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -19,7 +17,7 @@ from game import engine
 from game.board import store
 from game.engine.solver import solve
 from game.models import Game
-from tests.helpers.daily import NOON, open_daily
+from tests.helpers.daily import NOON, open_daily, site_at
 from tests.helpers.play import a_card_move
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +29,7 @@ BOX = re.compile(r'<section id="daily-result"[^>]*>', re.S)
 
 @pytest.fixture(autouse=True)
 def _today(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
-    cache.clear()
-    with time_machine.travel(NOON, tick=False):
+    with site_at(settings, NOON):
         yield
 
 

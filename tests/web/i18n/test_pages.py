@@ -14,13 +14,12 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-import time_machine
 from django.conf import settings
-from django.core.cache import cache as django_cache
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from game.models import Game
+from tests.helpers.daily import site_at
 
 pytestmark = pytest.mark.django_db
 
@@ -115,9 +114,7 @@ def untranslated(client: Client, path: str, code: str, **headers: str) -> list[s
 
 @pytest.fixture(autouse=True)
 def _setup(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
-    django_cache.clear()
-    with time_machine.travel(NOON, tick=False):
+    with site_at(settings, NOON):
         yield
 
 

@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
@@ -29,6 +27,7 @@ from game import engine
 from game.board import store
 from game.models import Challenge, Game
 from game.ops.jobs import Job
+from tests.helpers.daily import site_at
 from tests.helpers.daily_loop import finished, session_of
 from tests.helpers.play import a_card_move, post, start
 from tests.helpers.show_a_win import ask, request_gives_up, search_on
@@ -47,9 +46,7 @@ STILL_WRITING: frozenset[str] = frozenset()
 
 @pytest.fixture(autouse=True)
 def _clock(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
-    cache.clear()
-    with time_machine.travel(NOW, tick=False):
+    with site_at(settings, NOW):
         yield
 
 

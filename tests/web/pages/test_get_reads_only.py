@@ -13,13 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from game.models import Challenge, ChallengeEntry, Game
+from tests.helpers.daily import site_at
 from tests.helpers.daily_loop import finished, session_of
 from tests.helpers.writes import Writes
 
@@ -34,9 +33,7 @@ BEGUN = NOW - dt.timedelta(hours=2)
 
 @pytest.fixture(autouse=True)
 def _clock(settings: Settings) -> Iterator[None]:
-    settings.SITE_START_MONTH = "2026-01"
-    cache.clear()
-    with time_machine.travel(NOW, tick=False):
+    with site_at(settings, NOW):
         yield
 
 

@@ -16,6 +16,7 @@ from game.models import Game
 from tests.helpers.play import (
     DEAL,
     a_card_move,
+    greedy_game,
     greedy_record,
     legal,
     play_through,
@@ -464,12 +465,8 @@ def test_selecting_a_card_with_no_move_says_so(client: Client) -> None:
 
 
 def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None:
-    number, moves = greedy_record("won")
-    game = start(client, number)
+    game = greedy_game(client, "won")
 
-    play_through(client, game, moves)
-
-    game.refresh_from_db()
     assert game.status == Game.Status.WON
     assert game.cards_home == 52
     assert game.finished_at is not None
@@ -488,12 +485,8 @@ def test_a_won_game_shows_the_win_and_refuses_more_moves(client: Client) -> None
 
 
 def test_a_lost_game_offers_undo_and_undo_revives_it(client: Client) -> None:
-    number, moves = greedy_record("lost")
-    game = start(client, number)
+    game = greedy_game(client, "lost")
 
-    play_through(client, game, moves)
-
-    game.refresh_from_db()
     assert game.status == Game.Status.LOST
     html = client.get(f"/game/{game.pk}/").content.decode()
     assert "No moves left" in html

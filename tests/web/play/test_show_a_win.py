@@ -6,7 +6,7 @@ Also the hint's plain words for a redeal and for the merci."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache as memo
 from html import unescape
 from typing import TYPE_CHECKING, Any
@@ -34,33 +34,13 @@ from tests.helpers.show_a_win import STILL_LOOKING, HeldJobs
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
 
-pytestmark = pytest.mark.django_db
+# An empty cache for each test: the verdicts and reviews it keeps would carry over.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 DEAL = 5
 HX = {"HX-Request": "true"}
 WON = "This game can still be won from here"
 LOST = "No win is possible from here"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
-    """Every position the real solver is asked about, in order."""
-    calls: list[engine.Position] = []
-    real = solver.solve
-
-    def counting(position: engine.Position, **kwargs: Any) -> solver.Solution:
-        calls.append(position)
-        return real(position, **kwargs)
-
-    monkeypatch.setattr(solver, "solve", counting)
-    return calls
 
 
 # ---------------------------------------------------------------- helpers

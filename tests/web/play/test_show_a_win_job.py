@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 
 import pytest
 import time_machine
@@ -40,16 +39,10 @@ from tests.helpers.show_a_win import (
     searches,
 )
 
-pytestmark = pytest.mark.django_db
+# An empty cache for each test: the verdicts and reviews it keeps would carry over.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 REFRESH = '<noscript><meta http-equiv="refresh" content="5"></noscript>'
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def record_of(game: Game) -> engine.Record:

@@ -12,7 +12,7 @@ from django.test import Client
 
 from game import engine
 from game.models import Game
-from tests.helpers.play import a_card_move, greedy_record, play_through, post, start
+from tests.helpers.play import a_card_move, greedy_game, greedy_record, post, start
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -26,15 +26,6 @@ def played_game(client: Client, moves: int = 3) -> Game:
         game.refresh_from_db()
         post(client, game, "move", move=a_card_move(game).text)
     game.refresh_from_db()
-    return game
-
-
-def lost_game(client: Client) -> Game:
-    number, moves = greedy_record("lost")
-    game = start(client, number)
-    play_through(client, game, moves)
-    game.refresh_from_db()
-    assert game.status == Game.Status.LOST
     return game
 
 
@@ -84,7 +75,7 @@ def test_another_browsers_record_is_a_404(client: Client) -> None:
 
 
 def test_an_exported_record_imports_as_a_replay_of_the_same_moves(client: Client) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
     text = client.get(f"/game/{game.pk}/record.txt").content.decode()
 
     response = import_record(Client(), text)
@@ -217,7 +208,7 @@ def test_the_import_page_offers_both_ways(client: Client) -> None:
 
 
 def test_a_finished_games_replay_opens_for_anyone_with_the_link(client: Client) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
     page = client.get(f"/game/{game.pk}/").content.decode()
     assert f'href="/replay/{game.replay_token}/"' in page  # linked from the lost screen
 
@@ -234,7 +225,7 @@ def test_a_finished_games_replay_opens_for_anyone_with_the_link(client: Client) 
 
 
 def test_the_replay_steps_through_the_positions(client: Client) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
     played = engine.Play.from_record(game.record)
     moves = played.moves
     redeal_at = next(i + 1 for i, m in enumerate(moves) if m.is_redeal)
@@ -260,7 +251,7 @@ def shown_cards(page: str) -> list[str]:
 
 
 def test_every_step_is_a_link_in_the_move_list(client: Client) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
     moves = engine.Play.from_record(game.record).moves
 
     page = client.get(f"/replay/{game.replay_token}/?at=5").content.decode()
@@ -277,7 +268,7 @@ def test_every_step_is_a_link_in_the_move_list(client: Client) -> None:
 
 
 def test_the_old_step_links_still_open_their_step(client: Client) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
     moves = engine.Play.from_record(game.record).moves
 
     assert "Move <b>3</b> of" in client.get(f"/replay/{game.replay_token}/?step=3").content.decode()
@@ -300,7 +291,7 @@ def test_the_old_step_links_still_open_their_step(client: Client) -> None:
 def test_a_step_that_is_not_there_is_a_400_that_says_so(
     client: Client, query: str, says: str, shown: str
 ) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
     last = game.move_count
 
     response = client.get(f"/replay/{game.replay_token}/{query}")
@@ -312,7 +303,7 @@ def test_a_step_that_is_not_there_is_a_400_that_says_so(
 
 
 def test_an_htmx_step_gets_the_replay_region_only(client: Client) -> None:
-    game = lost_game(client)
+    game = greedy_game(client, "lost")
 
     response = client.get(f"/replay/{game.replay_token}/?step=1", headers={"HX-Request": "true"})
 
@@ -322,7 +313,7 @@ def test_an_htmx_step_gets_the_replay_region_only(client: Client) -> None:
 
 
 def test_a_wrong_token_is_a_404(client: Client) -> None:
-    lost_game(client)
+    greedy_game(client, "lost")
 
     assert client.get("/replay/" + "A" * 32 + "/").status_code == 404
     assert client.get("/replay/not-a-token/").status_code == 404

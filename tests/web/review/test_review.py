@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -40,29 +39,10 @@ from tests.helpers.review import (
     state,
     won_game,
 )
+from tests.helpers.slots import every_slot_held
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
-    """Every position the real solver is asked about, in order."""
-    calls: list[engine.Position] = []
-    real = solver.solve
-
-    def counting(position: engine.Position, **kwargs: Any) -> solver.Solution:
-        calls.append(position)
-        return real(position, **kwargs)
-
-    monkeypatch.setattr(solver, "solve", counting)
-    return calls
+# An empty cache for each test: the verdicts and reviews it keeps would carry over.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 # ---------------------------------------------------------------- helpers
@@ -655,17 +635,11 @@ def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) 
 
 def test_a_review_takes_no_compute_slot_from_hints(client: Client) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
-    taken = 0
-    while limits._slots.acquire(blocking=False):
-        taken += 1
-    try:
-        # Every slot a request's hint may use is taken: the review's job needs none.
+    # Every slot a request's hint may use is taken: the review's job needs none.
+    with every_slot_held(limits._slots):
         asked = ask_review(client, game)
         plain = client.get(f"/game/{game.pk}/review/")
         tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
-    finally:
-        for _ in range(taken):
-            limits._slots.release()
 
     assert asked.status_code == 303
     assert plain.status_code == 200
