@@ -32,9 +32,11 @@ run: $(STAMP)
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-# Two pytest-xdist workers (each with a database of its own); a worker that runs out of tests
-# takes some of the other's. `make test PYTEST_WORKERS=` runs in one process.
-PYTEST_WORKERS ?= -n 2 --dist worksteal
+# Three pytest-xdist workers (each with a database of its own) on two cores: many tests wait on a
+# server, a subprocess or a socket, and a third worker fills those waits (the tests without a
+# browser took 245 s at three against about 345 s at two: docs/testing.md). A worker that runs
+# out of tests takes some of another's. `make test PYTEST_WORKERS=` runs in one process.
+PYTEST_WORKERS ?= -n 3 --dist worksteal
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
