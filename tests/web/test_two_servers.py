@@ -246,16 +246,6 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
         assert found is not None
         return found
 
-    if usage()["time_left"] < 20:
-        time.sleep(usage()["time_left"] + 1)
-    # The bucket is brought to six hints short of its limit, so that the run takes seconds and
-    # ends inside this window. (Run with 120 hints, it outlasted a loaded machine's window: more
-    # answers than the limit, the count having started again.)
-    while allowed - usage()["count"] > 6:
-        usage(increment=True)
-    left = allowed - usage()["count"]
-    assert left == 6
-
     # A hint found in the cache counts against no limit: each one here is searched afresh.
     key = hints.cache_key(engine.Play(DEAL + 2).record)
 
@@ -263,7 +253,28 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
         cache.delete(key)
         return (a, b)[n % 2].get(f"/game/{game_id}/hint/", htmx=True).status
 
-    statuses = [searched_hint(n) for n in range(left + 2)]
+    def hints_near_the_limit() -> tuple[int, list[int]] | None:
+        """The bucket brought to six hints short of its limit, then eight hints sent to the two
+        servers in turn; None when a server lost Redis meanwhile (past production's 100 ms on a
+        loaded machine) and counted in its own memory, as it is built to."""
+        if usage()["time_left"] < 20:
+            time.sleep(usage()["time_left"] + 1)
+        # Six short, so that the run takes seconds and ends inside this window. (Run with 120
+        # hints, it outlasted a loaded machine's window: the count started again.)
+        while allowed - usage()["count"] > 6:
+            usage(increment=True)
+        left = allowed - usage()["count"]
+        before = answered_from_memory(pair)
+        statuses = [searched_hint(n) for n in range(left + 2)]
+        return None if answered_from_memory(pair) != before else (left, statuses)
+
+    for _ in range(3):
+        if (run := hints_near_the_limit()) is not None:
+            break
+        time.sleep(usage()["time_left"] + 1)  # a fresh window for the next try
+    assert run is not None, "each try, a server lost Redis and counted in its own memory"
+    left, statuses = run
+    assert left == 6
 
     # The two servers count in the bucket this test filled: the limit is met after `left` hints
     # in all. Servers counting apart, each in its own memory, would answer every one. (Twice CI
@@ -274,6 +285,17 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
     assert statuses == [200] * served + [429] * (len(statuses) - served), statuses
     assert statuses[-2:] == [429, 429]  # one refused by each server
     assert usage()["count"] >= allowed
+
+
+def answered_from_memory(pair: Pair) -> float:
+    """The cache calls both servers answered from their own memory, Redis having failed or being
+    down (each server's figures add up its workers')."""
+    return sum(
+        sample
+        for server in (pair.a, pair.b)
+        for (name, _), sample in figures(server.player().get("/metrics").body).items()
+        if name == "lucie_cache_fallbacks_total"
+    )
 
 
 # ---------------------------------------------------------------- a hint found once
