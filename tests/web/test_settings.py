@@ -77,6 +77,7 @@ def test_deploy_check_is_clean_with_production_environment() -> None:
         ({"CSRF_TRUSTED_ORIGINS": "example.com"}, "needs a scheme"),
         ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "must start with redis://"),
         ({"METRICS_ALLOW": "127.0.0.1,localhost"}, "METRICS_ALLOW entry 'localhost' is not"),
+        ({"LUCIE_QUEUE_LEASE_SECONDS": "3"}, "LUCIE_QUEUE_LEASE_SECONDS='3' must be at least 4"),
     ],
 )
 def test_malformed_environment_is_refused_at_start(env: dict[str, str], complaint: str) -> None:
@@ -148,6 +149,20 @@ def test_env_redis_url_takes_the_forms_redis_py_reads(
     monkeypatch.setenv("LUCIE_TEST_VALUE", raw)
 
     assert env_redis_url("LUCIE_TEST_VALUE") == raw
+
+
+def test_the_queue_lease_times_the_renewals_sweeps_pickup_and_stop() -> None:
+    show = (
+        "from game.ops import keeper, leases; from game.management.commands import work; "
+        "print(leases.LEASE_SECONDS, leases.RENEW_SECONDS, keeper.SWEEP_SECONDS, "
+        "leases.PICKUP_SECONDS, work.STOP_SECONDS)"
+    )
+    default = manage("shell", "-c", show)
+    short = manage("shell", "-c", show, LUCIE_QUEUE_LEASE_SECONDS="8")
+
+    # The last line: Django's shell may first say what it imported.
+    assert default.stdout.splitlines()[-1].split() == ["20", "5.0", "5.0", "15.0", "10.0"]
+    assert short.stdout.splitlines()[-1].split() == ["8", "2.0", "2.0", "6.0", "4.0"]
 
 
 def _cache_settings(**env: str) -> str:
