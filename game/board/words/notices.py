@@ -106,7 +106,7 @@ def _next_cards(
         rank = position.foundations[index] + 1
         if rank > 13:
             continue
-        card = engine.Card.parse(f"{'A23456789TJQK'[rank - 1]}{suit}")
+        card = engine.Card(rank, suit)
         where = position.find(card)
         if where is not None:
             found.append((suit, card, where))
