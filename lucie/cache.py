@@ -190,7 +190,15 @@ class ResilientRedisCache(RedisCache):
         )
 
     def clear(self) -> Any:
+        """Empty this process's memory and Redis. Redis is asked even while an outage is
+        remembered: a clear that skipped it left its entries (a rate limit's counts) to be read
+        once it answered again. Redis answering ends the outage, as the health probe does."""
         self._local.clear()
-        return self._guarded(
-            "clear", lambda: super(ResilientRedisCache, self).clear(), lambda: True
-        )
+        try:
+            cleared = super().clear()
+        except CACHE_ERRORS as error:
+            self._failed("clear", error)
+            metrics.CACHE_FALLBACKS.labels(operation="clear").inc()
+            return True
+        self._recovered()
+        return cleared

@@ -213,14 +213,10 @@ def _empty_cache() -> None:
     """Every test starts with an empty cache.
 
     With CACHE_URL set the cache is a Redis that outlives the test process, so figures or
-    counters left by an earlier test (or an earlier run) would otherwise leak into this one. An
-    outage an earlier test met (a Redis call past its timeout on a loaded machine) is forgotten
-    first: remembered, it would empty only this process's memory and leave Redis's counts, such
-    as a rate limit's, to the next test (CI's PostgreSQL pass once refused a test's hints after
-    42 of 120)."""
-    import lucie.cache
-
-    lucie.cache._down_until.clear()
+    counters left by an earlier test (or an earlier run) would otherwise leak into this one. The
+    cache empties Redis even while it remembers an outage an earlier test met (lucie/cache.py):
+    skipping it left a rate limit's counts to the next test, and CI's PostgreSQL pass once
+    refused a test's hints after 42 of 120."""
     for alias in settings.CACHES:
         caches[alias].clear()
 

@@ -137,6 +137,19 @@ def test_rate_limits_count_in_the_process_while_redis_is_away(redis: RedisServer
     assert 500 not in answers
 
 
+def test_clearing_the_cache_empties_redis_even_while_an_outage_is_remembered(
+    redis: RedisServer,
+) -> None:
+    cache.set("left-over", 1)
+    lucie.cache._down_until[str(cache._location)] = time.monotonic() + 60  # type: ignore[attr-defined]
+    assert cache.is_down()  # type: ignore[attr-defined]
+
+    cache.clear()
+
+    assert not cache.is_down()  # type: ignore[attr-defined]
+    assert cache.get("left-over") is None
+
+
 def test_the_cache_comes_back_once_redis_answers_again(
     redis: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
