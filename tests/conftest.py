@@ -221,6 +221,37 @@ def _empty_cache() -> None:
         caches[alias].clear()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _finished_hint_searches_remembered() -> Iterator[None]:
+    """A hint searched to its end is searched once per test process, not once per test.
+
+    Each board carries its hint (game/board/hints.py's `ready`), and the cache that keeps a
+    searched hint is emptied before every test, so the suite searched the same openings of the
+    same few deals hundreds of times. A search that finished is a pure function of the position
+    (game/engine/hint.py), so its answer is kept here for the process: the board still asks the
+    cache, charges the client's hint budget and takes a compute slot as in production; only the
+    search's CPU is skipped. A search the deadline cut short is what a loaded moment found, so
+    it is never kept. A test that replaces `hints.fair_hint` replaces this too."""
+    from game.board import hints
+
+    searched = hints.fair_hint
+    known: dict[Any, Any] = {}
+
+    def remembered(position: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # another deadline than the board's
+            return searched(position, *args, **kwargs)
+        if position in known:
+            return known[position]
+        found = searched(position)
+        if found is None or not found.cut:
+            known[position] = found
+        return found
+
+    hints.fair_hint = remembered  # type: ignore[assignment]
+    yield
+    hints.fair_hint = searched  # type: ignore[assignment]
+
+
 @pytest.fixture(autouse=True)
 def _queue_up() -> None:
     """A queue that a test made fail is not remembered as down by the next (game/ops/queue.py)."""

@@ -6,8 +6,9 @@ names, as two machines behind a load balancer would. One browser (one session co
 game sending its requests to each in turn; twenty tabs race moves on both at once; a daily game
 won on one shows in the figures the other serves; a hint found on one is the one the other
 gives, from the shared cache; and a rate limit counts the requests sent to both. Without
-CACHE_URL there is no shared cache to test, and the module is skipped; `bash .ci/run` sets it for
-its SQLite and its PostgreSQL runs.
+CACHE_URL there is no shared cache to test, and the module is skipped; `bash .ci/run` runs it in
+its PostgreSQL pass, with Redis as the cache (a SQLite file is one machine's, and one machine's
+gunicorn already runs several processes on it).
 """
 
 from __future__ import annotations
