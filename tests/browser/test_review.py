@@ -7,18 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.helpers.browser import lose_a_game, no_serious_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    cache.clear()
 
 
 def test_review_a_lost_game_try_a_move_and_see_the_answer(

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -20,11 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DEAL = 5
 WON = "This game can still be won from here"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    cache.clear()
 
 
 # Notes each move count the board shows, in order, across htmx's swaps of the whole board.

@@ -18,14 +18,6 @@ from tests.helpers.slots import every_slot_held
 
 
 @pytest.fixture
-def fresh_cache() -> Iterator[None]:
-    """An empty cache for the test, and nothing it kept left for the next."""
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
 def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[engine.Position]:
     """Every position the real solver is asked about, in order."""
     calls: list[engine.Position] = []

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache as django_cache
 from django.test import Client
 
 from game import engine
@@ -96,11 +95,6 @@ def illegal(game: Game) -> engine.Move:
     position = game.resume().position
     fan = next(fan for fan in position.fans if len(fan) > 1)
     return engine.Move.home(fan[0])
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    django_cache.clear()
 
 
 def said(pages: dict[str, str]) -> dict[str, list[str]]:

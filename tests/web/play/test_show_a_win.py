@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
 
 # An empty cache for each test: the verdicts and reviews it keeps would carry over.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+pytestmark = pytest.mark.django_db
 
 DEAL = 5
 HX = {"HX-Request": "true"}

@@ -40,7 +40,7 @@ from tests.helpers.show_a_win import (
 )
 
 # An empty cache for each test: the verdicts and reviews it keeps would carry over.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+pytestmark = pytest.mark.django_db
 
 REFRESH = '<noscript><meta http-equiv="refresh" content="5"></noscript>'
 

@@ -42,7 +42,7 @@ from tests.helpers.review import (
 from tests.helpers.slots import every_slot_held
 
 # An empty cache for each test: the verdicts and reviews it keeps would carry over.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+pytestmark = pytest.mark.django_db
 
 
 # ---------------------------------------------------------------- helpers
