@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -13,7 +12,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import django
 import pytest
 import time_machine
 from django.conf import settings
@@ -21,6 +19,8 @@ from django.core.cache import caches
 from django.db import connection
 from django.test import override_settings
 from django.utils import translation
+
+from tests.helpers.migrated import migrated_template
 
 TESTS_DIR = Path(__file__).resolve().parent
 SQLITE_FOLDER = pytest.StashKey[Path]()
@@ -125,17 +125,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # schema depends on (the migrations' text and Django's version); every later worker and run
 # starts from a copy of it and only checks that nothing is left to migrate. PostgreSQL migrates
 # each worker's database as before (docs/testing.md).
-TEMPLATES_DIR = Path(tempfile.gettempdir()) / "lucie-test-templates"
-
-
-def migrated_template() -> Path:
-    digest = hashlib.sha256(django.get_version().encode())
-    for path in sorted((TESTS_DIR.parent / "game" / "migrations").glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return TEMPLATES_DIR / f"{digest.hexdigest()[:20]}.sqlite3"
-
-
 def sqlite_test_file() -> Path | None:
     database = settings.DATABASES["default"]
     if database["ENGINE"] != "django.db.backends.sqlite3":
