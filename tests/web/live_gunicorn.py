@@ -192,9 +192,9 @@ def prepare(database_url: str, *, collectstatic: bool = False, **extra_env: str)
     Both commands run in one process: each `manage.py` started Django afresh, about a second of
     CPU on the shared machine. A new SQLite file that only needs its schema (no static files
     collected) starts as a copy of the run's migrated template instead, when one is kept
-    (tests/helpers/migrated.py): a migration in a process of its own was some 8% of the CPU of
-    the tests without a browser. A release's whole `migrate` and `collectstatic` still run for
-    a server that collects its static files (test_deploy.py's, the timed browser tests')."""
+    (tests/helpers/migrated.py): a migration in a process of its own cost those tests some 22 s
+    of CPU in all. A release's whole `migrate` and `collectstatic` still run for a server that
+    collects its static files (test_deploy.py's, bench/load.py's and bench/attack.py's)."""
     steps = ["migrate"] + ["collectstatic"] * collectstatic
     if not collectstatic and _copied_template(database_url):
         return
