@@ -34,7 +34,6 @@ from tests.helpers.show_a_win import STILL_LOOKING, HeldJobs
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
 
-# An empty cache for each test: the verdicts and reviews it keeps would carry over.
 pytestmark = pytest.mark.django_db
 
 DEAL = 5

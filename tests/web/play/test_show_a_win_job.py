@@ -39,7 +39,6 @@ from tests.helpers.show_a_win import (
     searches,
 )
 
-# An empty cache for each test: the verdicts and reviews it keeps would carry over.
 pytestmark = pytest.mark.django_db
 
 REFRESH = '<noscript><meta http-equiv="refresh" content="5"></noscript>'

@@ -41,7 +41,6 @@ from tests.helpers.review import (
 )
 from tests.helpers.slots import every_slot_held
 
-# An empty cache for each test: the verdicts and reviews it keeps would carry over.
 pytestmark = pytest.mark.django_db
 
 
