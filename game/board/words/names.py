@@ -9,8 +9,7 @@ on the rank and the language: French "l'as de trèfle" but "le six de trèfle", 
 
 from __future__ import annotations
 
-from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from game import engine
 
@@ -114,30 +113,16 @@ def suit_name(suit: str) -> str:
     return str(SUIT_TITLES[suit])
 
 
-# A name once built, by language, form, rank and suit: a board names each of its cards on every
-# answer, and two catalogue lookups and a format a card were some 5% of a move's CPU. At most a
-# few languages times three forms times 52 cards.
-_BUILT: dict[tuple[str | None, int, int, str], str] = {}
-
-
-def _named(form: tuple[Promise, ...], which: int, card: engine.Card) -> str:
-    key = (get_language(), which, card.rank, card.suit)
-    name = _BUILT.get(key)
-    if name is None:
-        name = _BUILT[key] = str(form[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
-    return name
-
-
 def card_name(card: engine.Card) -> str:
     """A card's spoken name in the page's language: "Six of Clubs", « six de trèfle »."""
-    return _named(CARD_WORDS, 0, card)
+    return str(CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
 
 
 def the_card(card: engine.Card) -> str:
     """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
-    return _named(THE_CARD_WORDS, 1, card)
+    return str(THE_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
 
 
 def under_card(card: engine.Card) -> str:
     """A card's name after "under": « sous le valet de carreau », "unter dem Karo-Buben"."""
-    return _named(UNDER_CARD_WORDS, 2, card)
+    return str(UNDER_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
