@@ -222,23 +222,24 @@ def _finished_hint_searches_remembered() -> Iterator[None]:
     search's CPU is skipped. A search the deadline cut short is what a loaded moment found, so
     it is never kept. A test that replaces `hints.fair_hint` replaces this too."""
     from game.board import hints
+    from game.engine import Position
+    from game.engine.fair import FairMove
+    from game.engine.hint import fair_hint
 
-    searched = hints.fair_hint
-    known: dict[Any, Any] = {}
+    known: dict[Position, FairMove | None] = {}
 
-    def remembered(position: Any, *args: Any, **kwargs: Any) -> Any:
-        if args or kwargs:  # another deadline than the board's
-            return searched(position, *args, **kwargs)
+    # game/board/hints.py asks with the board's deadline alone: `fair_hint(position)`.
+    def remembered(position: Position) -> FairMove | None:
         if position in known:
             return known[position]
-        found = searched(position)
+        found = fair_hint(position)
         if found is None or not found.cut:
             known[position] = found
         return found
 
-    hints.fair_hint = remembered  # type: ignore[assignment]
+    hints.fair_hint = remembered
     yield
-    hints.fair_hint = searched  # type: ignore[assignment]
+    hints.fair_hint = fair_hint
 
 
 @pytest.fixture(autouse=True)

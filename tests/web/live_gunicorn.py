@@ -195,9 +195,9 @@ def prepare(database_url: str, *, collectstatic: bool = False, **extra_env: str)
     (tests/helpers/migrated.py): a migration in a process of its own cost those tests some 22 s
     of CPU in all. A release's whole `migrate` and `collectstatic` still run for a server that
     collects its static files (test_deploy.py's, bench/load.py's and bench/attack.py's)."""
-    steps = ["migrate"] + ["collectstatic"] * collectstatic
     if not collectstatic and _copied_template(database_url):
         return
+    steps = ["migrate"] + ["collectstatic"] * collectstatic
     environ = server_environment(database_url, **extra_env)
     subprocess.run(
         [sys.executable, "-c", _PREPARE, *steps],
