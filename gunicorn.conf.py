@@ -123,6 +123,17 @@ def when_ready(server: Any) -> None:
     gc.freeze()
 
 
+def post_worker_init(worker: Any) -> None:
+    # Each worker starts its compute processes as it starts (game/ops/limits.py), not on its
+    # first search. A failure only costs that: they start on the first search instead.
+    try:
+        from game.ops import limits
+
+        limits.start_computing()
+    except Exception:
+        worker.log.exception("could not start the worker's compute processes")
+
+
 def child_exit(server: Any, worker: Any) -> None:
     # A worker that died or was replaced keeps its counts (they are totals); only figures that
     # describe live processes would be dropped here.

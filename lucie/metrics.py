@@ -65,6 +65,10 @@ SOLVER_SECONDS = Histogram(
     "Time the solver spent on a 'Show a win' (answers from the cache are not counted here).",
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5),
 )
+SEARCHES_ABANDONED = Counter(
+    "lucie_searches_abandoned",
+    "Searches a request stopped waiting for: the compute process got no CPU in time (busy).",
+)
 CACHE_LOOKUPS = Counter(
     "lucie_cache_lookups",
     "Lookups in Django's cache by what was looked up (figures, hint, solver) and hit or miss.",

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from game import engine
 from game.board import words
-from game.engine.hint import fair_hint, reason
+from game.engine.hint import HINT_SECONDS, fair_hint, reason
 from game.ops import limits
 from lucie import metrics
 
@@ -48,8 +48,9 @@ def hint_for(
     `before_search` is called only when the hint is not kept and must be searched: the caller's
     rate limit, which raises limits.Limited. A kept hint costs nothing, so it counts against no
     limit (a player following Hint on the daily deal finds most of them kept). `slot_held`: the
-    caller already holds a compute slot (a review searching several). `wait`: whether to wait
-    for a hint slot (limits.Busy at once when false and none is free)."""
+    caller already holds a compute slot (a review searching several). `wait`: whether the
+    caller waits, for a hint slot and for a search slowed by the load (when false: limits.Busy at
+    once when no slot is free, and after limits.BOARD_HINT_GRACE_SECONDS beyond the search's)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
@@ -63,7 +64,8 @@ def hint_for(
         nullcontext() if slot_held else limits.computing(hint=True, wait=wait),
         metrics.timed(metrics.HINT_SECONDS),
     ):
-        found = limits.search(fair_hint, position)
+        grace = limits.SEARCH_GRACE_SECONDS if wait else limits.BOARD_HINT_GRACE_SECONDS
+        found = limits.search(fair_hint, position, seconds=HINT_SECONDS + grace)
     if found is None:
         return None
     if found.cut:

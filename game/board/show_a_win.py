@@ -190,6 +190,7 @@ def answer(
             position,
             max_nodes=NODE_CAP if max_nodes is None else max_nodes,
             time_limit=budget,
+            seconds=budget + limits.SEARCH_GRACE_SECONDS,
         )
     result = Answer(found.status, tuple(move.text for move in found.moves))
     _keep(key, result, budget, undecided_seconds)

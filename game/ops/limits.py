@@ -28,6 +28,7 @@ import concurrent.futures
 import functools
 import hmac
 import ipaddress
+import logging
 import multiprocessing
 import os
 import threading
@@ -44,6 +45,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from django_ratelimit.core import get_usage
 
 from game.ops import compute_process
+from lucie import metrics
 
 MAX_GAME_MOVES = 1000
 """Moves a game's log may hold, on the site, in the embed and in an imported record. Past it a
@@ -122,6 +124,8 @@ class Unsaved(Exception):
 
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 Refused = Limited | Busy | Unsaved
 REFUSED = (Limited, Busy, Unsaved)
 View = Callable[..., HttpResponseBase]
@@ -289,6 +293,11 @@ def computing(*, hint: bool = False, wait: bool = True) -> Iterator[None]:
 # ---------------------------------------------------------------- compute processes
 
 
+def _processes() -> int:
+    """A compute pool's processes: one per slot, the hints' and the other searches'."""
+    return 2 * settings.COMPUTE_SLOTS
+
+
 class _Computer:
     """Where the searches run: a small pool of processes of this worker's own (one per slot,
     started on first use, niced). A search in a thread of the worker would hold its interpreter
@@ -307,8 +316,7 @@ class _Computer:
         with self._lock:
             if self._pool is None:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    # One process per slot: the hints' and the other searches'.
-                    max_workers=2 * settings.COMPUTE_SLOTS,
+                    max_workers=_processes(),
                     mp_context=multiprocessing.get_context("spawn"),
                     # Niced, and ending as soon as this worker ends, however it ends (a
                     # SIGKILLed worker left them running for good).
@@ -318,11 +326,30 @@ class _Computer:
                 atexit.register(self._pool.shutdown, wait=False, cancel_futures=True)
             return self._pool
 
-    def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    def start(self) -> None:
+        """Start every process of the pool now, without waiting for them: a pool starts its
+        processes as searches come, one per search that finds none idle, so as many no-ops as
+        it has processes start them all."""
+        executor = self._executor()
+        for _ in range(_processes()):
+            executor.submit(os.getpid)
+
+    def run(self, function: Callable[..., T], *args: Any, within: float, **kwargs: Any) -> T:
+        """`function(*args, **kwargs)` in a compute process, waited for `within` seconds."""
         if not settings.COMPUTE_PROCESSES:
             return function(*args, **kwargs)
         try:
-            return self._executor().submit(function, *args, **kwargs).result()
+            future = self._executor().submit(function, *args, **kwargs)
+            return future.result(timeout=within)
+        except concurrent.futures.TimeoutError:
+            # The process got no CPU in time: the machine is saturated, and a search in the
+            # idle class runs only on CPU nothing else wants. The request is told the site is
+            # busy rather than held for as long as the load lasts. A search not yet begun is
+            # dropped; one under way ends at its own deadline, which has passed.
+            future.cancel()
+            metrics.SEARCHES_ABANDONED.inc()
+            logger.warning("a search waited %.1f s for its compute process: answered busy", within)
+            raise Busy() from None
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next search starts another, and
             # this request is told to try again.
@@ -334,7 +361,29 @@ class _Computer:
 _computer = _Computer()
 
 
-def search(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run `function` (an engine search, with arguments that pickle) in a compute process and
-    return its answer. Call it while holding a slot (`computing`)."""
-    return _computer.run(function, *args, **kwargs)
+def start_computing() -> None:
+    """Start this process's compute processes (gunicorn.conf.py, as each worker starts), so that
+    no request waits for one to start: a fresh interpreter importing the engine takes a few
+    tenths of a second of CPU, and, in the idle class, far longer on a loaded machine, when the
+    board of the first request would go without its hint. Nothing without compute processes."""
+    if settings.COMPUTE_PROCESSES:
+        _computer.start()
+
+
+SEARCH_GRACE_SECONDS = 10.0
+"""How much longer than a search's own time limit a request waits for its compute process (the
+process's start on first use, and what CPU a loaded machine leaves an idle-class process) before
+it answers busy: a player who pressed Hint or Show a win waits for it a while."""
+
+BOARD_HINT_GRACE_SECONDS = 1.0
+"""The same for the hint a board carries (game/board/hints.py's `ready`): the page is what the
+player asked for, so it waits little for its hint, and goes without it after (a press of Hint
+asks again)."""
+
+
+def search(function: Callable[..., T], *args: Any, seconds: float, **kwargs: Any) -> T:
+    """Run `function(*args, **kwargs)` (an engine search, with arguments that pickle) in a
+    compute process and return its answer. Call it while holding a slot (`computing`).
+    `seconds`: the longest the request waits for the answer (the search's own deadline and a
+    grace for its process to get CPU); Busy after."""
+    return _computer.run(function, *args, within=seconds, **kwargs)

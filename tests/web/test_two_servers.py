@@ -283,9 +283,13 @@ def test_a_rate_limit_counts_the_requests_sent_to_both_servers(pair: Pair) -> No
     # in all. Servers counting apart, each in its own memory, would answer every one. (Twice CI
     # on a loaded machine saw the first refusal two requests early: the test allows that, and
     # checks the order: every refusal after every answer.)
-    served = statuses.count(200)
+    # A hint the limit lets through is counted before it is searched: on a machine too loaded to
+    # give the search's idle-class process any CPU it is answered busy (503), not served, and
+    # still counted.
+    let_through = [200 if status == 503 else status for status in statuses]
+    served = let_through.count(200)
     assert left - 2 <= served <= left, statuses
-    assert statuses == [200] * served + [429] * (len(statuses) - served), statuses
+    assert let_through == [200] * served + [429] * (len(statuses) - served), statuses
     assert statuses[-2:] == [429, 429]  # one refused by each server
     assert usage()["count"] >= allowed
 
