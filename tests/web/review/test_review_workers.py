@@ -1,10 +1,12 @@
 """Reviews on the queue's real workers, against gunicorn, with the machine kept busy.
 
 Three lost games of about 45 moves are reviewed while two processes burn a core each: each page
-is only polled (no button, nothing else asked), and each review ends decided. Meanwhile another
-player asks for hints, and none is refused as busy: the reviews search on the workers, not in
-the processes that serve pages. Runs on a SQLite file with its queue beside it, or on a scratch
-PostgreSQL database with the queue on Redis when QUEUE_URL names one (CI's PostgreSQL pass).
+sends only what its markup asks (its ask as it loads, then a poll every few seconds, or the ask
+again once a refusal's wait is over: a queue too loaded to answer in time refuses), no button is
+pressed, and each review ends decided. Meanwhile another player asks for hints, and none is refused
+as busy: the reviews search on the workers, not in the processes that serve pages. Runs on a SQLite
+file with its queue beside it, or on a scratch PostgreSQL database with the queue on Redis when
+QUEUE_URL names one (CI's PostgreSQL pass).
 """
 
 from __future__ import annotations
@@ -76,6 +78,26 @@ def _state(html: str) -> str:
     return found[1]
 
 
+def _next_request(html: str) -> tuple[str, float] | None:
+    """What the review page's own markup sends next, and after how many seconds: "poll" (a GET
+    of the review, `data-review-poll`) or "ask" (the POST of `data-review-ask`: a review not
+    asked yet, or asked when the queue could not take it, which the page asks again once the
+    refusal's wait is over). None once the review has nothing more to ask."""
+    for kind, marker in (("poll", "data-review-poll"), ("ask", "data-review-ask")):
+        element = re.search(rf"<[^>]*{marker}[^>]*>", html)
+        if element is not None:
+            delay = re.search(r'hx-trigger="load(?: delay:(\d+)s)?', element[0])
+            assert delay is not None, element[0]
+            return kind, float(delay[1] or 0)
+    return None
+
+
+def _due(html: str) -> float:
+    """When the page holding `html` sends its next request (time.monotonic)."""
+    next_one = _next_request(html)
+    return time.monotonic() + (next_one[1] if next_one is not None else 0)
+
+
 @contextlib.contextmanager
 def _workers(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
     environ = server_environment(database_url, **env)
@@ -108,23 +130,32 @@ def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_ser
             _workers(server.database_url, tmp_path / "work.log", **queue) as worker,
             burners(2),
         ):
-            # Each review page posts its ask as it loads (a GET only reads), then polls.
-            states = {
-                game: _state(loser.post(f"/game/{game}/review/ask/", {}).body) for game in games
-            }
+            # Each review page posts its ask as it loads (a GET only reads), then sends what
+            # its markup says: a poll every few seconds, or the ask again after a refusal.
+            pages = {game: loser.post(f"/game/{game}/review/ask/", {}).body for game in games}
+            due = {game: _due(page) for game, page in pages.items()}
             hints: list[int] = []
             deadline = time.monotonic() + REVIEW_WAIT
-            while "working" in states.values() and time.monotonic() < deadline:
+            while time.monotonic() < deadline:
+                sending = {game: _next_request(pages[game]) for game in games}
+                if all(next_one is None for next_one in sending.values()):
+                    break
                 # Another player asks for a hint on a fresh deal's first board each round.
                 hints.append(hinter.get(f"/deal/{100 + len(hints)}/hint/", htmx=True).status)
                 time.sleep(POLL_SECONDS)
-                for game in games:
-                    if states[game] == "working":
+                for game, next_one in sending.items():
+                    if next_one is None or time.monotonic() < due[game]:
+                        continue
+                    if next_one[0] == "poll":
                         page = loser.get(f"/game/{game}/review/", htmx=True)
-                        assert page.status == 200
-                        states[game] = _state(page.body)
+                    else:
+                        page = loser.post(f"/game/{game}/review/ask/", {})
+                    assert page.status == 200
+                    pages[game] = page.body
+                    due[game] = _due(page.body)
             assert worker.poll() is None, (tmp_path / "work.log").read_text()[-2000:]
 
+    states = {game: _state(page) for game, page in pages.items()}
     assert states == dict.fromkeys(games, "done"), (tmp_path / "work.log").read_text()[-3000:]
     assert hints
     assert 503 not in hints
