@@ -23,8 +23,15 @@ PARENT_POLL_SECONDS = 0.5
 
 
 def start(niceness: int, parent: int) -> None:
-    """The pool's initializer: lower this process's priority, then watch `parent` (the worker's
-    pid, passed from the worker, so that a parent gone before this line runs is noticed too)."""
+    """The pool's initializer: import the engine, lower this process's priority, then watch
+    `parent` (the worker's pid, passed from the worker, so that a parent gone before this line
+    runs is noticed too).
+
+    The engine is imported first, at the worker's own priority: some tenths of a second of CPU
+    once, which in the idle class a loaded machine could stretch past any wait a request can
+    afford (the first search would import it). A search then costs the idle class only itself."""
+    import game.engine.solver  # noqa: F401 (the hint's and the solver's modules, and the engine)
+
     # Raising one's own niceness needs no privilege.
     os.nice(niceness)
     # And on Linux, the idle class: a search runs only on CPU no page request wants, so eight

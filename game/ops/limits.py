@@ -370,14 +370,15 @@ def start_computing() -> None:
         _computer.start()
 
 
-SEARCH_GRACE_SECONDS = 10.0
-"""How much longer than a search's own time limit a request waits for its compute process (the
-process's start on first use, and what CPU a loaded machine leaves an idle-class process) before
-it answers busy: a player who pressed Hint or Show a win waits for it a while."""
+SEARCH_GRACE_SECONDS = 30.0
+"""How much longer than a search's own time limit a request waits for its compute process before
+it answers busy: a player who pressed Hint or Show a win waits for it, but a thread of the worker
+is never held for as long as a machine's load lasts (in the idle class, a search gets only the
+CPU nothing else wants)."""
 
-BOARD_HINT_GRACE_SECONDS = 1.0
+BOARD_HINT_GRACE_SECONDS = 5.0
 """The same for the hint a board carries (game/board/hints.py's `ready`): the page is what the
-player asked for, so it waits little for its hint, and goes without it after (a press of Hint
+player asked for, so it waits less for its hint, and goes without it after (a press of Hint
 asks again)."""
 
 
