@@ -32,7 +32,7 @@ def environment(**options: Any) -> Environment:
     )
     env.globals.update(
         face=table.face_markup,
-        fan_cards=table.fan_markup,
+        fans_markup=table.fans_markup,
         sprite=table.sprite,
         top_card_template=table.top_card_template,
         board_words_json=card_tags.board_words_json,

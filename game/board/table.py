@@ -1,13 +1,16 @@
-"""The felt as the templates draw it: each card's face and its legal moves, the fans and the
-foundations, targets and hint marks, a still table for replays, and the rules page's example;
-and each card's markup, built in Python (`card_markup`, `fan_markup`).
+"""The live felt as the templates draw it: each card's face and its legal moves, the fans and
+the foundations, targets and hint marks (the still felt of replays and the rules page is
+game/board/still.py's); and the fans' and each card's markup, built in Python (`fans_markup`,
+`card_markup`).
 
 A board has up to 52 cards and is rendered on every move; as an `{% include %}` per card the
 template engine spent most of a move request on them (bench/load.py), and as a tag in a module
-of its own each card went back and forth between two modules. The markup is the one
+of its own each card went back and forth between two modules. As a loop of the fans' template,
+Jinja2 yielded some twenty pieces a fan, each passed up through every template that includes it
+(bench/calls.py counts them). The markup is the one
 game/_card.html used to hold; every value is escaped (with the standard library's
 `html.escape`, which Django's `escape` calls after checking each argument for a lazy string:
-every value here is a plain `str`).
+every value here is a plain `str`; a fan's label and marks with markupsafe's, as Jinja2 did).
 
 Each card that may move carries its legal moves (`data-moves="6C>7C 6C>F"`), taken from
 `engine.legal_moves`, so the browser's script only shows what the server listed and never
@@ -21,11 +24,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
 
 from django.templatetags.static import static
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from markupsafe import escape as markup_escape
 
 from game import engine
 from game.board import words
@@ -196,29 +199,6 @@ def fan_views(
     return fans
 
 
-def still_table(position: engine.Position, moved: engine.Card | None = None) -> dict[str, Any]:
-    """The felt of `position` with nothing to press: for replays (`static` in table.jinja). The
-    card that just `moved` is marked the way a hint is, so the eye finds it."""
-    fans = []
-    for index, fan in enumerate(position.fans):
-        views = []
-        for depth, card in enumerate(fan):
-            view = card_view(card)
-            view.top = depth == len(fan) - 1
-            view.buried = not view.top
-            if card == moved:
-                view.hint = "card"
-            views.append(view)
-        fans.append(FanView(index=index, cards=views))
-    foundations = foundation_views(position)
-    for foundation in foundations:
-        if foundation.top is not None:
-            foundation.top.top = True
-            if moved is not None and foundation.top.code == moved.code:
-                foundation.hint = "card"
-    return {"fans": fans, "foundations": foundations, "static": True}
-
-
 def foundation_views(position: engine.Position) -> list[FoundationView]:
     """The four foundations, each with its top card (none while it is empty)."""
     views = []
@@ -254,30 +234,6 @@ def hint_keys(move: engine.Move, stage: int = 2) -> set[str]:
     if stage < 2:
         return {f"card:{move.card.code}"}
     return {f"card:{move.card.code}", target_key(move)}
-
-
-def rules_example() -> dict[str, Any]:
-    """The small position that the rules page's worked example draws."""
-
-    def fans(*rows: str) -> list[FanView]:
-        result = []
-        for index, row in enumerate(rows):
-            cards = [card_view(engine.Card.parse(code)) for code in row.split()]
-            if cards:
-                cards[-1].top = True
-            result.append(FanView(index=index, cards=cards))
-        return result
-
-    home = [card_view(engine.Card.parse(code)) for code in ("4C", "AH")]
-    return {
-        "example_home": home,
-        "example_before": fans("9S 5C 7H", "KD 2H 8H", "3H 6C", "QS"),
-        "example_after": fans("9S", "KD 2H 8H 7H", "3H", "QS"),
-        "example_home_after": [card_view(engine.Card.parse(code)) for code in ("6C", "AH")],
-        # The same fans in a last deal: the merci pulls the Two of Hearts out from under its fan.
-        "example_merci": fans("9S", "KD 8H 7H", "", "QS"),
-        "example_home_merci": [card_view(engine.Card.parse(code)) for code in ("6C", "3H")],
-    }
 
 
 # ---------------------------------------------------------------- a card's markup
@@ -317,6 +273,51 @@ def fan_markup(fan: FanView, static: bool = False, sprite_url: str | None = None
     """A fan's cards, bottom first, for the board's Jinja2 templates (game/jinja.py)."""
     found = sprite_url or sprite()
     return SafeString("".join([card_markup(view, static, found) for view in fan.cards]))
+
+
+def fans_markup(
+    fans: Sequence[FanView], static: bool = False, sprite_url: str | None = None
+) -> SafeString:
+    """The fans, each a group of its cards (game/jinja2/board/fans.jinja): on the live board
+    each has an id, and a fan `kept` as it was on the board the request came from is an empty
+    placeholder, which htmx's hx-preserve fills with the fan already on the page. An empty fan
+    is a slot: a button when a card may go there (a move's target, or any King's place under
+    the rules where Kings fill a space), else an image's place."""
+    found = sprite_url or sprite()
+    parts = [f'<div class="fans{" many" if len(fans) > 16 else ""}">\n']
+    for fan in fans:
+        parts.append("\n  ")
+        if fan.kept:
+            parts.append(f'<div id="fan-{fan.index}" hx-preserve></div>\n  \n')
+            continue
+        live = f' id="fan-{fan.index}"' if fan.live else ""
+        empty = "" if fan.cards else " empty"
+        hint = f' data-hint="{markup_escape(fan.hint)}"' if fan.hint else ""
+        parts.append(
+            f'<div{live} class="fan{empty}" data-fan="{fan.index}" role="group" '
+            f'aria-label="{markup_escape(fan.label)}"{hint}>\n  '
+        )
+        if fan.cards:
+            parts.append(fan_markup(fan, static, found))
+        else:
+            parts.append(f"\n    {_slot(fan, static)}\n  ")
+        parts.append("\n  </div>\n")
+    parts.append("\n</div>")
+    return SafeString("".join(parts))
+
+
+def _slot(fan: FanView, static: bool) -> str:
+    """An empty fan's place (fans_markup)."""
+    label = _("Empty fan %(number)s") % {"number": fan.number}
+    if fan.target_move and not static:
+        return (
+            '<button type="submit" form="move-form" name="move" '
+            f'value="{markup_escape(fan.target_move)}" class="slot is-target" '
+            f'aria-label="{label}"></button>\n    '
+        )
+    if fan.kings_fill and not static:
+        return f'<button type="button" class="slot" aria-label="{label}"></button>\n    '
+    return '<span class="slot" aria-hidden="true"></span>'
 
 
 def face_markup(view: CardView, sprite_url: str | None = None) -> SafeString:

@@ -18,7 +18,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game import engine
-from game.board import table
+from game.board import still
 from game.challenge import challenges, panel
 from game.models import Challenge, ChallengeEntry, Game
 from game.ops import limits
@@ -75,7 +75,7 @@ def _page(request: HttpRequest, challenge: Challenge, **extra: Any) -> HttpRespo
         "deal_number": game.deal_number,
         "rules": rules,
         # The deal's opening table, as a replay shows it: what the friend is about to play.
-        **table.still_table(engine.Position.start(game.deal_number, rules)),
+        **still.still_table(engine.Position.start(game.deal_number, rules)),
         "theirs": panel.shown("", challenges.result(game)),
         "own": extra.get("mine") is not None and extra["mine"].pk == game.pk,
         "deal_url": _deal_url(challenge),

@@ -20,7 +20,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import engine
-from game.board import answers, asides, changes, find, hint_answer, store, table, words
+from game.board import answers, asides, changes, find, hint_answer, still, store, words
 from game.board.forms import NewGameForm
 from game.board.fronts import SITE, first_board
 from game.daily import result_box
@@ -174,5 +174,5 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
-    context = {**table.rules_example(), "win_rates": win_rates()}
+    context = {**still.rules_example(), "win_rates": win_rates()}
     return render(request, "game/rules.html", context)

@@ -108,7 +108,7 @@ class _Renderer:
 
     def foundation(self, felt: _Felt, index: int) -> tuple[str, str]:
         """The foundation of suit `index`, as (its suit, its markup)."""
-        # Marked as table.still_table marks them: the top card, and the card that just moved.
+        # Marked as still.still_table marks them: the top card, and the card that just moved.
         view = table.foundation_views(felt.position)[index]
         if view.top is not None:
             view.top.top = True

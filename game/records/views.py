@@ -25,7 +25,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import engine
-from game.board import clock, find, store, table, words
+from game.board import clock, find, still, store, words
 from game.models import Game
 from game.ops import limits
 from game.players import HtmxHttpRequest, session_key
@@ -276,7 +276,7 @@ def _felt_context(
         "announce_oob": request.htmx,
         "deal_in_play": shown.deal,
         "position": position,
-        **table.still_table(position, move.card if move is not None else None),
+        **still.still_table(position, move.card if move is not None else None),
     }
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from game import engine
-from game.board import clock, find, table, words
+from game.board import clock, find, still, words
 from game.models import Game
 from game.ops import asking, limits, watch
 from game.ops.jobs import Job
@@ -138,7 +138,7 @@ def _stretch_context(
             (number, words.describe(moves[number - 1]))
             for number in range(start + 1, slip.high + 1)
         ],
-        **table.still_table(positions[start]),
+        **still.still_table(positions[start]),
     }
 
 
@@ -181,7 +181,7 @@ def _winning_line_context(
         "step": step,
         "line_length": len(line),
         "shown": shown,
-        **table.still_table(shown, line[step - 1].card if step else None),
+        **still.still_table(shown, line[step - 1].card if step else None),
     }
 
 

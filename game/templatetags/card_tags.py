@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from game.board import words
-from game.board.table import CardView, FanView, card_markup, face, sprite
+from game.board.table import CardView, FanView, card_markup, face, fan_markup, sprite
 
 register = template.Library()
 
@@ -37,8 +37,7 @@ def card(context: Any, view: CardView, static: bool = False) -> SafeString:
 def fan_cards(context: Any, fan: FanView, static: bool = False) -> SafeString:
     """A fan's cards, bottom first: one tag per fan rather than a loop of `{% card %}` tags (the
     template engine's cost is per node, and a board has 52 cards in some 18 fans)."""
-    sprite_url = _sprite_of(context)
-    return mark_safe("".join([card_markup(view, static, sprite_url) for view in fan.cards]))
+    return fan_markup(fan, static, _sprite_of(context))
 
 
 @register.simple_tag(name="face", takes_context=True)
