@@ -53,7 +53,9 @@ def main() -> None:
 
     from game import engine
     from game.models import Game
+    from game.ops import limits
 
+    limits.start_computing()  # as each gunicorn worker does as it starts (gunicorn.conf.py)
     setup_test_environment()
     call_command("migrate", verbosity=0)
     client = Client()
