@@ -124,14 +124,14 @@ def when_ready(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    # Each worker starts its compute processes as it starts (game/ops/limits.py), not on its
-    # first search. A failure only costs that: they start on the first search instead.
+    # Each worker starts its first compute process as it starts (game/ops/limits.py), not on
+    # its first search. A failure only costs that: it starts on the first search instead.
     try:
         from game.ops import limits
 
         limits.start_computing()
     except Exception:
-        worker.log.exception("could not start the worker's compute processes")
+        worker.log.exception("could not start the worker's compute process")
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -293,11 +293,6 @@ def computing(*, hint: bool = False, wait: bool = True) -> Iterator[None]:
 # ---------------------------------------------------------------- compute processes
 
 
-def _processes() -> int:
-    """A compute pool's processes: one per slot, the hints' and the other searches'."""
-    return 2 * settings.COMPUTE_SLOTS
-
-
 class _Computer:
     """Where the searches run: a small pool of processes of this worker's own (one per slot,
     started on first use, niced). A search in a thread of the worker would hold its interpreter
@@ -316,7 +311,8 @@ class _Computer:
         with self._lock:
             if self._pool is None:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=_processes(),
+                    # One process per slot: the hints' and the other searches'.
+                    max_workers=2 * settings.COMPUTE_SLOTS,
                     mp_context=multiprocessing.get_context("spawn"),
                     # Niced, and ending as soon as this worker ends, however it ends (a
                     # SIGKILLed worker left them running for good).
@@ -327,12 +323,10 @@ class _Computer:
             return self._pool
 
     def start(self) -> None:
-        """Start every process of the pool now, without waiting for them: a pool starts its
-        processes as searches come, one per search that finds none idle, so as many no-ops as
-        it has processes start them all."""
-        executor = self._executor()
-        for _ in range(_processes()):
-            executor.submit(os.getpid)
+        """Start one process of the pool now, without waiting for it: the one the first search
+        takes (a pool starts a process for a search that finds none idle, so the second starts
+        only when two searches run at once, which a board's hint never waits for)."""
+        self._executor().submit(os.getpid)
 
     def run(self, function: Callable[..., T], *args: Any, within: float, **kwargs: Any) -> T:
         """`function(*args, **kwargs)` in a compute process, waited for `within` seconds."""
@@ -362,8 +356,8 @@ _computer = _Computer()
 
 
 def start_computing() -> None:
-    """Start this process's compute processes (gunicorn.conf.py, as each worker starts), so that
-    no request waits for one to start: a fresh interpreter importing the engine takes a few
+    """Start this process's first compute process (gunicorn.conf.py, as each worker starts), so
+    that no request waits for one to start: a fresh interpreter importing the engine takes a few
     tenths of a second of CPU, and, in the idle class, far longer on a loaded machine, when the
     board of the first request would go without its hint. Nothing without compute processes."""
     if settings.COMPUTE_PROCESSES:
