@@ -308,7 +308,7 @@ def fans_markup(
 
 def _slot(fan: FanView, static: bool) -> str:
     """An empty fan's place (fans_markup)."""
-    label = _("Empty fan %(number)s") % {"number": fan.number}
+    label = markup_escape(_("Empty fan %(number)s") % {"number": fan.number})
     if fan.target_move and not static:
         return (
             '<button type="submit" form="move-form" name="move" '

@@ -47,6 +47,8 @@ from django_ratelimit.core import get_usage
 from game.ops import compute_process
 from lucie import metrics
 
+logger = logging.getLogger(__name__)
+
 MAX_GAME_MOVES = 1000
 """Moves a game's log may hold, on the site, in the embed and in an imported record. Past it a
 move is refused (undo still works), and a longer record is refused at import. A real game is far
@@ -124,8 +126,6 @@ class Unsaved(Exception):
 
 
 T = TypeVar("T")
-
-logger = logging.getLogger(__name__)
 Refused = Limited | Busy | Unsaved
 REFUSED = (Limited, Busy, Unsaved)
 View = Callable[..., HttpResponseBase]
@@ -358,8 +358,8 @@ _computer = _Computer()
 def start_computing() -> None:
     """Start this process's first compute process (gunicorn.conf.py, as each worker starts), so
     that no request waits for one to start: a fresh interpreter importing the engine takes a few
-    tenths of a second of CPU, and, in the idle class, far longer on a loaded machine, when the
-    board of the first request would go without its hint. Nothing without compute processes."""
+    tenths of a second of CPU, which the board of the first request would wait for, or go
+    without its hint on a loaded machine. Nothing without compute processes."""
     if settings.COMPUTE_PROCESSES:
         _computer.start()
 
