@@ -9,6 +9,7 @@ on the rank and the language: French "l'as de trèfle" but "le six de trèfle", 
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from game import engine
@@ -113,16 +114,21 @@ def suit_name(suit: str) -> str:
     return str(SUIT_TITLES[suit])
 
 
+def _named(form: tuple[Promise, ...], card: engine.Card) -> str:
+    """`card`'s name in one of the forms below (its rank's words, with its suit put in)."""
+    return str(form[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+
+
 def card_name(card: engine.Card) -> str:
     """A card's spoken name in the page's language: "Six of Clubs", « six de trèfle »."""
-    return str(CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+    return _named(CARD_WORDS, card)
 
 
 def the_card(card: engine.Card) -> str:
     """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
-    return str(THE_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+    return _named(THE_CARD_WORDS, card)
 
 
 def under_card(card: engine.Card) -> str:
     """A card's name after "under": « sous le valet de carreau », "unter dem Karo-Buben"."""
-    return str(UNDER_CARD_WORDS[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
+    return _named(UNDER_CARD_WORDS, card)
