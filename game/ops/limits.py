@@ -14,7 +14,9 @@
   take no slot: they run on the task queue's workers (game/ops/schedule.py). The searches themselves
   run in compute processes of the worker's own, at a lower priority (`search`): a search in one
   of the worker's threads would hold the interpreter lock against the thread serving a page
-  beside it.
+  beside it. A request waits for its search a bounded time (SEARCH_GRACE_SECONDS,
+  BOARD_HINT_GRACE_SECONDS beyond the search's deadline) and is answered Busy after: on a
+  saturated machine a search in the idle class may get no CPU for as long as the load lasts.
 
 The views turn `Limited` and `Busy` into a board with a message where they can (so the player
 sees it where they pressed); anything else gets game.ops.refusal_pages.LimitsMiddleware's short
