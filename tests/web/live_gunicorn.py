@@ -14,6 +14,7 @@ import os
 import random
 import re
 import secrets
+import select
 import shutil
 import signal
 import socket
@@ -286,6 +287,9 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 # ---------------------------------------------------------------- a player over HTTP
 
+# Below gunicorn.conf.py's keepalive (5 s), with room for a loaded machine's delays.
+IDLE_REUSE_SECONDS = 3.0
+
 
 @dataclass
 class Answer:
@@ -308,6 +312,8 @@ class Player:
     # Sent with every request, e.g. the X-Forwarded-Proto a TLS proxy would add.
     headers: dict[str, str] = field(default_factory=dict)
     _connection: http.client.HTTPConnection | None = None
+    # When the last answer was read: an idle connection is not reused past IDLE_REUSE_SECONDS.
+    _answered_at: float = 0.0
 
     def request(
         self,
@@ -330,6 +336,8 @@ class Player:
         if data is not None:
             body = urlencode(data)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if self._connection is not None and self._server_may_have_closed():
+            self.close()
         reused = self._connection is not None
         if self._connection is None:
             self._connection = http.client.HTTPConnection("127.0.0.1", self.port, self.timeout)
@@ -345,10 +353,25 @@ class Player:
                 # and so is a request that could not even be sent (nothing reached the server).
                 return self.request(method, path, data, htmx, accept_gzip)
             raise
+        self._answered_at = time.monotonic()
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         return Answer(response.status, response.headers, raw)
+
+    def _server_may_have_closed(self) -> bool:
+        """Whether the keep-alive connection may be gone: idle near gunicorn's `keepalive`
+        (5 s), or already closed by the server (readable with nothing sent). A POST sent on such a
+        connection meets a reset, and a POST is not resent blindly; a browser (and urllib3) opens
+        a new connection instead, and so does this player. A loaded machine can hold a client at
+        a barrier past the 5 s: stop 55's CI failed so."""
+        if time.monotonic() - self._answered_at > IDLE_REUSE_SECONDS:
+            return True
+        sock = self._connection.sock if self._connection is not None else None
+        if sock is None:
+            return True
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable)
 
     def get(self, path: str, htmx: bool = False) -> Answer:
         return self.request("GET", path, htmx=htmx)
