@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
@@ -26,6 +27,9 @@ from game.board import words
 from game.engine.hint import HINT_SECONDS, fair_hint, reason
 from game.ops import limits
 from lucie import metrics
+
+if TYPE_CHECKING:
+    from game.engine.fair import FairMove
 
 COMPLETE_SECONDS = 86_400
 CUT_SECONDS = 5
@@ -65,14 +69,23 @@ def hint_for(
         metrics.timed(metrics.HINT_SECONDS),
     ):
         grace = limits.SEARCH_GRACE_SECONDS if wait else limits.BOARD_HINT_GRACE_SECONDS
-        found = limits.search(fair_hint, position, seconds=HINT_SECONDS + grace)
+
+        def keep(found: FairMove | None) -> None:
+            if found is not None:
+                _keep(key, found)
+
+        found = limits.search(fair_hint, position, seconds=HINT_SECONDS + grace, keep=keep)
     if found is None:
         return None
+    _keep(key, found)
+    return engine.Hint(found.move, reason(position, found.move))
+
+
+def _keep(key: str, found: FairMove) -> None:
     if found.cut:
         cache.add(key, found.move.text, CUT_SECONDS)
     else:
         cache.set(key, found.move.text, COMPLETE_SECONDS)
-    return engine.Hint(found.move, reason(position, found.move))
 
 
 def ready(

@@ -330,8 +330,16 @@ class _Computer:
         only when two searches run at once, which a board's hint never waits for)."""
         self._executor().submit(os.getpid)
 
-    def run(self, function: Callable[..., T], *args: Any, within: float, **kwargs: Any) -> T:
-        """`function(*args, **kwargs)` in a compute process, waited for `within` seconds."""
+    def run(
+        self,
+        function: Callable[..., T],
+        *args: Any,
+        within: float,
+        keep: Callable[[T], None] | None = None,
+        **kwargs: Any,
+    ) -> T:
+        """`function(*args, **kwargs)` in a compute process, waited for `within` seconds; `keep`
+        is given the answer of a search that ends after the request stopped waiting."""
         if not settings.COMPUTE_PROCESSES:
             return function(*args, **kwargs)
         try:
@@ -341,8 +349,10 @@ class _Computer:
             # The process got no CPU in time: the machine is saturated, and a search in the
             # idle class runs only on CPU nothing else wants. The request is told the site is
             # busy rather than held for as long as the load lasts. A search not yet begun is
-            # dropped; one under way ends at its own deadline, which has passed.
-            future.cancel()
+            # dropped; one under way goes on, and its answer is handed to `keep` when it ends,
+            # so that the request that asks again (the next board, a press of Hint) finds it.
+            if not future.cancel() and keep is not None:
+                future.add_done_callback(_keeping(keep))
             metrics.SEARCHES_ABANDONED.inc()
             logger.warning("a search waited %.1f s for its compute process: answered busy", within)
             raise Busy() from None
@@ -352,6 +362,20 @@ class _Computer:
             with self._lock:
                 self._pool = None
             raise Busy() from None
+
+
+def _keeping(keep: Callable[[T], None]) -> Callable[[concurrent.futures.Future[T]], None]:
+    """A done-callback that hands a late search's answer to `keep`. It runs in the pool's own
+    thread, where nothing may escape: a search that failed, or a `keep` that fails (the cache
+    down), is logged and dropped."""
+
+    def done(future: concurrent.futures.Future[T]) -> None:
+        try:
+            keep(future.result())
+        except Exception:
+            logger.warning("a late search's answer was not kept", exc_info=True)
+
+    return done
 
 
 _computer = _Computer()
@@ -372,15 +396,23 @@ it answers busy: a player who pressed Hint or Show a win waits for it, but a thr
 is never held for as long as a machine's load lasts (in the idle class, a search gets only the
 CPU nothing else wants)."""
 
-BOARD_HINT_GRACE_SECONDS = 5.0
+BOARD_HINT_GRACE_SECONDS = 0.5
 """The same for the hint a board carries (game/board/hints.py's `ready`): the page is what the
-player asked for, so it waits less for its hint, and goes without it after (a press of Hint
-asks again)."""
+player asked for, so it waits little for its hint (a search of 60 ms that has had no CPU for half
+a second is on a saturated machine), and goes without it after: a press of Hint asks again, and
+finds the hint kept if the search has ended meanwhile."""
 
 
-def search(function: Callable[..., T], *args: Any, seconds: float, **kwargs: Any) -> T:
+def search(
+    function: Callable[..., T],
+    *args: Any,
+    seconds: float,
+    keep: Callable[[T], None] | None = None,
+    **kwargs: Any,
+) -> T:
     """Run `function(*args, **kwargs)` (an engine search, with arguments that pickle) in a
     compute process and return its answer. Call it while holding a slot (`computing`).
     `seconds`: the longest the request waits for the answer (the search's own deadline and a
-    grace for its process to get CPU); Busy after."""
-    return _computer.run(function, *args, within=seconds, **kwargs)
+    grace for its process to get CPU); Busy after. `keep`: what to do with the answer of a search
+    that was under way when the request stopped waiting, once it ends (keep it in the cache)."""
+    return _computer.run(function, *args, within=seconds, keep=keep, **kwargs)

@@ -383,6 +383,23 @@ def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
     assert limits.metrics.SEARCHES_ABANDONED._value.get() == before + 1
 
 
+def test_a_search_under_way_when_its_request_stops_waiting_is_kept_when_it_ends() -> None:
+    """A board stops waiting for its hint after half a second; the search goes on in its process,
+    and its answer is handed to `keep` (the hint's cache) when it ends, so the press of Hint or
+    the board that asks next finds it instead of searching again."""
+    kept: list[object] = []
+    with override_settings(COMPUTE_PROCESSES=True), limits.computing():
+        limits.search(os.getpid, seconds=60)  # the pool started, and its process idle
+        with pytest.raises(limits.Busy):
+            # time.sleep stands for a search: a function the spawned process imports alone.
+            limits.search(time.sleep, 1, seconds=0.3, keep=kept.append)
+        assert kept == []
+        began = time.monotonic()
+        while not kept and time.monotonic() - began < 30:
+            time.sleep(0.05)
+    assert kept == [None]  # time.sleep's answer
+
+
 def test_a_site_hint_is_searched_in_a_compute_process(client: Client) -> None:
     game = start(client)
     with override_settings(COMPUTE_PROCESSES=True):
