@@ -414,16 +414,22 @@ def forge(port: int, number: int, line: list[str], durations: list[float]) -> No
 
 
 def forged_daily_line(port: int, smoke: bool = False) -> str:
-    """`smoke`: two forgers play the first moves of the line (no win: the part runs, in
-    seconds), with a solver given 10 s instead of 60."""
+    """`smoke`: two forgers play the greedy hint's first moves (no win: the part runs, in
+    seconds, with no solver's search of up to a minute)."""
     from game.engine import solver
 
     day = time.strftime("%Y%m%d", time.gmtime())
     number = int(day)
-    found = solver.solve(engine.Play(number).position, time_limit=10 if smoke else 60)
-    if found.status != "won":
-        return f"forged daily: today's deal #{number} has no winning line the solver found"
-    line = [move.text for move in found.moves][: SMOKE_MOVES if smoke else None]
+    if smoke:
+        played = engine.Play(number)
+        while len(played.moves) < SMOKE_MOVES and (hint := engine.greedy_hint(played.position)):
+            played.play(hint.move)
+        line = [move.text for move in played.moves]
+    else:
+        found = solver.solve(engine.Play(number).position, time_limit=60)
+        if found.status != "won":
+            return f"forged daily: today's deal #{number} has no winning line the solver found"
+        line = [move.text for move in found.moves]
     forgers = 2 if smoke else FORGERS
     reader = Player(port)
     before = daily_figures_now(reader, day)
@@ -446,7 +452,8 @@ def forged_daily_line(port: int, smoke: bool = False) -> str:
     return (
         f"forged daily: players +{players}, winners +{winners} from one address, best time "
         f"{best_s} s (real duration {real:.1f} s)\n"
-        f"  {forgers} fresh sessions, deal #{number}, a {len(line)}-move solver line at "
+        f"  {forgers} fresh sessions, deal #{number}, a {len(line)}-move "
+        f"{'greedy' if smoke else 'solver'} line at "
         f"{FORGED_STEP} s a move with pause and resume before each; {len(durations)} finished"
     )
 
