@@ -396,10 +396,11 @@ it answers busy: a player who pressed Hint or Show a win waits for it, but a thr
 is never held for as long as a machine's load lasts (in the idle class, a search gets only the
 CPU nothing else wants)."""
 
-BOARD_HINT_GRACE_SECONDS = 0.5
-"""The same for the hint a board carries (game/board/hints.py's `ready`): the page is what the
-player asked for, so it waits little for its hint (a search of 60 ms that has had no CPU for half
-a second is on a saturated machine), and goes without it after: a press of Hint asks again, and
+BOARD_HINT_GRACE_SECONDS = 0.25
+"""The same for the hint a board carries (game/board/hints.py's `ready`): the board is what the
+player asked for, and a move's answer should not wait on CPU nothing else leaves free, so it
+waits a quarter of a second beyond the hint's 60 ms deadline (a search that has had no CPU by
+then is on a saturated machine) and goes without its hint after: a press of Hint asks again, and
 finds the hint kept if the search has ended meanwhile."""
 
 

@@ -384,7 +384,7 @@ def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
 
 
 def test_a_search_under_way_when_its_request_stops_waiting_is_kept_when_it_ends() -> None:
-    """A board stops waiting for its hint after half a second; the search goes on in its process,
+    """A board stops waiting for its hint after a quarter of a second; the search goes on in its process,
     and its answer is handed to `keep` (the hint's cache) when it ends, so the press of Hint or
     the board that asks next finds it instead of searching again."""
     kept: list[object] = []
