@@ -384,9 +384,9 @@ def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
 
 
 def test_a_search_under_way_when_its_request_stops_waiting_is_kept_when_it_ends() -> None:
-    """A board stops waiting for its hint after a quarter of a second; the search goes on in its process,
-    and its answer is handed to `keep` (the hint's cache) when it ends, so the press of Hint or
-    the board that asks next finds it instead of searching again."""
+    """A board stops waiting for its hint after a quarter of a second; the search goes on in its
+    process, and its answer is handed to `keep` (the hint's cache) when it ends, so the press of
+    Hint or the board that asks next finds it instead of searching again."""
     kept: list[object] = []
     with override_settings(COMPUTE_PROCESSES=True), limits.computing():
         limits.search(os.getpid, seconds=60)  # the pool started, and its process idle
