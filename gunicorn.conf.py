@@ -124,12 +124,12 @@ def when_ready(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    # Each worker starts its first compute process as it starts (game/ops/limits.py), not on
+    # Each worker starts its first compute process as it starts (game/ops/searches.py), not on
     # its first search. A failure only costs that: it starts on the first search instead.
     try:
-        from game.ops import limits
+        from game.ops import searches
 
-        limits.start_computing()
+        searches.start_computing()
     except Exception:
         worker.log.exception("could not start the worker's compute process")
 

@@ -290,7 +290,7 @@ CLIENT_ADDRESS_HEADER = env_str("LUCIE_CLIENT_ADDRESS_HEADER", "")
 RATELIMIT_IP_META_KEY = "game.ops.limits.client_address"
 # Hint and solver searches that may run at once in one process; more get "busy, try again".
 COMPUTE_SLOTS = env_int("LUCIE_COMPUTE_SLOTS", default=1, minimum=1)
-# The searches run in processes of each worker's own (game/ops/limits.py), at this niceness (0 to
+# The searches run in processes of each worker's own (game/ops/searches.py), at this niceness (0 to
 # 19: above 0 they leave the CPU to the processes serving pages first).
 COMPUTE_PROCESSES = env_bool("LUCIE_COMPUTE_PROCESSES", default=True)
 COMPUTE_NICENESS = env_int("LUCIE_COMPUTE_NICENESS", default=10, minimum=0)

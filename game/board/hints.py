@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from game import engine
 from game.board import words
 from game.engine.hint import HINT_SECONDS, fair_hint, reason
-from game.ops import limits
+from game.ops import limits, searches
 from lucie import metrics
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def hint_for(
     limit (a player following Hint on the daily deal finds most of them kept). `slot_held`: the
     caller already holds a compute slot (a review searching several). `wait`: whether the
     caller waits, for a hint slot and for a search slowed by the load (when false: limits.Busy at
-    once when no slot is free, and after limits.BOARD_HINT_GRACE_SECONDS beyond the search's)."""
+    once when no slot is free, and after searches.BOARD_HINT_GRACE_SECONDS beyond the search's)."""
     key = cache_key(record)
     kept = cache.get(key)
     metrics.cache_lookup("hint", hit=isinstance(kept, str))
@@ -65,16 +65,16 @@ def hint_for(
     # A search takes one of this process's few compute slots (limits.Busy when none is free); an
     # answer from the cache takes none, so a crowd on the daily deal's opening is never "busy".
     with (
-        nullcontext() if slot_held else limits.computing(hint=True, wait=wait),
+        nullcontext() if slot_held else searches.computing(hint=True, wait=wait),
         metrics.timed(metrics.HINT_SECONDS),
     ):
-        grace = limits.SEARCH_GRACE_SECONDS if wait else limits.BOARD_HINT_GRACE_SECONDS
+        grace = searches.SEARCH_GRACE_SECONDS if wait else searches.BOARD_HINT_GRACE_SECONDS
 
         def keep(found: FairMove | None) -> None:
             if found is not None:
                 _keep(key, found)
 
-        found = limits.search(fair_hint, position, seconds=HINT_SECONDS + grace, keep=keep)
+        found = searches.search(fair_hint, position, seconds=HINT_SECONDS + grace, keep=keep)
     if found is None:
         return None
     _keep(key, found)

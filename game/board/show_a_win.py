@@ -33,7 +33,7 @@ from game import engine
 from game.board import words
 from game.engine import solver
 from game.models import Game
-from game.ops import limits
+from game.ops import searches
 from lucie import metrics
 
 Verdict = solver.Verdict
@@ -183,14 +183,14 @@ def answer(
     if known is not None and hit:
         return known.answer
     with metrics.timed(metrics.SOLVER_SECONDS):
-        # In a compute process (the caller holds a compute slot: limits.computing), or in a
+        # In a compute process (the caller holds a compute slot: searches.computing), or in a
         # job's worker itself.
-        found = limits.search(
+        found = searches.search(
             solver.solve,
             position,
             max_nodes=NODE_CAP if max_nodes is None else max_nodes,
             time_limit=budget,
-            seconds=budget + limits.SEARCH_GRACE_SECONDS,
+            seconds=budget + searches.SEARCH_GRACE_SECONDS,
         )
     result = Answer(found.status, tuple(move.text for move in found.moves))
     _keep(key, result, budget, undecided_seconds)

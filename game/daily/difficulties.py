@@ -93,7 +93,7 @@ def compute(
     search: Callable[..., Any] | None = None,
 ) -> Difficulty | None:
     """Play the deal's missing samples (all of them, or for at most `seconds`) and keep them;
-    the figure once complete. `search` runs one sample (limits.search in a request)."""
+    the figure once complete. `search` runs one sample (searches.search in a request)."""
     row = _row(number, rules)
     began, done = time.monotonic(), row.played
     wins = 0

@@ -19,7 +19,7 @@ from game.board.actions import Change
 from game.board.forms import Posted
 from game.board.fronts import DAILY_FIELD, SITE, board_urls, first_board
 from game.models import Game
-from game.ops import limits
+from game.ops import limits, searches
 from game.play.show_a_win_views import show_a_win_stored
 from game.play.views import with_result_box
 from game.players import (
@@ -147,7 +147,7 @@ def deal_show_a_win(request: HtmxHttpRequest, number: str) -> HttpResponse:
     try:
         posted = changes.read(request)
         limits.check(request, limits.SOLVE)
-        with limits.computing():
+        with searches.computing():
             done = _store_first(request, pending, "show_a_win", posted)
             found = show_a_win.answer(done.played.record, done.played.position)
     except changes.REFUSALS as error:

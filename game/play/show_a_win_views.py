@@ -15,7 +15,7 @@ from django_htmx.http import reswap, retarget
 
 from game.board import answers, changes, find, show_a_win, show_a_win_job, words
 from game.board.fronts import SITE, board_urls
-from game.ops import limits
+from game.ops import limits, searches
 from game.play.views import with_result_box
 from game.players import HtmxHttpRequest
 
@@ -42,7 +42,7 @@ def show_a_win_stored(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         limits.check(request, limits.SOLVE)
         # The slot is taken before the game is marked: a busy site refuses Show a win and leaves
         # the game untouched.
-        with limits.computing():
+        with searches.computing():
             posted = changes.read(request)
             done = changes.run(request, SITE, "show_a_win", games, posted)
             game = done.row

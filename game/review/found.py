@@ -31,7 +31,7 @@ from game import engine
 from game.board import hints, show_a_win
 from game.engine.review import Slip, State, disagrees
 from game.models import Game, GameReview
-from game.ops import leases, limits
+from game.ops import leases, searches
 
 MAX_MOMENTS = 3
 
@@ -290,6 +290,6 @@ def try_move(game: Game, progress: Progress, text: str) -> tuple[engine.Move, st
     played = game.replay()
     position = played.positions()[at]
     after = engine.apply(position, move)  # IllegalMoveError for a move against the rules
-    with limits.computing():
+    with searches.computing():
         found = show_a_win.answer(_record(game, list(played.moves), at, move), after)
     return move, found.status

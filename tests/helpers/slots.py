@@ -1,4 +1,4 @@
-"""Compute slots held by a test, as by searches running in other threads (game/ops/limits.py)."""
+"""Compute slots held by a test, as by searches running in other threads (game/ops/searches.py)."""
 
 from __future__ import annotations
 

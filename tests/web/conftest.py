@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from game import engine
 from game.engine import solver
-from game.ops import limits
+from game.ops import searches
 from tests.helpers.slots import every_slot_held
 
 
@@ -45,6 +45,6 @@ def rate_limits() -> Iterator[None]:
 def slots_taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every compute slot of this process held, the hints' too, as by searches running in other
     threads (a hint waits for its slot only briefly here)."""
-    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
-    with every_slot_held(limits._slots, limits._hint_slots):
+    monkeypatch.setattr(searches, "HINT_WAIT_SECONDS", 0.05)
+    with every_slot_held(searches._slots, searches._hint_slots):
         yield

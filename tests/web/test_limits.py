@@ -30,7 +30,7 @@ from game import engine
 from game.board import hints, store
 from game.engine.fair import FairMove
 from game.models import Game
-from game.ops import limits
+from game.ops import limits, searches
 from lucie.sessions import SessionStore
 from tests.helpers.embed import assert_cookie_free as embed_assert_cookie_free
 from tests.helpers.embed import start as embed_start
@@ -300,7 +300,7 @@ def test_a_real_session_keeps_its_game() -> None:
 
 def test_a_hint_is_served_while_every_solver_slot_is_busy(client: Client) -> None:
     game = start(client)
-    with every_slot_held(limits._slots):
+    with every_slot_held(searches._slots):
         response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
     assert response.status_code == 200
 
@@ -346,7 +346,7 @@ def test_show_a_win_while_busy_leaves_the_game_unmarked(client: Client) -> None:
 
 def test_a_slot_is_given_back_after_each_search(client: Client) -> None:
     game = start(client)
-    for _ in range(limits.settings.COMPUTE_SLOTS + 2):
+    for _ in range(searches.settings.COMPUTE_SLOTS + 2):
         assert client.get(f"/game/{game.pk}/hint/").status_code == 200
 
 
@@ -355,13 +355,13 @@ def test_a_search_runs_in_a_lower_priority_process_of_its_own() -> None:
     a separate, niced process gives the very answer the engine gives here (the greedy hint: it
     has no deadline, so its answer does not depend on the machine's load)."""
     position = engine.Play(5).position
-    with override_settings(COMPUTE_PROCESSES=True), limits.computing():
-        found = limits.search(engine.greedy_hint, position, seconds=60)
-        pid = limits.search(os.getpid, seconds=60)
-        niceness = limits.search(os.nice, 0, seconds=60)
+    with override_settings(COMPUTE_PROCESSES=True), searches.computing():
+        found = searches.search(engine.greedy_hint, position, seconds=60)
+        pid = searches.search(os.getpid, seconds=60)
+        niceness = searches.search(os.nice, 0, seconds=60)
     assert found == engine.greedy_hint(position)
     assert pid != os.getpid()
-    assert niceness == min(19, os.nice(0) + limits.settings.COMPUTE_NICENESS)
+    assert niceness == min(19, os.nice(0) + searches.settings.COMPUTE_NICENESS)
 
 
 def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
@@ -371,16 +371,16 @@ def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
     lasts: the request waits the time it was given (the search's and a grace), then is answered
     busy (a board goes without its hint) instead of being held. A process that sleeps stands
     for one that gets no CPU; the pool serves the next search."""
-    before = limits.metrics.SEARCHES_ABANDONED._value.get()
-    with override_settings(COMPUTE_PROCESSES=True), limits.computing():
-        limits.search(os.getpid, seconds=60)  # the pool started: its start is not timed below
+    before = searches.metrics.SEARCHES_ABANDONED._value.get()
+    with override_settings(COMPUTE_PROCESSES=True), searches.computing():
+        searches.search(os.getpid, seconds=60)  # the pool started: its start is not timed below
         began = time.monotonic()
         with pytest.raises(limits.Busy):
-            limits.search(time.sleep, 5, seconds=0.4)
+            searches.search(time.sleep, 5, seconds=0.4)
         waited = time.monotonic() - began
-        assert limits.search(os.getpid, seconds=60) != os.getpid()
+        assert searches.search(os.getpid, seconds=60) != os.getpid()
     assert 0.4 <= waited < 2
-    assert limits.metrics.SEARCHES_ABANDONED._value.get() == before + 1
+    assert searches.metrics.SEARCHES_ABANDONED._value.get() == before + 1
 
 
 def test_a_search_under_way_when_its_request_stops_waiting_is_kept_when_it_ends() -> None:
@@ -388,11 +388,11 @@ def test_a_search_under_way_when_its_request_stops_waiting_is_kept_when_it_ends(
     process, and its answer is handed to `keep` (the hint's cache) when it ends, so the press of
     Hint or the board that asks next finds it instead of searching again."""
     kept: list[object] = []
-    with override_settings(COMPUTE_PROCESSES=True), limits.computing():
-        limits.search(os.getpid, seconds=60)  # the pool started, and its process idle
+    with override_settings(COMPUTE_PROCESSES=True), searches.computing():
+        searches.search(os.getpid, seconds=60)  # the pool started, and its process idle
         with pytest.raises(limits.Busy):
             # time.sleep stands for a search: a function the spawned process imports alone.
-            limits.search(time.sleep, 1, seconds=0.3, keep=kept.append)
+            searches.search(time.sleep, 1, seconds=0.3, keep=kept.append)
         assert kept == []
         began = time.monotonic()
         while not kept and time.monotonic() - began < 30:

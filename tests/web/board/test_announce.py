@@ -16,7 +16,7 @@ from django.test import Client
 from game import engine
 from game.board import hints, words
 from game.models import Game
-from game.ops import limits
+from game.ops import limits, searches
 from tests.helpers.board import a_move, greedy_game, set_moves
 from tests.helpers.play import DEAL, legal, post, start
 from tests.helpers.slots import every_slot_held
@@ -245,8 +245,8 @@ def test_show_a_win_announces_its_verdict_and_next_move(client: Client) -> None:
 def test_a_busy_site_is_announced(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     game = start(client)
     cache.delete(hints.cache_key(game.record))  # the page came with its hint (hints.ready)
-    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
-    with every_slot_held(limits._hint_slots):
+    monkeypatch.setattr(searches, "HINT_WAIT_SECONDS", 0.05)
+    with every_slot_held(searches._hint_slots):
         response = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
 
     assert response.status_code == 503

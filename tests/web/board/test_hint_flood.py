@@ -21,7 +21,7 @@ from django.test import Client
 
 from game import engine
 from game.board import hints
-from game.ops import limits
+from game.ops import limits, searches
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def _count() -> int:
 @pytest.fixture(autouse=True)
 def _watch_searches(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     here = threading.get_ident()
-    search = limits.search
+    search = searches.search
 
     def watched(function: Any, *args: Any, **kwargs: Any) -> Any:
         if function is hints.fair_hint and threading.get_ident() == here:
@@ -53,7 +53,7 @@ def _watch_searches(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return search(function, *args, **kwargs)
 
     _searched.clear()
-    monkeypatch.setattr(limits, "search", watched)
+    monkeypatch.setattr(searches, "search", watched)
     yield
     _searched.clear()
 

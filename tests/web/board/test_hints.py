@@ -12,7 +12,7 @@ from django.test import Client
 from game import engine
 from game.board import hints
 from game.engine.fair import FairMove
-from game.ops import limits
+from game.ops import searches
 from tests.helpers.board import kept_for
 from tests.helpers.play import start
 
@@ -138,10 +138,10 @@ def test_a_kept_hint_is_given_even_when_every_compute_slot_is_taken(
 ) -> None:
     game = start(client)
     first = hinted_card(client, game.pk)
-    monkeypatch.setattr(limits, "HINT_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(searches, "HINT_WAIT_SECONDS", 0.05)
 
     # Every hint slot of this process taken (LUCIE_COMPUTE_SLOTS is 1).
-    with limits.computing(hint=True):
+    with searches.computing(hint=True):
         again = client.get(f"/game/{game.pk}/hint/", headers={"HX-Request": "true"})
         fresh = start(client, number=4242)
         busy = client.get(f"/game/{fresh.pk}/hint/", headers={"HX-Request": "true"})
@@ -272,7 +272,7 @@ def test_a_board_shown_while_every_hint_slot_is_taken_comes_without_its_hint(
 ) -> None:
     game = start(client, number=4243)
     cache.delete(hints.cache_key(game.record))
-    with limits.computing(hint=True):
+    with searches.computing(hint=True):
         page = client.get(f"/game/{game.pk}/", headers={"HX-Request": "true"})
     assert page.status_code == 200
     assert ready_hint(page.content.decode()) == ""

@@ -18,7 +18,7 @@ from game import engine
 from game.board import store as game_store
 from game.engine import solver
 from game.models import Game, GameReview
-from game.ops import asking, keeper, leases, limits, queue
+from game.ops import asking, keeper, leases, limits, queue, searches
 from game.ops.jobs import Job
 from game.review import found as reviews
 from game.review import review_job
@@ -635,7 +635,7 @@ def test_a_hint_on_a_first_board_counts_once_the_game_is_stored(client: Client) 
 def test_a_review_takes_no_compute_slot_from_hints(client: Client) -> None:
     game = lost_game(client, LOST_BEFORE_A_REDEAL)
     # Every slot a request's hint may use is taken: the review's job needs none.
-    with every_slot_held(limits._slots):
+    with every_slot_held(searches._slots):
         asked = ask_review(client, game)
         plain = client.get(f"/game/{game.pk}/review/")
         tried = client.post(f"/game/{game.pk}/review/try/", {"move": "R"})
