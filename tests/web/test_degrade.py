@@ -85,13 +85,27 @@ def the_site_answers_everything(client: Client, game_id: int, number: int) -> No
     assert response.status_code == 200
 
 
+def healthy(client: Client) -> bool:
+    """/healthz says 200 while Redis is up. Redis answers within the cache's 100 ms socket
+    timeout, but a CI machine at a load average of 12 once kept its process off a core longer
+    (stop 55's rehearsal ci19): the probe failed once, as in production it would, and the process
+    then answers from memory for DOWN_SECONDS. So the probe is asked again, three times at most,
+    forgetting the failure each time; a Redis that is really away fails all three."""
+    for _ in range(3):
+        lucie.cache._down_until.clear()
+        lucie.views._last_check = lucie.views._LastCheck()
+        if client.get("/healthz").status_code == 200:
+            return True
+    return False
+
+
 @pytest.mark.parametrize("outage", ["frozen", "stopped"])
 def test_a_redis_outage_is_never_a_500(redis: RedisServer, outage: str) -> None:
     client = Client()
     game = start(client, 5)
     client.post(f"/game/{game.pk}/move/", {"n": 0, "move": a_card_move(game).text})
     the_site_answers_everything(client, game.pk, 20)
-    assert client.get("/healthz").status_code == 200
+    assert healthy(client)
     errors = cache_errors(client)
 
     redis.freeze() if outage == "frozen" else redis.stop()
