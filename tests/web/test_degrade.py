@@ -174,9 +174,15 @@ def test_the_cache_comes_back_once_redis_answers_again(
     assert client.get("/healthz").status_code == 503
 
     redis.thaw()
-    time.sleep(0.3)
-    lucie.views._last_check = lucie.views._LastCheck()
-    assert client.get("/healthz").status_code == 200
+    # Once DOWN_SECONDS have passed, the next probe reaches Redis again. On a loaded machine the
+    # thawed Redis may miss one probe's 100 ms (see `healthy`), which starts another short
+    # outage of its own: three tries, each after the outage's memory has lapsed.
+    for _ in range(3):
+        time.sleep(0.3)
+        lucie.views._last_check = lucie.views._LastCheck()
+        if (status := client.get("/healthz").status_code) == 200:
+            break
+    assert status == 200
     cache.set("after", 2, 60)
 
     import redis as redis_py
