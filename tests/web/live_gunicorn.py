@@ -370,8 +370,9 @@ class Player:
         sock = self._connection.sock if self._connection is not None else None
         if sock is None:
             return True
-        readable, _, _ = select.select([sock], [], [], 0)
-        return bool(readable)
+        poller = select.poll()  # not select.select, which fails on a descriptor past 1023
+        poller.register(sock, select.POLLIN)
+        return bool(poller.poll(0))
 
     def get(self, path: str, htmx: bool = False) -> Answer:
         return self.request("GET", path, htmx=htmx)
