@@ -364,7 +364,7 @@ class Player:
         (5 s), or already closed by the server (readable with nothing sent). A POST sent on such a
         connection meets a reset, and a POST is not resent blindly; a browser (and urllib3) opens
         a new connection instead, and so does this player. A loaded machine can hold a client at
-        a barrier past the 5 s: stop 55's CI failed so."""
+        a barrier past the 5 s: a CI run of 6 December failed so."""
         if time.monotonic() - self._answered_at > IDLE_REUSE_SECONDS:
             return True
         sock = self._connection.sock if self._connection is not None else None

@@ -87,10 +87,10 @@ def the_site_answers_everything(client: Client, game_id: int, number: int) -> No
 
 def healthy(client: Client) -> bool:
     """/healthz says 200 while Redis is up. Redis answers within the cache's 100 ms socket
-    timeout, but a CI machine at a load average of 12 once kept its process off a core longer
-    (stop 55's rehearsal ci19): the probe failed once, as in production it would, and the process
-    then answers from memory for DOWN_SECONDS. So the probe is asked again, three times at most,
-    forgetting the failure each time; a Redis that is really away fails all three."""
+    timeout, but a CI machine at a load average of 12 once kept its process off a core longer (a
+    rehearsal of 6 December, ci19): the probe failed once, as in production it would, and the
+    process then answers from memory for DOWN_SECONDS. So the probe is asked again, three times
+    at most, forgetting the failure each time; a Redis that is really away fails all three."""
     for _ in range(3):
         lucie.cache._down_until.clear()
         lucie.views._last_check = lucie.views._LastCheck()
