@@ -13,6 +13,7 @@ never in the place of a finished search's move that another server kept meanwhil
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -69,19 +70,18 @@ def hint_for(
         metrics.timed(metrics.HINT_SECONDS),
     ):
         grace = searches.SEARCH_GRACE_SECONDS if wait else searches.BOARD_HINT_GRACE_SECONDS
-
-        def keep(found: FairMove | None) -> None:
-            if found is not None:
-                _keep(key, found)
-
+        keep = functools.partial(_keep, key)  # also for an answer that comes after the wait
         found = searches.search(fair_hint, position, seconds=HINT_SECONDS + grace, keep=keep)
+    keep(found)
     if found is None:
         return None
-    _keep(key, found)
     return engine.Hint(found.move, reason(position, found.move))
 
 
-def _keep(key: str, found: FairMove) -> None:
+def _keep(key: str, found: FairMove | None) -> None:
+    """Keep a searched hint in the cache (nothing when no move is left)."""
+    if found is None:
+        return
     if found.cut:
         cache.add(key, found.move.text, CUT_SECONDS)
     else:

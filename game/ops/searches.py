@@ -125,13 +125,17 @@ class _Computer:
         except concurrent.futures.TimeoutError:
             # The process got no CPU in time: the machine is saturated, and a search in the
             # idle class runs only on CPU nothing else wants. The request is told the site is
-            # busy rather than held for as long as the load lasts. A search not yet begun is
-            # dropped; one under way goes on, and its answer is handed to `keep` when it ends,
-            # so that the request that asks again (the next board, a press of Hint) finds it.
+            # busy (a board goes on without its hint) rather than held for as long as the load
+            # lasts. A search the pool has not yet handed to a process is dropped; one already
+            # handed over goes on, and its answer is given to `keep` when it ends, so that the
+            # request that asks again (the next board, a press of Hint) finds it.
             if not future.cancel() and keep is not None:
                 future.add_done_callback(_keeping(keep))
             metrics.SEARCHES_ABANDONED.inc()
-            logger.warning("a search waited %.1f s for its compute process: answered busy", within)
+            logger.warning(
+                "a search waited %.2f s for its compute process: the request went on without it",
+                within,
+            )
             raise Busy() from None
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next search starts another, and
