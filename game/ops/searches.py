@@ -19,9 +19,11 @@ from __future__ import annotations
 import atexit
 import concurrent.futures
 import logging
+import math
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -132,10 +134,14 @@ class _Computer:
             if not future.cancel() and keep is not None:
                 future.add_done_callback(_keeping(keep))
             metrics.SEARCHES_ABANDONED.inc()
-            logger.warning(
-                "a search waited %.2f s for its compute process: the request went on without it",
-                within,
-            )
+            unsaid = _abandoned_lines.due()
+            if unsaid is not None:
+                logger.warning(
+                    "a search waited %.2f s for its compute process: the request went on "
+                    "without it (%d such requests since this process's last such line)",
+                    within,
+                    unsaid,
+                )
             raise Busy() from None
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next search starts another, and
@@ -143,6 +149,34 @@ class _Computer:
             with self._lock:
                 self._pool = None
             raise Busy() from None
+
+
+class Sparse:
+    """A line logged at most once every `seconds` for an event that may repeat with every
+    request (a board going without its hint on a saturated machine): the first at once, then
+    the next once `seconds` have passed, saying how many events it stands for. The metric beside
+    it counts each one; the log stays readable and bounded whatever the load."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._next_line = -math.inf
+        self._unsaid = 0
+
+    def due(self) -> int | None:
+        """Count one event; the events to say when a line is due now, else None."""
+        with self._lock:
+            self._unsaid += 1
+            now = self.clock()
+            if now < self._next_line:
+                return None
+            unsaid, self._unsaid, self._next_line = self._unsaid, 0, now + self.seconds
+            return unsaid
+
+
+ABANDONED_LINE_SECONDS = 60.0
+_abandoned_lines = Sparse(ABANDONED_LINE_SECONDS)
 
 
 def _keeping(keep: Callable[[T], None]) -> Callable[[concurrent.futures.Future[T]], None]:

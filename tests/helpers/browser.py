@@ -128,20 +128,21 @@ LISTEN = """region => {
 
 def no_violations(page: Page) -> list[str]:
     """axe's findings, every impact: "clean" means none."""
+    return axe_findings(page, impacts=None)
+
+
+def no_serious_violations(page: Page) -> list[str]:
+    """axe's serious and critical findings: "accessible" means none."""
+    return axe_findings(page, impacts=("serious", "critical"))
+
+
+def axe_findings(page: Page, impacts: tuple[str, ...] | None) -> list[str]:
+    """axe's findings of the given impacts (None: all), with how many elements each."""
     results = Axe().run(page)
     return [
         f"{v['id']} ({v['impact']}): {v['help']} ({len(v['nodes'])} nodes)"
         for v in results.response["violations"]
-    ]
-
-
-def no_serious_violations(page: Page) -> list[str]:
-    """axe's serious and critical findings, with how many elements each: "accessible" means none."""
-    results = Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
+        if impacts is None or v["impact"] in impacts
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import io
+import logging
 import os
 import re
 import time
@@ -365,22 +366,43 @@ def test_a_search_runs_in_a_lower_priority_process_of_its_own() -> None:
 
 
 def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """On a saturated machine an idle-class search process gets no CPU for as long as the load
     lasts: the request waits the time it was given (the search's and a grace), then is answered
     busy (a board goes without its hint) instead of being held. A process that sleeps stands
     for one that gets no CPU; the pool serves the next search."""
     before = searches.metrics.SEARCHES_ABANDONED._value.get()
+    monkeypatch.setattr(searches, "_abandoned_lines", searches.Sparse(60))
     with override_settings(COMPUTE_PROCESSES=True), searches.computing():
         searches.search(os.getpid, seconds=60)  # the pool started: its start is not timed below
         began = time.monotonic()
-        with pytest.raises(limits.Busy):
+        with (
+            caplog.at_level(logging.WARNING, logger=searches.__name__),
+            pytest.raises(limits.Busy),
+        ):
             searches.search(time.sleep, 5, seconds=0.4)
         waited = time.monotonic() - began
         assert searches.search(os.getpid, seconds=60) != os.getpid()
     assert 0.4 <= waited < 2
     assert searches.metrics.SEARCHES_ABANDONED._value.get() == before + 1
+    assert [record.getMessage() for record in caplog.records] == [
+        "a search waited 0.40 s for its compute process: the request went on without it "
+        "(1 such requests since this process's last such line)"
+    ]
+
+
+def test_a_search_given_up_on_with_every_request_logs_a_line_a_minute() -> None:
+    """On a saturated machine every board may go without its hint: the WARNING is written once a
+    minute at most, saying how many requests it stands for (the metric counts each)."""
+    now = [1000.0]
+    lines = searches.Sparse(60, clock=lambda: now[0])
+    said = []
+    for second in range(0, 150, 10):  # fifteen events, one every ten seconds
+        now[0] = 1000.0 + second
+        said.append(lines.due())
+    assert [count for count in said if count is not None] == [1, 6, 6]
+    assert said.index(6) == 6  # the line at 60 s says the six events since the first line
 
 
 def test_a_search_under_way_when_its_request_stops_waiting_is_kept_when_it_ends() -> None:
