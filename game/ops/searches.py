@@ -138,7 +138,7 @@ class _Computer:
             if unsaid is not None:
                 logger.warning(
                     "a search waited %.2f s for its compute process: the request went on "
-                    "without it (%d such requests since this process's last such line)",
+                    "without it (this process's count since its last such line: %d)",
                     within,
                     unsaid,
                 )

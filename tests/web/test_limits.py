@@ -388,7 +388,7 @@ def test_a_request_stops_waiting_for_a_search_its_process_cannot_run(
     assert searches.metrics.SEARCHES_ABANDONED._value.get() == before + 1
     assert [record.getMessage() for record in caplog.records] == [
         "a search waited 0.40 s for its compute process: the request went on without it "
-        "(1 such requests since this process's last such line)"
+        "(this process's count since its last such line: 1)"
     ]
 
 
