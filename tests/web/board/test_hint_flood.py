@@ -102,9 +102,16 @@ def test_a_flood_of_fresh_boards_searches_no_more_than_the_clients_hint_budget()
 
 
 @pytest.mark.usefixtures("frozen")
-def test_a_kept_hint_costs_a_page_view_nothing_from_the_budget() -> None:
+def test_a_kept_hint_costs_a_page_view_nothing_from_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A board whose hint is kept (a crowd on the daily deal's opening) is never refused it, and
     spends nothing: the same page fetched past the budget still carries it."""
+    # On a loaded machine the first search may be cut at its deadline, and a cut hint is kept
+    # only CUT_SECONDS (game/board/hints.py), in Redis on Redis's own clock, which time-machine
+    # does not stop: the 200 pages outlasted it in a rehearsal, and two were searched again.
+    # What this test checks is a kept hint's cost, for as long as it is kept.
+    monkeypatch.setattr(hints, "CUT_SECONDS", hints.COMPLETE_SECONDS)
     first = Client(REMOTE_ADDR=SCRIPT)
     page = first.get(f"/deal/{FIRST_DEAL}/").content.decode()
     kept = ready_hint(page)
