@@ -22,6 +22,9 @@ from django.utils import translation
 
 from tests.helpers.migrated import migrated_template
 
+# Why each rerun's first run failed, printed at the end of a run (CI reruns: docs/testing.md).
+pytest_plugins = ["tests.helpers.reruns"]
+
 TESTS_DIR = Path(__file__).resolve().parent
 SQLITE_FOLDER = pytest.StashKey[Path]()
 CLOCK = pytest.StashKey[time_machine.travel]()
