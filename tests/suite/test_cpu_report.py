@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.cpu_report import summary
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.inner_pytest import inner_pytest
 
 
 def test_the_summary_puts_the_costliest_file_and_test_first() -> None:
@@ -45,14 +42,13 @@ def test_a_run_on_two_workers_reports_the_cpu_a_child_process_spent(tmp_path: Pa
         "def test_idle():\n"
         "    pass\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.helpers.cpu_report", "-n", "2",
-         "-p", "no:randomly", "-p", "no:django", "-p", "no:playwright", "-o", "addopts=",
-         "--rootdir", str(tmp_path), str(tmp_path / "test_spend.py")],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
-             "LUCIE_CPU_REPORT_DIR": str(tmp_path / "report")},
-    )  # fmt: skip
+    done = inner_pytest(
+        tmp_path,
+        tmp_path / "test_spend.py",
+        "-p",
+        "tests.helpers.cpu_report",
+        env={"LUCIE_CPU_REPORT_DIR": str(tmp_path / "report")},
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     report = done.stdout[done.stdout.index("CPU per test") :].splitlines()
     assert report[1].startswith("2 tests: ")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.inner_pytest import inner_pytest
 
 
 @pytest.mark.slow
@@ -24,13 +22,9 @@ def test_a_test_that_passes_on_its_rerun_says_why_its_first_run_failed(tmp_path:
         "def test_steady():\n"
         "    pass\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.helpers.reruns", "-n", "2", "--reruns", "1",
-         "-p", "no:randomly", "-p", "no:django", "-p", "no:playwright", "-o", "addopts=",
-         "--rootdir", str(tmp_path), str(tmp_path / "test_flake.py")],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
+    done = inner_pytest(
+        tmp_path, tmp_path / "test_flake.py", "-p", "tests.helpers.reruns", "--reruns", "1"
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     why = done.stdout[done.stdout.index("why each rerun's first run failed") :].splitlines()
     assert why[1] == "RERUN-WHY test_flake.py::test_flake (call):"
