@@ -22,6 +22,21 @@ from django.utils import translation
 
 from tests.helpers.migrated import migrated_template
 
+
+def _answer_without_nagle() -> None:
+    """The tests' live server (Django's development server, under pytest-django's
+    `live_server`) writes an answer's headers and its body in two sends. On a kept-alive
+    connection, Nagle's algorithm holds the body until the headers are acknowledged, and the
+    client's kernel delays that acknowledgement by up to 40 ms: about 40 ms of nothing on every
+    answer after a connection's first. gunicorn sets TCP_NODELAY on its sockets (production is
+    not affected); the development server's handler can too."""
+    from django.core.servers.basehttp import WSGIRequestHandler
+
+    WSGIRequestHandler.disable_nagle_algorithm = True
+
+
+_answer_without_nagle()
+
 # Why each rerun's first run failed, printed at the end of a run (CI reruns: docs/testing.md).
 pytest_plugins = ["tests.helpers.reruns"]
 

@@ -9,11 +9,13 @@ server's once its answers are in."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
@@ -92,6 +94,18 @@ def pressed(page: Page, action: str, count_after: int | None = None) -> dict:
     return result
 
 
+def board_with_its_hint(page: Page) -> None:
+    """Wait as a player looking at the board before Hint does: until the server's answer is on
+    show with the hint it carries, or for the round trip and half a second more at most (a board
+    that came without its hint has it looked up once the page is idle)."""
+    expect(page.locator("#board:not([data-ahead])")).to_have_count(1)
+    page.wait_for_function(SETTLED)
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            "() => document.querySelector('#board[data-ready-hint]')", timeout=LATENCY_MS + 500
+        )
+
+
 @pytest.mark.timed
 def test_undo_redo_hint_and_redeal_show_in_one_frame(
     live_server: LiveServer, browser: Browser
@@ -108,7 +122,7 @@ def test_undo_redo_hint_and_redeal_show_in_one_frame(
     for move in [m for m in moves if not m.is_redeal][:20]:
         tap(page, move, count + 1)
         count += 1
-        page.wait_for_timeout(LATENCY_MS + 500)  # a player looks at the board before Hint
+        board_with_its_hint(page)
         timings["hint"].append(pressed(page, "hint")["ms"])
         undone = pressed(page, "undo", count - 1)
         if undone["shown"] != fans(page):
