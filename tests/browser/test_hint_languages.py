@@ -15,6 +15,7 @@ from functools import cache
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
@@ -67,12 +68,11 @@ def hint_line(number: int) -> tuple[int, int]:
 
 
 def hinted(page: Page) -> engine.Move:
-    text = ""
-    for _ in range(50):
-        text = page.evaluate(HINTED)
-        if text:
-            break
-        page.wait_for_timeout(100)
+    """The move the hint marks, once it marks one (5 s at most)."""
+    try:
+        text = page.wait_for_function(HINTED, timeout=5000).json_value()
+    except PlaywrightTimeout:
+        text = ""
     assert text, "the hint marked no move"
     return engine.Move.parse(text)
 
