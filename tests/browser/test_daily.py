@@ -2,10 +2,10 @@
 the share text is copied to the clipboard, and the rollover is written in the player's own time.
 
 The browser's clock cannot be frozen, so today is what game.deals.today_utc() says in the
-test.
+test, and the server's clock (in this process) is set to its noon.
 Winning needs a line that wins today's deal: the test asks the engine's solver (the one behind
-"Show a win"). Should it find none in time, the server's clock (in this process) is moved back
-to the nearest recent day whose deal it wins.
+"Show a win"). Should it find none in time, the server's clock is moved back to noon of the
+nearest recent day whose deal it wins.
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ def winnable_day(settings: Settings) -> Iterator[tuple[dt.date, tuple[engine.Mov
             break
     else:
         pytest.fail("the solver won no deal of the last ten days")
-    if day == today:
-        yield day, line
-        return
-    # Short of real time (a session cookie must outlive the jump), travel the server back.
-    moment = dt.datetime.combine(day, deals.now_utc().time(), tzinfo=dt.UTC)
+    # The server's clock at noon of that day (a session cookie must outlive the jump, so never
+    # more than ten days back): the day cannot end during the test, and a game begun ten
+    # minutes before its last move is begun on its day. On the real clock, a run in the first
+    # ten minutes after midnight UTC saw its win "played late" (begun the day before).
+    moment = dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
     with time_machine.travel(moment, tick=True):
         yield day, line
 
