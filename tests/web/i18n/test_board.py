@@ -165,22 +165,40 @@ def test_the_live_region_says_a_move_in_the_pages_language(client: Client, code:
     assert suit[move.onto.suit] in spoken
 
 
+def links_that_read_alike(page: str) -> dict[str, set[str]]:
+    """The words of a page's links that lead to more than one place, with those places."""
+    places: dict[str, set[str]] = {}
+    for href, text in re.findall(r'<a [^>]*?href="([^"]*)"[^>]*>(.*?)</a>', page, re.S):
+        words = " ".join(unescape(re.sub(r"<[^>]+>", " ", text)).split())
+        places.setdefault(words, set()).add(href)
+    return {words: hrefs for words, hrefs in places.items() if len(hrefs) > 1}
+
+
 @LANGS
 def test_a_stuck_board_a_loss_and_a_win_are_translated(client: Client, code: str) -> None:
     pages = {"en": "", code: ""}
+    alike = []
     for lang in pages:
         who = Client()
         for rules, lost in (("lucie", False), ("nomerci-r0", True)):
             number, moves = stuck_game(rules, lost=lost)
             game = start(who, number, rules=rules)
             set_moves(game, moves)
-            pages[lang] += get(who, f"/game/{game.pk}/", lang)
+            page = get(who, f"/game/{game.pk}/", lang)
+            alike.append(links_that_read_alike(page))
+            pages[lang] += page
         number, won = greedy_record("won")
         game = start(who, number)
         set_moves(game, tuple(engine.Move.parse(text) for text in won))
         game.refresh_from_db()
         assert game.status == Game.Status.WON
-        pages[lang] += get(who, f"/game/{game.pk}/", lang)
+        page = get(who, f"/game/{game.pk}/", lang)
+        alike.append(links_that_read_alike(page))
+        pages[lang] += page
+
+    # Two links that lead to different places never read alike: the French end panel once
+    # offered "Revoir la partie" twice, for the replay and for the review.
+    assert alike == [{}] * len(alike)
 
     assert "No moves left: Redeal (2 left)." in pages["en"]
     assert "What blocked:" in pages["en"]
