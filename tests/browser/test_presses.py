@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -98,11 +99,13 @@ def board_with_its_hint(page: Page) -> None:
     """Wait as a player looking at the board before Hint does: until the server's answer is on
     show with the hint it carries, or for the round trip and half a second more at most (a board
     that came without its hint has it looked up once the page is idle)."""
+    deadline = time.monotonic() + (LATENCY_MS + 500) / 1000
     expect(page.locator("#board:not([data-ahead])")).to_have_count(1)
     page.wait_for_function(SETTLED)
+    left_ms = max(1.0, 1000 * (deadline - time.monotonic()))
     with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_function(
-            "() => document.querySelector('#board[data-ready-hint]')", timeout=LATENCY_MS + 500
+            "() => document.querySelector('#board[data-ready-hint]')", timeout=left_ms
         )
 
 

@@ -6,11 +6,11 @@ move neither the felt nor the page."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
-from tests.helpers.browser import FAN_OF_TEN, LOSS, POST_MOVE, greedy_win, tap
+from tests.helpers.browser import FAN_OF_TEN, LOSS, POST_MOVE, greedy_win, play_through, tap
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -36,21 +36,6 @@ STRIPS = """() => {
     .map((c) => c.querySelector(".index .rank").getBoundingClientRect().height));
   return { step: Math.min(...steps), index, count: cards.length };
 }"""
-
-
-def play_through(
-    page: Page, url: str, record: tuple[str, int, str], upto: int | None = None
-) -> int:
-    rules, number, text = record
-    moves = text.split()[:upto]
-    page.goto(f"{url}/deal/{number}/?rules={rules}")
-    landed = page.url
-    for count, move in enumerate(moves):
-        landed = page.evaluate(POST_MOVE, [move, count])
-    if moves:
-        page.goto(landed)
-    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(moves)))
-    return len(moves)
 
 
 # The narrowest card at each size, the same from the opening to a fan of ten (issue 46).

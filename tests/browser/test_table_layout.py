@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
-from tests.helpers.browser import FAN_OF_TEN, LOSS, POST_MOVE, screenshot
+from tests.helpers.browser import FAN_OF_TEN, LOSS, POST_MOVE, play_through, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,16 +49,7 @@ def play(page: Page, url: str, record: tuple[str, int, str], upto: int | None = 
     mirror = engine.Play(number, engine.Rules.parse(rules))
     for move in moves:  # the record is legal: a typo would fail here, not on the page
         mirror.play(engine.Move.parse(move))
-    page.goto(f"{url}/deal/{number}/?rules={rules}")
-    # Each move posted from the deal's page (its form stands for the session's game of the deal),
-    # and the game's page loaded once, after the last: a page load per move cost half the test.
-    landed = page.url
-    for count, move in enumerate(moves):
-        landed = page.evaluate(POST_MOVE, [move, count])
-    if moves:
-        page.goto(landed)
-    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(moves)))
-    return len(moves)
+    return play_through(page, url, record, upto)
 
 
 # Everything wrong with the table at the current width, as sentences.

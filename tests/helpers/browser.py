@@ -44,6 +44,24 @@ async ([move, count]) => {
 """
 
 
+def play_through(
+    page: Page, url: str, record: tuple[str, int, str], upto: int | None = None
+) -> int:
+    """Open the deal of `record` at `url` (a prefix such as /fr), post its moves from the deal's
+    page (its form stands for the session's game of the deal) and load the game once, after the
+    last; the moves played."""
+    rules, number, text = record
+    moves = text.split()[:upto]
+    page.goto(f"{url}/deal/{number}/?rules={rules}")
+    landed = page.url
+    for count, move in enumerate(moves):
+        landed = page.evaluate(POST_MOVE, [move, count])
+    if moves:
+        page.goto(landed)
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(moves)))
+    return len(moves)
+
+
 def board(page: Page) -> Locator:
     return page.locator("#board")
 

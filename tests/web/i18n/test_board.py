@@ -176,29 +176,26 @@ def links_that_read_alike(page: str) -> dict[str, set[str]]:
 
 @LANGS
 def test_a_stuck_board_a_loss_and_a_win_are_translated(client: Client, code: str) -> None:
-    pages = {"en": "", code: ""}
-    alike = []
-    for lang in pages:
+    shown: dict[str, list[str]] = {"en": [], code: []}
+    for lang in shown:
         who = Client()
         for rules, lost in (("lucie", False), ("nomerci-r0", True)):
             number, moves = stuck_game(rules, lost=lost)
             game = start(who, number, rules=rules)
             set_moves(game, moves)
-            page = get(who, f"/game/{game.pk}/", lang)
-            alike.append(links_that_read_alike(page))
-            pages[lang] += page
+            shown[lang].append(get(who, f"/game/{game.pk}/", lang))
         number, won = greedy_record("won")
         game = start(who, number)
         set_moves(game, tuple(engine.Move.parse(text) for text in won))
         game.refresh_from_db()
         assert game.status == Game.Status.WON
-        page = get(who, f"/game/{game.pk}/", lang)
-        alike.append(links_that_read_alike(page))
-        pages[lang] += page
+        shown[lang].append(get(who, f"/game/{game.pk}/", lang))
+    pages = {lang: "".join(each) for lang, each in shown.items()}
 
     # Two links that lead to different places never read alike: the French end panel once
     # offered "Revoir la partie" twice, for the replay and for the review.
-    assert alike == [{}] * len(alike)
+    alike = [links_that_read_alike(page) for each in shown.values() for page in each]
+    assert alike == [{}] * 6
 
     assert "No moves left: Redeal (2 left)." in pages["en"]
     assert "What blocked:" in pages["en"]
