@@ -99,9 +99,8 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
 
 @contextlib.contextmanager
 def queue_worker(database_url: str, tmp_path: Path, **env: str) -> Iterator[None]:
-    """The task queue's workers (two processes, so that a review need not wait for a day's
-    difficulty search) beside the two servers, on the queue both servers put their jobs in (a
-    file beside the SQLite database, without QUEUE_URL)."""
+    """The task queue's workers (two processes) beside the two servers, on the queue both
+    servers put their jobs in (a file beside the SQLite database, without QUEUE_URL)."""
     # No daily deal on offer to the workers (the servers still offer every day since 2000): a
     # worker starts on the coming days' difficulty searches, each of seconds and up to one a
     # day of the month so far, which took both cores for the module's whole run (80 s of CPU
