@@ -37,20 +37,24 @@ class RequestLogMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = perf_counter()
         response = self.get_response(request)
-        seconds = perf_counter() - started
-        view = view_label(request)
-        method = request.method if request.method in KNOWN_METHODS else "other"
-        metrics.REQUESTS.labels(view=view, method=method, status=response.status_code).inc()
-        metrics.REQUEST_SECONDS.labels(view=view).observe(seconds)
-        request_log.info(
-            "%s %s %s %.1fms view=%s",
-            method,
-            logged_path(request)[:300],
-            response.status_code,
-            seconds * 1000,
-            view,
-        )
+        logged(request, response.status_code, perf_counter() - started, view_label(request))
         return response
+
+
+def logged(request: HttpRequest, status: int, seconds: float, view: str) -> None:
+    """A request's log line and metrics: the middleware's, and the early refusal's, which answers
+    in front of Django (game/ops/early_refusal.py)."""
+    method = request.method if request.method in KNOWN_METHODS else "other"
+    metrics.REQUESTS.labels(view=view, method=method, status=status).inc()
+    metrics.REQUEST_SECONDS.labels(view=view).observe(seconds)
+    request_log.info(
+        "%s %s %s %.1fms view=%s",
+        method,
+        logged_path(request)[:300],
+        status,
+        seconds * 1000,
+        view,
+    )
 
 
 KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})

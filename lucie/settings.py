@@ -79,9 +79,6 @@ MIDDLEWARE = [
     # CSRF token per response. Below WhiteNoise, which serves its own precompressed files (and
     # would otherwise see a tiny script gzipped into something larger).
     "django.middleware.gzip.GZipMiddleware",
-    # Above the session: a request already past a rate limit is answered with a kept page,
-    # reading only the limit's counts (game/ops/early_refusal.py).
-    "game.ops.early_refusal.EarlyRefusalMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # Inside the session middleware, so that a renewal it asks for is saved on the way out.
     "lucie.middleware.SessionRenewalMiddleware",
@@ -100,6 +97,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "lucie.urls"
 WSGI_APPLICATION = "lucie.wsgi.application"
+# In front of Django's handler (lucie/wsgi.py): a request already past a rate limit is answered
+# with a kept page before the middleware, the session and the database (game/ops/early_refusal.py).
+WSGI_FRONT = "game.ops.early_refusal.EarlyRefusal"
 
 TEMPLATES = [
     {

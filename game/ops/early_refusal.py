@@ -1,14 +1,16 @@
-"""A request that a rate limit already refuses, answered before the session, the templates and
-the database.
+"""A request that a rate limit already refuses, answered in front of Django: before its request
+handling and middleware, the session, the templates and the database.
 
 A client over a limit (game/ops/limits.py) would otherwise cost what a page costs on every
 refusal: the session loaded, the view run up to its `limits.check`, a board or a short page
-rendered. A script that keeps asking past its limit then slows the pages of everyone else. This
-middleware sits above the session middleware: for the few URLs whose view always counts a rate
-(a searched hint, the embed's first move, Show a win), it reads the counts django-ratelimit keeps
-(by client network, and by the session cookie's value as it stands, without loading the session)
-and, when one is already past its limit, answers with a short page written once per language and
-kept in memory.
+rendered. A script that keeps asking past its limit then slows the pages of everyone else.
+`EarlyRefusal` wraps the site's WSGI application (lucie/wsgi.py): for the few URLs whose view
+always counts a rate (a searched hint, the embed's first move, Show a win), it reads the counts
+django-ratelimit keeps (by client network, and by the session cookie's value as it stands,
+without loading the session) and, when one is already past its limit, answers with a short page
+written once per language and kept in memory. Django's handler and middleware alone cost a
+request about half a plain page's worth of gunicorn's CPU (/ping against a bare WSGI answer:
+docs/benchmarks.md), so the refusal is answered before them, not from a middleware.
 
 It only reads the counts; the views still count and refuse as before, so a request it lets
 through is refused by its view, on the board where the player pressed. A board's own htmx request
@@ -23,18 +25,25 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from time import monotonic
+from time import monotonic, perf_counter
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
+from django.middleware.security import SecurityMiddleware
 from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext
 from django_ratelimit.core import get_usage
 
 from game.ops import limits
+from lucie import middleware
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication
 
 HTMX_GRACE = 10
 """Refusals of a window that a board's htmx request still gets from its view (on the board)."""
@@ -204,44 +213,74 @@ SITE_POLICY = "default-src 'self'; style-src 'self'; frame-ancestors 'none'; bas
 EMBED_POLICY = "default-src 'self'; style-src 'self'; frame-ancestors *; base-uri 'none'"
 
 
-class EarlyRefusalMiddleware:
-    """Answers a request already past a rate limit with the kept page, before the session."""
+class EarlyRefusal:
+    """The site's WSGI application (lucie/wsgi.py) with a request already past a rate limit
+    answered in front of it, with the kept page: before Django's request handling and its
+    middleware, the session, the templates and the database. Any other request costs one match
+    of a regular expression on its path, and goes on to `application`."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    def __init__(self, application: WSGIApplication) -> None:
+        self.application = application
         self.body = Body()
         self.refused = Refused()
+        # Its headers, as on every other answer (nosniff, the referrer and opener policies, HSTS
+        # over HTTPS); it reads settings only, never the answer below it.
+        self.security = SecurityMiddleware(lambda _request: HttpResponse())
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        started = perf_counter()
+        answered = self.answer(environ)
+        if answered is None:
+            return self.application(environ, start_response)
+        request, response = answered
+        start_response(f"{response.status_code} {response.reason_phrase}", [*response.items()])
+        # One log line and the metrics, as RequestLogMiddleware writes for every request;
+        # not Django's "Too Many Requests" warning, which a flood would write as fast as it asks.
+        middleware.logged(request, response.status_code, perf_counter() - started, VIEW)
+        return [response.content]
+
+    def answer(self, environ: dict[str, Any]) -> tuple[HttpRequest, HttpResponse] | None:
+        """The request and its refusal, when a count is past its limit; else None."""
         if not settings.RATELIMIT_ENABLE:
-            return self.get_response(request)
-        language, path = language_and_path(request.path_info)
+            return None
+        language, path = language_and_path(environ.get("PATH_INFO", ""))
         found = ANY_GUARDED.match(path)
-        if found is not None and found.lastgroup is not None:
-            guarded = GUARDED[int(found.lastgroup[1:])]
-            if request.method in guarded.methods:
-                retry_after = over_limit(request, guarded, self.refused)
-                if retry_after is not None:
-                    return self.refusal(request, language, guarded.embed, retry_after)
-        return self.get_response(request)
+        if found is None or found.lastgroup is None:
+            return None
+        guarded = GUARDED[int(found.lastgroup[1:])]
+        if environ.get("REQUEST_METHOD") not in guarded.methods:
+            return None
+        # Reads the headers and cookies only when asked: the body is left for Django.
+        request = WSGIRequest(environ)
+        if settings.SECURE_SSL_REDIRECT and not request.is_secure():
+            return None  # Django's SecurityMiddleware sends it to HTTPS first
+        retry_after = over_limit(request, guarded, self.refused)
+        if retry_after is None:
+            return None
+        response = refusal(self.body(language, guarded.embed), request, language,
+                           guarded.embed, retry_after)  # fmt: skip
+        return request, self.security.process_response(request, response)
 
-    def refusal(
-        self, request: HttpRequest, language: str, embed: bool, retry_after: int
-    ) -> HttpResponse:
-        response = HttpResponse(self.body(language, embed), status=429)
-        response["Retry-After"] = str(retry_after)
-        response["Content-Language"] = language
-        response["Cache-Control"] = "private, no-store"
-        response["Content-Security-Policy"] = EMBED_POLICY if embed else SITE_POLICY
-        if not embed:
-            response["X-Frame-Options"] = "DENY"
-        if request.headers.get("HX-Request") == "true":
-            # A board's request past its grace: the short page replaces the page's body (htmx
-            # would otherwise swap a whole page into the board).
-            response["HX-Retarget"] = "body"
-            response["HX-Reswap"] = "innerHTML"
-        response["Vary"] = "HX-Request, Cookie"
-        # Not one "Too Many Requests" warning per refusal from Django's handler: a flood would
-        # write the log as fast as it asks (the request log's line and /metrics still count it).
-        response._has_been_logged = True  # type: ignore[attr-defined]
-        return response
+
+VIEW = "early-refusal"
+"""The `view` of a refusal answered here, in the request log and the metrics."""
+
+
+def refusal(
+    body: bytes, request: HttpRequest, language: str, embed: bool, retry_after: int
+) -> HttpResponse:
+    """The kept page as a 429, with the headers the view's refusal would have."""
+    response = HttpResponse(body, status=429)
+    response["Retry-After"] = str(retry_after)
+    response["Content-Language"] = language
+    response["Cache-Control"] = "private, no-store"
+    response["Content-Security-Policy"] = EMBED_POLICY if embed else SITE_POLICY
+    if not embed:
+        response["X-Frame-Options"] = "DENY"
+    if request.headers.get("HX-Request") == "true":
+        # A board's request past its grace: the short page replaces the page's body (htmx
+        # would otherwise swap a whole page into the board).
+        response["HX-Retarget"] = "body"
+        response["HX-Reswap"] = "innerHTML"
+    response["Vary"] = "HX-Request, Cookie"
+    return response
