@@ -24,6 +24,7 @@ key, so a made-up cookie finds nothing here and its request goes on to the view.
 from __future__ import annotations
 
 import html
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ from lucie import middleware
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication
+
+logger = logging.getLogger(__name__)
 
 HTMX_GRACE = 10
 """Refusals of a window that a board's htmx request still gets from its view (on the board)."""
@@ -229,7 +232,14 @@ class EarlyRefusal:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         started = perf_counter()
-        answered = self.answer(environ)
+        try:
+            answered = self.answer(environ)
+        except Exception as error:
+            # Outside Django, an error here would be gunicorn's bare 500: the request goes on
+            # to Django instead, whose view counts and refuses it as it would have anyway.
+            logger.warning("the early refusal's check failed (%s): handed on to Django",
+                           type(error).__name__)  # fmt: skip
+            answered = None
         if answered is None:
             return self.application(environ, start_response)
         request, response = answered

@@ -206,6 +206,19 @@ def test_over_plain_http_with_the_https_redirect_on_django_answers_first(
     assert Front().passes_on("/embed/deal/9/hint/")
 
 
+def test_a_check_that_fails_hands_the_request_on_to_django(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    use_up(limits.HINT)
+
+    def broken(*_: object) -> None:
+        raise ValueError("a client address that is no address")
+
+    monkeypatch.setattr(early_refusal, "over_limit", broken)
+    assert Front().passes_on("/embed/deal/9/hint/")
+    assert "the early refusal's check failed (ValueError)" in caplog.text
+
+
 def test_a_bucket_past_its_limit_is_refused_from_memory_until_its_window_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
