@@ -285,6 +285,46 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=5)
 
 
+# ---------------------------------------------------------------- the task queue's workers
+
+NO_DAILY_DEAL = {"LUCIE_SITE_START": "2099-01"}
+"""No daily deal on offer to a queue worker. On starting and every five minutes, `manage.py work`
+asks for the difficulty of today's and tomorrow's deals and of every earlier day of the month
+still without one (game/daily/difficulty_job.py): searches of seconds each, one more for each
+day of the month so far. A test that reads no difficulty leaves them out, or they take both cores
+for its whole run (80 s of CPU on the 7th of a month for test_two_servers.py) and grow through
+the month."""
+
+
+def start_queue_workers(
+    database_url: str, log: Path, *, workers: int = 2, daily: bool = False, **env: str
+) -> subprocess.Popen[bytes]:
+    """`manage.py work --workers N` on `database_url`, its output appended to `log`; without the
+    month's difficulty searches unless `daily` (whatever LUCIE_SITE_START `env` gives the
+    servers beside them)."""
+    settings = env if daily else {**env, **NO_DAILY_DEAL}
+    with log.open("ab") as sink:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "work", "--workers", str(workers)],
+            cwd=ROOT,
+            env=server_environment(database_url, **settings),
+            stdout=sink,
+            stderr=sink,
+        )
+
+
+@contextlib.contextmanager
+def queue_workers(
+    database_url: str, log: Path, *, workers: int = 2, daily: bool = False, **env: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """start_queue_workers, stopped (SIGTERM, as a deploy stops them) afterwards."""
+    worker = start_queue_workers(database_url, log, workers=workers, daily=daily, **env)
+    try:
+        yield worker
+    finally:
+        stop(worker)
+
+
 # ---------------------------------------------------------------- a player over HTTP
 
 # Below gunicorn.conf.py's keepalive (5 s), with room for a loaded machine's delays.

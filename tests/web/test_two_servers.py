@@ -13,19 +13,15 @@ gunicorn already runs several processes on it).
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import random
 import re
 import secrets
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import unescape
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -41,16 +37,14 @@ from tests.helpers.metrics import figures, value
 from tests.helpers.race import check, race_over_http
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 from tests.web.live_gunicorn import (
-    ROOT,
     Player,
     Server,
     a_change,
     prepare,
+    queue_workers,
     read_board,
     scratch_database,
-    server_environment,
     serving,
-    stop,
     stored_game,
 )
 
@@ -92,32 +86,12 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
         with (
             serving(database_url, tmp_path, name="a", **shared) as a,
             serving(database_url, tmp_path, name="b", **shared) as b,
-            queue_worker(database_url, tmp_path, **shared),
+            # The queue's workers, on the queue both servers put their jobs in (a file beside
+            # the SQLite database, without QUEUE_URL); no daily deal on offer to them (the
+            # servers still offer every day since 2000).
+            queue_workers(database_url, tmp_path / "worker.log", **shared),
         ):
             yield Pair(a, b, database_url)
-
-
-@contextlib.contextmanager
-def queue_worker(database_url: str, tmp_path: Path, **env: str) -> Iterator[None]:
-    """The task queue's workers (two processes) beside the two servers, on the queue both
-    servers put their jobs in (a file beside the SQLite database, without QUEUE_URL)."""
-    # No daily deal on offer to the workers (the servers still offer every day since 2000): a
-    # worker starts on the coming days' difficulty searches, each of seconds and up to one a
-    # day of the month so far, which took both cores for the module's whole run (80 s of CPU
-    # on the 7th of a month) and kept the review below waiting behind them.
-    env = {**env, "LUCIE_SITE_START": "2099-01"}
-    with (tmp_path / "worker.log").open("wb") as sink:
-        worker = subprocess.Popen(
-            [sys.executable, "manage.py", "work", "--workers", "2"],
-            cwd=ROOT,
-            env=server_environment(database_url, **env),
-            stdout=sink,
-            stderr=sink,
-        )
-    try:
-        yield
-    finally:
-        stop(worker)
 
 
 # ---------------------------------------------------------------- one game, both servers

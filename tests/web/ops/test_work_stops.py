@@ -12,7 +12,6 @@ import re
 import secrets
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.backups import rows
-from tests.web.live_gunicorn import ROOT, prepare, server_environment
+from tests.web.live_gunicorn import prepare, start_queue_workers
 
 pytestmark = pytest.mark.slow
 
@@ -84,19 +83,11 @@ def work(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     env = {
         "LUCIE_QUEUE_PATH": str(tmp_path / "queue.sqlite3"),
         "LUCIE_QUEUE_NAME": f"lucie-test-{secrets.token_hex(4)}",
-        "LUCIE_SITE_START": "2099-01",
         "QUEUE_URL": "",
         "LUCIE_QUEUE_LEASE_SECONDS": str(LEASE_SECONDS),
     }
     prepare(database_url)
-    log = (tmp_path / "work.log").open("ab")
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "work", "--workers", "2"],
-        cwd=ROOT,
-        env=server_environment(database_url, **env),
-        stdout=log,
-        stderr=log,
-    )
+    process = start_queue_workers(database_url, tmp_path / "work.log", **env)
     try:
         yield database_url, process
     finally:
@@ -106,7 +97,6 @@ def work(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
         if process.poll() is None:
             process.kill()
         process.wait(timeout=10)
-        log.close()
 
 
 def test_sigterm_after_the_keeper_was_restarted_ends_every_process(

@@ -8,23 +8,24 @@ Redis, as in production. The tests of a lost or frozen Redis start a Redis of th
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import secrets
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.backups import rows
 from tests.helpers.review import burners, lost_over_http
-from tests.web.live_gunicorn import ROOT, Player, running_gunicorn, server_environment, stop
+from tests.web.live_gunicorn import (
+    Player,
+    queue_workers,
+    running_gunicorn,
+)
 from tests.web.redis_server import RedisServer, redis_server
 
 pytestmark = pytest.mark.slow
@@ -54,24 +55,6 @@ def _queue_env(tmp_path: Path, **more: str) -> dict[str, str]:
         "LUCIE_QUEUE_LEASE_SECONDS": "8",
         **more,
     }
-
-
-@contextlib.contextmanager
-def _work(
-    database_url: str, log: Path, *, workers: int = 1, **env: str
-) -> Iterator[subprocess.Popen[bytes]]:
-    with log.open("ab") as sink:
-        worker = subprocess.Popen(
-            [sys.executable, "manage.py", "work", "--workers", str(workers)],
-            cwd=ROOT,
-            env=server_environment(database_url, **env),
-            stdout=sink,
-            stderr=sink,
-        )
-    try:
-        yield worker
-    finally:
-        stop(worker)
 
 
 def _children(pid: int) -> list[int]:
@@ -109,7 +92,7 @@ def test_a_worker_killed_mid_review_hands_it_on_and_the_polling_page_sees_it_don
         assert asked.status == 200
         assert _state(asked.body) == "working"
         log = tmp_path / "work.log"
-        with _work(server.database_url, log, **queue) as worker:
+        with queue_workers(server.database_url, log, workers=1, **queue) as worker:
             # Two busy processes at niceness 0 slow the niced worker's search to seconds.
             with burners(BURNERS):
                 deadline = time.monotonic() + 60
@@ -150,7 +133,10 @@ def test_a_worker_frozen_past_its_lease_never_saves_over_the_review_done_by_anot
         game = lost_over_http(player, LOSS)
         assert player.post(f"/game/{game}/review/ask/", {}).status == 200
         log = tmp_path / "work.log"
-        with _work(server.database_url, log, workers=2, **queue) as worker, burners(BURNERS):
+        with (
+            queue_workers(server.database_url, log, workers=2, **queue) as worker,
+            burners(BURNERS),
+        ):
             deadline = time.monotonic() + 60
             while (now := _job(server.database_url))["state"] != "running":
                 assert time.monotonic() < deadline, log.read_text()[-500:]
@@ -210,7 +196,7 @@ def test_a_queue_redis_restarted_empty_loses_no_review_and_no_worker_is_said(
             restarted = RedisServer(_redis_on(redis.port), redis.port)
             try:
                 log = tmp_path / "work.log"
-                with _work(server.database_url, log, **queue):
+                with queue_workers(server.database_url, log, workers=1, **queue):
                     state, took = _until_done(player, game, DONE_WITHIN)
                 assert state == "done", log.read_text()[-3000:]
                 assert took < DONE_WITHIN
@@ -285,7 +271,7 @@ def test_a_lease_keeper_killed_alone_is_started_again_and_beats(tmp_path: Path) 
     queue = _queue_env(tmp_path)
     with running_gunicorn(tmp_path, workers=1, threads=1, **queue) as server:
         log = tmp_path / "work.log"
-        with _work(server.database_url, log, **queue) as worker:
+        with queue_workers(server.database_url, log, workers=1, **queue) as worker:
             deadline = time.monotonic() + 60
             while (first := _keeper(server.database_url)) is None:
                 assert time.monotonic() < deadline, log.read_text()[-1000:]

@@ -11,14 +11,10 @@ QUEUE_URL names one (CI's PostgreSQL pass).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import secrets
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,12 +23,10 @@ from game import engine
 from tests.helpers.play import status_of
 from tests.helpers.review import burners
 from tests.web.live_gunicorn import (
-    ROOT,
     Player,
+    queue_workers,
     read_board,
     running_gunicorn,
-    server_environment,
-    stop,
 )
 
 # Slow (real workers searching beside two CPU burners): it runs once per CI run, in the
@@ -98,32 +92,13 @@ def _due(html: str) -> float:
     return time.monotonic() + (next_one[1] if next_one is not None else 0)
 
 
-@contextlib.contextmanager
-def _workers(database_url: str, log: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
-    environ = server_environment(database_url, **env)
-    with log.open("wb") as sink:
-        worker = subprocess.Popen(
-            [sys.executable, "manage.py", "work", "--workers", "2"],
-            cwd=ROOT,
-            env=environ,
-            stdout=sink,
-            stderr=sink,
-        )
-    try:
-        yield worker
-    finally:
-        stop(worker)
-
-
 def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_served(
     tmp_path: Path,
 ) -> None:
     queue = {
         "LUCIE_QUEUE_PATH": str(tmp_path / "queue.sqlite3"),
         "LUCIE_QUEUE_NAME": f"lucie-test-{secrets.token_hex(4)}",
-        # No daily deal on offer yet: the workers' daily difficulty jobs (up to one a day of the
-        # month so far, each of seconds) stay out of these reviews' way, as in
-        # test_review_leases.py.
+        # No daily deal on offer yet, to the site as to the queue's workers (queue_workers).
         "LUCIE_SITE_START": "2099-01",
     }
     with running_gunicorn(tmp_path, workers=2, threads=4, **queue) as server:
@@ -131,7 +106,7 @@ def test_reviews_are_decided_on_the_workers_by_polling_alone_while_hints_are_ser
         hinter.get("/deal/100/")
         games = [_lost_game(loser, number) for number in LOSSES]
         with (
-            _workers(server.database_url, tmp_path / "work.log", **queue) as worker,
+            queue_workers(server.database_url, tmp_path / "work.log", **queue) as worker,
             burners(2),
         ):
             # Each review page posts its ask as it loads (a GET only reads), then sends what
