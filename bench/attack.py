@@ -767,7 +767,7 @@ def main() -> None:
         if "hintflood" in parts:
             # Each client from an address of its own, first with the rate limits off (every
             # request a search: what the searches cost the pages), then on (most requests
-            # refused at once, above the session: game/ops/early_refusal.py).
+            # refused at once, in front of Django: game/ops/early_refusal.py).
             for limits_on in ("0", "1"):
                 settings = LIMITS_ON if limits_on == "1" else LIMITS_OFF
                 with site(workdir, **settings) as (port, database):
