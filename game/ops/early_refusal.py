@@ -293,4 +293,6 @@ def refusal(
         response["HX-Retarget"] = "body"
         response["HX-Reswap"] = "innerHTML"
     response["Vary"] = "HX-Request, Cookie"
+    # Said, so that gunicorn sends the page whole rather than in chunks.
+    response["Content-Length"] = str(len(body))
     return response

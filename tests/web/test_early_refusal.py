@@ -86,6 +86,7 @@ class Front:
         assert not queries.captured_queries
         assert int(headers["Retry-After"]) >= 1
         assert "Set-Cookie" not in headers
+        assert int(headers["Content-Length"]) == len(body)
         # The headers every answer of the site has (Django's SecurityMiddleware sets them).
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"] == settings.SECURE_REFERRER_POLICY
