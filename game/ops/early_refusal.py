@@ -9,7 +9,7 @@ always counts a rate (a searched hint, the embed's first move, Show a win), it r
 django-ratelimit keeps (by client network, and by the session cookie's value as it stands,
 without loading the session) and, when one is already past its limit, answers with a short page
 written once per language and kept in memory. Django's handler and middleware alone cost a
-request about half a plain page's worth of gunicorn's CPU (/ping against a bare WSGI answer:
+request about twice what gunicorn itself does (/ping against a bare WSGI answer:
 docs/benchmarks.md), so the refusal is answered before them, not from a middleware.
 
 It only reads the counts; the views still count and refuse as before, so a request it lets
