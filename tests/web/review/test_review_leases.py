@@ -21,11 +21,7 @@ import pytest
 
 from tests.helpers.backups import rows
 from tests.helpers.review import burners, lost_over_http
-from tests.web.live_gunicorn import (
-    Player,
-    queue_workers,
-    running_gunicorn,
-)
+from tests.web.live_gunicorn import Player, queue_workers, running_gunicorn
 from tests.web.redis_server import RedisServer, redis_server
 
 pytestmark = pytest.mark.slow
