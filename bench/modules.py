@@ -35,8 +35,7 @@ sys.path.insert(0, str(ROOT))
 # controls, timer and places left drawn.py for a module of their own, and the engine's apply
 # left position.py for transition.py: 38, and 39 with CACHE_URL. Then the early refusal's check
 # moved in front of Django's handler (lucie/wsgi.py; every request still passes it, but Django's
-# test client, which this traces, does not), and the board's words came to be remembered per
-# language (game/board/words/remembered.py): 38 still, and 39 with CACHE_URL.
+# test client, which this traces, does not): 37, and 38 with CACHE_URL.
 # More modules on the path is the price of modules small enough to read; the limit still
 # catches a module that creeps onto the path unasked.
 GOAL = 39

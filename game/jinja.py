@@ -5,10 +5,9 @@ engine took about 2.2 times as long over it (docs/architecture.md, "The board's 
 Every other page is a Django template, and one that shows a board or a part of it (the felt of a
 replay, the rules page's example fans) takes it through `{% board_part %}`
 (game/templatetags/board.py), so each of the board's templates exists once. The words are
-Django's gettext (each remembered per language), so the board is in the page's language from the
-same catalogues; `makemessages` reads the `.jinja` files too
-(game/management/commands/makemessages.py). Autoescaping is on, as in Django's templates, and
-Django's safe strings (`SafeString`) stay safe here.
+Django's gettext, so the board is in the page's language from the same catalogues; `makemessages`
+reads the `.jinja` files too (game/management/commands/makemessages.py). Autoescaping is on, as
+in Django's templates, and Django's safe strings (`SafeString`) stay safe here.
 """
 
 from __future__ import annotations
@@ -19,19 +18,16 @@ from django.utils import text, translation
 from jinja2 import Environment
 
 from game.board import table, words
-from game.board.words import remembered
 from game.templatetags import card_tags
 
 
 def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
-    # The board's words are the same on every answer: looked up once per language
-    # (game/board/words/remembered.py). A count's words depend on the count: Django's each time.
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        remembered.gettext,
+        translation.gettext,
         translation.ngettext,
         newstyle=True,
-        pgettext=remembered.pgettext,
+        pgettext=translation.pgettext,
         npgettext=translation.npgettext,
     )
     env.globals.update(

@@ -27,11 +27,11 @@ from html import escape
 
 from django.templatetags.static import static
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from markupsafe import escape as markup_escape
 
 from game import engine
 from game.board import words
-from game.board.words.remembered import gettext as _
 from game.engine.cards import SUIT_SYMBOLS, SUITS
 
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -6,9 +6,7 @@
 - `advice`: the hint at each of its stages, and "Show a win"'s verdict;
 - `notices`: a picked card's places, a board with no card to move, what blocked a loss;
 - `announcements`: the live region's sentence after a change, and a replay's steps;
-- `refusals`: the message line for a refused request;
-- `remembered`: the words every answer says (card names, the board's templates' words), looked
-  up in the catalogue once per language.
+- `refusals`: the message line for a refused request.
 
 The rest of the site reads them here (`from game.board import words`, then `words.card_name`);
 the modules import one another directly, never through this one.

@@ -9,10 +9,10 @@ on the rank and the language: French "l'as de trèfle" but "le six de trèfle", 
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from game import engine
-from game.board.words import remembered
 
 SUIT_WORDS = {
     "C": pgettext_lazy("suit, in a card's name", "Clubs"),
@@ -114,26 +114,21 @@ def suit_name(suit: str) -> str:
     return str(SUIT_TITLES[suit])
 
 
-_FORMS = {"card": CARD_WORDS, "the": THE_CARD_WORDS, "under": UNDER_CARD_WORDS}
-
-
-@remembered.in_language
-def _named(form: str, rank: int, suit: str) -> str:
-    """A card's name in one of the `_FORMS` (its rank's words, with its suit put in), worded
-    once per language."""
-    return str(_FORMS[form][rank - 1]) % {"suit": SUIT_WORDS[suit]}
+def _named(form: tuple[Promise, ...], card: engine.Card) -> str:
+    """`card`'s name in one of the forms below (its rank's words, with its suit put in)."""
+    return str(form[card.rank - 1]) % {"suit": SUIT_WORDS[card.suit]}
 
 
 def card_name(card: engine.Card) -> str:
     """A card's spoken name in the page's language: "Six of Clubs", « six de trèfle »."""
-    return _named("card", card.rank, card.suit)
+    return _named(CARD_WORDS, card)
 
 
 def the_card(card: engine.Card) -> str:
     """A card's name inside a sentence: "the Six of Clubs", « le six de trèfle »."""
-    return _named("the", card.rank, card.suit)
+    return _named(THE_CARD_WORDS, card)
 
 
 def under_card(card: engine.Card) -> str:
     """A card's name after "under": « sous le valet de carreau », "unter dem Karo-Buben"."""
-    return _named("under", card.rank, card.suit)
+    return _named(UNDER_CARD_WORDS, card)
