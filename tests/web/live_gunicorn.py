@@ -297,12 +297,12 @@ the month."""
 
 
 def start_queue_workers(
-    database_url: str, log: Path, *, workers: int = 2, daily: bool = False, **env: str
+    database_url: str, log: Path, *, workers: int = 2, **env: str
 ) -> subprocess.Popen[bytes]:
     """`manage.py work --workers N` on `database_url`, its output appended to `log`; without the
-    month's difficulty searches unless `daily` (whatever LUCIE_SITE_START `env` gives the
-    servers beside them)."""
-    settings = env if daily else {**env, **NO_DAILY_DEAL}
+    month's difficulty searches, whatever LUCIE_SITE_START `env` gives the servers beside them
+    (no test reads a difficulty the workers compute)."""
+    settings = {**env, **NO_DAILY_DEAL}
     with log.open("ab") as sink:
         return subprocess.Popen(
             [sys.executable, "manage.py", "work", "--workers", str(workers)],
@@ -315,10 +315,10 @@ def start_queue_workers(
 
 @contextlib.contextmanager
 def queue_workers(
-    database_url: str, log: Path, *, workers: int = 2, daily: bool = False, **env: str
+    database_url: str, log: Path, *, workers: int = 2, **env: str
 ) -> Iterator[subprocess.Popen[bytes]]:
     """start_queue_workers, stopped (SIGTERM, as a deploy stops them) afterwards."""
-    worker = start_queue_workers(database_url, log, workers=workers, daily=daily, **env)
+    worker = start_queue_workers(database_url, log, workers=workers, **env)
     try:
         yield worker
     finally:
