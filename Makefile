@@ -38,6 +38,13 @@ run: $(STAMP)
 # out of tests takes some of another's. `make test PYTEST_WORKERS=` runs in one process.
 PYTEST_WORKERS ?= -n 3 --dist worksteal
 
+# Python keeps each module's compiled bytecode unless PYTHONDONTWRITEBYTECODE says not to, and
+# some machines set it (this project's development machine does). Then every pytest process
+# rewrites and compiles every test module again, and every server or command a test starts
+# compiles whatever has no cache yet: collecting the suite cost 5.0 s of CPU per process against
+# 2.4 s with the caches (docs/testing.md). The caches are git-ignored.
+unexport PYTHONDONTWRITEBYTECODE
+
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
