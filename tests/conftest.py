@@ -21,6 +21,7 @@ from django.test import override_settings
 from django.utils import translation
 
 from tests.helpers.migrated import migrated_template
+from tests.helpers.order import slow_ones_spread
 
 
 def _answer_without_nagle() -> None:
@@ -208,11 +209,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [f"database: {connection.vendor} ({host})", f"clock: {clock}"]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     browser_dir = TESTS_DIR / "browser"
     for item in items:
         if item.path.is_relative_to(browser_dir):
             item.add_marker(pytest.mark.browser)
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = slow_ones_spread(items, workers)
 
 
 @pytest.fixture(autouse=True)

@@ -251,6 +251,7 @@ def integrity(path: Path) -> str:
         return str(db.execute("PRAGMA integrity_check").fetchone()[0])
 
 
+@pytest.mark.slow
 def test_a_backup_onto_the_live_database_or_its_files_is_refused(tmp_path: Path) -> None:
     """The serving database, its -wal, a symlink and a hard link to it: each refused before a
     byte is written, and the database stays whole, with its games, while a server serves it."""

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from game import deals, engine
 from tests.helpers.backups import (
     backup,
@@ -114,6 +116,7 @@ class Stream(threading.Thread):
             self.failure = error
 
 
+@pytest.mark.slow
 def test_a_backup_taken_mid_stream_restores_the_site_as_it_stood(tmp_path: Path) -> None:
     with scratch_database(tmp_path / "source") as source:
         if not is_postgres(source):

@@ -17,6 +17,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from game import engine
 from tests.web.live_gunicorn import (
     Player,
@@ -51,6 +53,7 @@ def kill_workers_now_and_then(server: Server, stop: threading.Event, killed: lis
             killed.append(pid)
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_no_acknowledged_move(tmp_path: Path) -> None:
     rng = random.Random(7)
     acknowledged: dict[int, str] = {}  # log index -> move the server said it played there

@@ -65,6 +65,7 @@ def health(server_port: int) -> tuple[int, str]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+@pytest.mark.slow
 def test_a_full_disk_fails_health_and_moves_say_try_again(tmp_path: Path) -> None:
     with small_disk(tmp_path / "disk") as disk:
         database_url = f"sqlite:///{disk / 'live.sqlite3'}"

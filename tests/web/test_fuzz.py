@@ -111,6 +111,7 @@ def test_the_url_patterns_name_the_game_endpoints() -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_garbage_never_breaks_a_view_or_touches_another_game(data: st.DataObject) -> None:
     victim_client = Client()
     victim = start(victim_client)

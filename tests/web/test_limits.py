@@ -473,6 +473,7 @@ def searched_hint(client: Client, game: Game, address: str = "127.0.0.1") -> int
 
 
 @pytest.mark.usefixtures("rate_limits", "quick_hints")
+@pytest.mark.slow
 def test_searched_hints_are_limited_per_session_whatever_the_address(client: Client) -> None:
     """A script that spreads one session's hints over many addresses meets the session's
     limit."""
@@ -507,6 +508,7 @@ def test_searched_hints_are_limited_per_address_whatever_the_session() -> None:
 
 
 @pytest.mark.usefixtures("rate_limits")
+@pytest.mark.slow
 def test_a_hint_found_in_the_cache_counts_against_no_limit(client: Client) -> None:
     game = start(client)
     per_session = limit_of(limits.HINT.per_session)

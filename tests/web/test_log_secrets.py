@@ -11,6 +11,8 @@ import string
 import time
 from pathlib import Path
 
+import pytest
+
 from lucie.logmask import mask
 from tests.web.live_gunicorn import running_gunicorn
 
@@ -20,6 +22,7 @@ def session_key() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(32))
 
 
+@pytest.mark.slow
 def test_no_secret_reaches_a_log_line(tmp_path: Path) -> None:
     embed, challenge, replay = (secrets.token_urlsafe(24) for _ in range(3))
     code, key = "ABCDEF2345", session_key()

@@ -12,6 +12,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.web.live_gunicorn import running_gunicorn
 
 
@@ -39,6 +41,7 @@ def alive(pid: int) -> bool:
     return state is not None and state[1] != "Z"  # a zombie holds no memory and runs nothing
 
 
+@pytest.mark.slow
 def test_a_sigkilled_worker_leaves_no_compute_process_running(tmp_path: Path) -> None:
     # The worker's own memory as its cache: with CI's shared Redis an earlier test's server may
     # have kept this deal's hint, and then no search (and no compute process) is started.

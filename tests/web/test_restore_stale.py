@@ -77,6 +77,7 @@ def python(database_url: str, code: str, *args: str, **env: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_documented_restore_forgets_the_caches_sessions_and_figures(tmp_path: Path) -> None:
     with redis_server() as redis, scratch_database(tmp_path / "db") as database_url:
         cache = {"CACHE_URL": redis.url}

@@ -75,6 +75,7 @@ def frozen(settings: Any) -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("frozen")
+@pytest.mark.slow
 def test_a_flood_of_fresh_boards_searches_no_more_than_the_clients_hint_budget() -> None:
     script = Client(REMOTE_ADDR=SCRIPT)
     budget = int(limits.HINT.per_address.split("/")[0])  # type: ignore[union-attr]
@@ -102,6 +103,7 @@ def test_a_flood_of_fresh_boards_searches_no_more_than_the_clients_hint_budget()
 
 
 @pytest.mark.usefixtures("frozen")
+@pytest.mark.slow
 def test_a_kept_hint_costs_a_page_view_nothing_from_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -69,6 +69,7 @@ def test_twenty_clients_on_one_game_are_serialized_by_the_row_lock() -> None:
     check(outcome, game.deal_number, game.rules, game.moves.split(), game.move_count)
 
 
+@pytest.mark.slow
 def test_twenty_clients_on_one_game_through_gunicorn(tmp_path: Path) -> None:
     with running_gunicorn(tmp_path, workers=2, threads=4) as server:
         owner = server.player()

@@ -361,6 +361,7 @@ def test_the_embed_offers_the_challenge_on_the_site_and_sets_no_cookie() -> None
     )
 
 
+@pytest.mark.slow
 def test_a_script_sending_it_a_thousand_times_stores_nothing_more(client: Client) -> None:
     """1,000 requests, a challenge's page and its form in turn, from one browser: no row after the
     friend's one game (each request a fixed handful of queries on an index)."""

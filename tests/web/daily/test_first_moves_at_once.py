@@ -13,6 +13,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import pytest
 from django.utils.http import urlencode
 
 from game import deals, engine
@@ -36,6 +37,7 @@ def _first_move(number: int, rules: engine.Rules) -> str:
     return min(move.text for move in engine.legal_moves(engine.Position.start(number, rules)))
 
 
+@pytest.mark.slow
 def test_eight_first_moves_at_once_leave_one_daily_game(tmp_path: Path) -> None:
     # The site's first day: a fixed date on offer whatever today is.
     day = deals.site_start()

@@ -37,6 +37,7 @@ def forge_a_win(player: Client, line: tuple[str, ...], traveller: time_machine.T
     return game
 
 
+@pytest.mark.slow
 def test_ten_fresh_sessions_from_one_address_add_one_player_and_no_forged_best_time() -> None:
     line = winning_line()
     with time_machine.travel(CHEAT_DAY, tick=False) as traveller:
