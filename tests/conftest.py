@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import _pytest.python
 import pytest
 import time_machine
 from django.conf import settings
@@ -20,6 +21,7 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import translation
 
+from tests.helpers.frame_stack import fresh_chunk
 from tests.helpers.migrated import migrated_template
 from tests.helpers.order import slow_ones_spread
 
@@ -216,6 +218,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     items[:] = slow_ones_spread(items, workers)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> object | None:
+    """pytest's own call of the test function, at the start of a fresh chunk of the frame stack
+    (tests/helpers/frame_stack.py)."""
+    return fresh_chunk(lambda: _pytest.python.pytest_pyfunc_call(pyfuncitem))
 
 
 @pytest.fixture(autouse=True)
