@@ -11,13 +11,13 @@ import contextlib
 import re
 import sqlite3
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from game import engine
 from game.ops.pgdump import client
+from tests.helpers import forked
 from tests.web.live_gunicorn import ROOT, is_postgres, server_environment
 
 # What `manage.py backup` prints on success.
@@ -36,15 +36,10 @@ unreadable."""
 def manage(
     database_url: str, *args: str, timeout: float = 300, **env: str
 ) -> subprocess.CompletedProcess[str]:
-    """`python manage.py ARGS` against `database_url` (and `env`), as an operator would type it."""
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=server_environment(database_url, SECRET_KEY=SITE_KEY, **env),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    """`python manage.py ARGS` against `database_url` (and `env`), as an operator would type it
+    (in a process forked from one with Django imported: tests/helpers/forked.py)."""
+    environ = server_environment(database_url, SECRET_KEY=SITE_KEY, **env)
+    return forked.run("manage.py", *args, env=environ, cwd=ROOT, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -71,14 +66,8 @@ def seed(database_url: str, games: int, seed: int = 1) -> None:
         "import django; django.setup(); from tests.helpers.backups import seed_here; "
         f"seed_here({games}, {seed})"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=server_environment(database_url, SECRET_KEY=SITE_KEY),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    environ = server_environment(database_url, SECRET_KEY=SITE_KEY)
+    done = forked.run("-c", code, env=environ, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
 
 

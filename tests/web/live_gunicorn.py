@@ -29,6 +29,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from tests.helpers import forked
 from tests.helpers.migrated import migrated_template
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,13 +201,8 @@ def prepare(database_url: str, *, collectstatic: bool = False, **extra_env: str)
         return
     steps = ["migrate"] + ["collectstatic"] * collectstatic
     environ = server_environment(database_url, **extra_env)
-    subprocess.run(
-        [sys.executable, "-c", _PREPARE, *steps],
-        cwd=ROOT,
-        env=environ,
-        check=True,
-        timeout=120,
-    )
+    done = forked.run("-c", _PREPARE, *steps, env=environ, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def _copied_template(database_url: str) -> bool:

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from tests.helpers.processes import run_python
+from tests.helpers import forked
 from tests.web.live_gunicorn import ROOT
 
 COMPOSE = ROOT / "compose.yaml"
@@ -249,7 +249,7 @@ def test_the_apps_environment_passes_the_deploy_check(
     }
     environ.pop("DJANGO_SETTINGS_MODULE", None)
     environ.update({key: str(value) for key, value in services["app"]["environment"].items()})
-    result = run_python("manage.py", "check", "--deploy", "--fail-level", "WARNING", env=environ)
+    result = forked.run("manage.py", "check", "--deploy", "--fail-level", "WARNING", env=environ)
 
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -23,7 +23,7 @@ from lucie.env import (
     env_str,
 )
 from lucie.settings import database_config
-from tests.helpers.processes import run_python
+from tests.helpers import forked
 
 OUR_VARIABLES = (
     "DJANGO_DEBUG",
@@ -44,11 +44,12 @@ OUR_VARIABLES = (
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """Run manage.py in a fresh process with only `env` set among our variables."""
+    """Run manage.py in a process of its own (tests/helpers/forked.py) with only `env` set among
+    our variables."""
     environ = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
     environ.pop("DJANGO_SETTINGS_MODULE", None)
     environ.update(env)
-    return run_python("manage.py", *args, env=environ)
+    return forked.run("manage.py", *args, env=environ)
 
 
 PRODUCTION = {
