@@ -86,6 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
         # Searches in the test's own thread, where monkeypatches see them (test_limits.py runs
         # one through a compute process).
         COMPUTE_PROCESSES=False,
+        # The admin's login checks a password even for a user who does not exist, and the
+        # production hasher is made to take a fifth of a second of CPU (test_limits.py's login
+        # test spent 2 s on ten guesses). No test is about the hash itself.
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
     ).enable()
     # SQLite's test database is a file, not memory: an in-memory database is one connection that
     # the live server's threads would share, and two requests at once (a move and the timer's
