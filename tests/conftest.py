@@ -227,7 +227,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> object | None:
     """pytest's own call of the test function, at the start of a fresh chunk of the frame stack
-    (tests/helpers/frame_stack.py)."""
+    (tests/helpers/frame_stack.py). Not for a browser test: its pages are served by the live
+    server's own thread, and the browser is driven from greenlets that keep stacks of their own."""
+    if pyfuncitem.get_closest_marker("browser"):
+        return None
     return fresh_chunk(lambda: _pytest.python.pytest_pyfunc_call(pyfuncitem))
 
 
