@@ -9,8 +9,10 @@ the CPU of the pytest process running it and of the child processes that ended m
 that cost the most at the end of the run, each worker's figures added up.
 
 What it cannot see: a child still running when the test ends (a server a module's fixture keeps
-is counted in the test whose teardown waits for it), and processes that are not waited for (the
-compute processes of the test process's own search pool).
+is counted in the test whose teardown waits for it), processes that are not waited for (the
+compute processes of the test process's own search pool), and the commands
+tests/helpers/forked.py runs: they are its fork server's children, whose CPU reaches the
+pytest process only when that server ends with the run.
 """
 
 from __future__ import annotations
