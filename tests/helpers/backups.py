@@ -18,7 +18,7 @@ from typing import Any
 from game import engine
 from game.ops.pgdump import client
 from tests.helpers import forked
-from tests.web.live_gunicorn import ROOT, is_postgres, server_environment
+from tests.web.live_gunicorn import is_postgres, server_environment
 
 # What `manage.py backup` prints on success.
 WRITTEN = re.compile(
@@ -39,7 +39,7 @@ def manage(
     """`python manage.py ARGS` against `database_url` (and `env`), as an operator would type it
     (in a process forked from one with Django imported: tests/helpers/forked.py)."""
     environ = server_environment(database_url, SECRET_KEY=SITE_KEY, **env)
-    return forked.run("manage.py", *args, env=environ, cwd=ROOT, timeout=timeout)
+    return forked.run("manage.py", *args, env=environ, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def seed(database_url: str, games: int, seed: int = 1) -> None:
         f"seed_here({games}, {seed})"
     )
     environ = server_environment(database_url, SECRET_KEY=SITE_KEY)
-    done = forked.run("-c", code, env=environ, cwd=ROOT, timeout=300)
+    done = forked.run("-c", code, env=environ, timeout=300)
     assert done.returncode == 0, done.stderr
 
 

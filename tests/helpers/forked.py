@@ -5,15 +5,15 @@ A command a test runs as an operator would (a backup, a restore, a migration of 
 database) spent most of its CPU starting: importing Django, huey, redis, psycopg and Jinja took
 0.3 of the 0.46 s of CPU a small `manage.py backup` cost, and the backup tests start some sixty.
 A process forked from one that holds those modules skips that: 0.14 s. It is still a process of
-its own, with exactly the environment, arguments and working folder the test gives, its own
+its own, with exactly the environment and arguments the test gives, in the project's root, its own
 standard output and error, its exit code as Python gives it (a SystemExit's code, 1 and the
 traceback for an uncaught exception), and its settings read from that environment when Django
 sets up, as `python manage.py` does: the server imports nothing that reads the settings or the
 environment when imported (prometheus_client does, so it is not among them).
 
 Each pytest process starts its server on first use; a second command asked for while one runs
-(from another thread) gets a plain `subprocess.run`, as does a test that needs an interpreter
-with nothing imported (tests/engine/test_independence.py uses run_python).
+(from another thread) gets a plain `run_python` (tests/helpers/processes.py), as does a test that
+needs an interpreter with nothing imported (tests/engine/test_independence.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.processes import ROOT, run_python
 
 # Imported once by the server; none of them reads the settings or the environment on import.
 PRELOADED = (
@@ -50,8 +50,9 @@ PRELOADED = (
     "game.engine",
 )
 
-# The server: reads one job a line (JSON) on its standard input, forks, answers the child's
-# pid, then its exit code, each a line. The child leaves the loop and becomes the command.
+# The server (started in the project's root, where its children stay): reads one job a line
+# (JSON) on its standard input, forks, answers the child's pid, then its exit code, each a line.
+# The child leaves the loop and becomes the command.
 SERVER = """
 import importlib, json, os, runpy, sys
 for name in json.loads(sys.argv[1]):
@@ -70,7 +71,6 @@ def serve():
 
 job = serve()
 if job is not None:
-    os.chdir(job["cwd"])
     os.environ.clear()
     os.environ.update(job["env"])
     for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
@@ -124,7 +124,7 @@ class Server:
         return answer
 
     def run(
-        self, args: Sequence[str], env: Mapping[str, str], cwd: Path, timeout: float
+        self, args: Sequence[str], env: Mapping[str, str], timeout: float
     ) -> subprocess.CompletedProcess[str]:
         with tempfile.TemporaryDirectory(prefix="lucie-forked-") as folder:
             out, err = Path(folder) / "out", Path(folder) / "err"
@@ -132,8 +132,7 @@ class Server:
             err.touch()
             process = self._started()
             assert process.stdin is not None
-            job = {"args": list(args), "env": dict(env), "cwd": str(cwd),
-                   "out": str(out), "err": str(err)}  # fmt: skip
+            job = {"args": list(args), "env": dict(env), "out": str(out), "err": str(err)}
             process.stdin.write((json.dumps(job) + "\n").encode())
             process.stdin.flush()
             pid = self._answer(process, None)["pid"]
@@ -164,16 +163,14 @@ atexit.register(_server.stop)
 
 
 def run(
-    *args: str, env: Mapping[str, str], cwd: Path = ROOT, timeout: float = 120
+    *args: str, env: Mapping[str, str], timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    """`python ARGS` (a script and its arguments, or `-c CODE ...`) in `cwd` with exactly `env`,
-    its output as text and its exit code left to the caller, as `subprocess.run` would give."""
+    """`python ARGS` (a script and its arguments, or `-c CODE ...`) from the project's root with
+    exactly `env`, as tests/helpers/processes.py's `run_python` gives it, forked from the server
+    (a plain `run_python` while the server runs another command)."""
     if not _server.lock.acquire(blocking=False):
-        return subprocess.run(
-            [sys.executable, *args], cwd=cwd, env=dict(env), capture_output=True, text=True,
-            timeout=timeout, check=False,
-        )  # fmt: skip
+        return run_python(*args, env=env, timeout=timeout)
     try:
-        return _server.run(args, env, cwd, timeout)
+        return _server.run(args, env, timeout)
     finally:
         _server.lock.release()

@@ -201,7 +201,7 @@ def prepare(database_url: str, *, collectstatic: bool = False, **extra_env: str)
         return
     steps = ["migrate"] + ["collectstatic"] * collectstatic
     environ = server_environment(database_url, **extra_env)
-    done = forked.run("-c", _PREPARE, *steps, env=environ, cwd=ROOT, timeout=120)
+    done = forked.run("-c", _PREPARE, *steps, env=environ, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
 
 
