@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(/embed/g/)[^/\s?#\"']+"), r"\1<token>"),
@@ -45,8 +44,3 @@ class MaskSecrets(logging.Filter):
         if masked != message:
             record.msg, record.args = masked, ()
         return True
-
-
-def masked_atoms(atoms: dict[str, Any]) -> dict[str, Any]:
-    """gunicorn's access-log atoms with every text value masked."""
-    return {key: mask(value) if isinstance(value, str) else value for key, value in atoms.items()}
