@@ -138,7 +138,7 @@ def served(workdir: Path, **extra: str) -> Iterator[Server]:
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "lucie.wsgi",
-             "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
+             "--bind", f"127.0.0.1:{port}"],
             cwd=ROOT, env=environ, stdout=log, stderr=log,
         )  # fmt: skip
         server = Server(port, process, str(database), log_path)
@@ -467,13 +467,13 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 def looper(
     port: int, until: float, seed: int, path: str, answers: multiprocessing.Queue[Counts],
-    until_refused: bool,
+    until_refused: bool, headers: dict[str, str],
 ) -> None:  # fmt: skip
     """One client on the benchmark's address asking `path` (`{n}`: a fresh deal each time) one
     request after another until `until` (or its first refusal); puts its answers by status."""
     counts: Counts = {}
     rng = random.Random(seed)
-    player = Player(port, timeout=120)
+    player = Player(port, timeout=120, headers=dict(headers))
     while time.monotonic() < until:
         try:
             status = player.get(path.format(n=rng.randrange(1, 10**9))).status
@@ -485,14 +485,24 @@ def looper(
     answers.put(counts)
 
 
-def loop(port: int, seconds: float, clients: int, path: str, until_refused: bool = False) -> Counts:
+# What a proxy in front of the site adds to each request it passes on (the refusals part's server
+# reads the client's address from it): the benchmark's one address, as the direct clients have.
+PROXIED = {"X-Forwarded-For": "127.0.0.1"}
+
+
+def loop(
+    port: int, seconds: float, clients: int, path: str, until_refused: bool = False,
+    headers: dict[str, str] | None = None,
+) -> Counts:  # fmt: skip
     """`clients` looping clients, each a process of its own, for `seconds`; their answers."""
     until = time.monotonic() + seconds
     context = multiprocessing.get_context("fork")
     answers: multiprocessing.Queue[Counts] = context.Queue()
     processes = [
         context.Process(
-            target=looper, args=(port, until, seed, path, answers, until_refused), daemon=True
+            target=looper,
+            args=(port, until, seed, path, answers, until_refused, headers or {}),
+            daemon=True,
         )
         for seed in range(clients)
     ]
@@ -505,6 +515,22 @@ def loop(port: int, seconds: float, clients: int, path: str, until_refused: bool
     for process in processes:
         process.join(timeout=10)
     return counts
+
+
+def flooded_victim(
+    port: int, seconds: float, clients: int, headers: dict[str, str] | None = None
+) -> tuple[list[float], Counts]:
+    """The plain page, one request after another, while `clients` loop on the embed's hint on
+    fresh deals from the benchmark's one address; the page's timings and the clients' answers."""
+    flood: dict[str, Counts] = {}
+    thread = threading.Thread(
+        target=lambda: flood.update(answers=loop(port, seconds, clients, FLOODED, False, headers))
+    )
+    thread.start()
+    time.sleep(min(1.0, seconds / 2))  # let the flood build up
+    samples = victim(port, seconds - min(1.0, seconds / 2))
+    thread.join()
+    return samples, flood["answers"]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -524,12 +550,12 @@ def children_cpu() -> float:
 
 
 def cpu_per_request(
-    server: Server, seconds: float, clients: int, path: str
+    server: Server, seconds: float, clients: int, path: str, headers: dict[str, str] | None = None
 ) -> tuple[float, Counts]:
     """The CPU gunicorn's workers spend per request (ms) while `clients` loop on `path`."""
     workers = server.workers()
     before = sum(cpu_seconds(pid) for pid in workers)
-    counts = loop(server.port, seconds, clients, path)
+    counts = loop(server.port, seconds, clients, path, headers=headers)
     after = sum(cpu_seconds(pid) for pid in workers)
     if server.workers() != workers:
         raise SystemExit("a gunicorn worker was replaced during the run: its CPU is lost")
@@ -553,42 +579,53 @@ def refusal_lines(
     workdir: Path, seconds: float, clients: int, quiet_seconds: float, measure_seconds: float
 ) -> str:
     """gunicorn with the limits on and a Redis of its own as the cache (the counts shared by the
-    workers, as by servers sharing a cache). First the victim's page alone, then under
-    `clients` looping clients on one address asking the embed's hint on fresh deals (searched
-    until the address meets its limit, refused after); then the CPU the workers spend per
-    request, refusals only (the address past its limit) against the plain page."""
+    workers, as by servers sharing a cache), reading a proxy's X-Forwarded-For. First the
+    victim's page alone, then under `clients` looping clients on one address asking the embed's
+    hint on fresh deals (searched until the address meets its limit, refused after): straight
+    from the clients (their connections held a second after each refusal:
+    lucie/gunicorn_worker.py), then through a proxy (never held). Then the CPU the workers spend
+    per request, refusals only (the address past its limit, through the proxy, so that every
+    request is answered at once) against the plain page."""
     from tests.web.redis_server import start_redis
 
     redis = start_redis()
     try:
-        with served(workdir, CACHE_URL=redis.url) as server:
+        with served(workdir, CACHE_URL=redis.url, **LIMITS_ON) as server:
             load_before = load_average()
             workers = server.workers()
             cpu_before = sum(cpu_seconds(pid) for pid in workers), children_cpu()
-            quiet, loud, counts = victim_p99s(
-                server.port, seconds, clients, quiet_seconds, hints_only=True
-            )
+            quiet = p99(victim(server.port, quiet_seconds))
+            loud_samples, counts = flooded_victim(server.port, seconds, clients)
             server_cpu = sum(cpu_seconds(pid) for pid in workers) - cpu_before[0]
             clients_cpu = children_cpu() - cpu_before[1]
+            proxied_samples, proxied_counts = flooded_victim(
+                server.port, seconds, clients, PROXIED
+            )
             left = over_the_limit(server.port, clients, measure_seconds + 2)
-            refusal, refused = cpu_per_request(server, measure_seconds, clients, FLOODED)
+            refusal, refused = cpu_per_request(
+                server, measure_seconds, clients, FLOODED, PROXIED
+            )
             page, pages = cpu_per_request(server, measure_seconds, clients, VICTIM)
             load_after = load_average()
     finally:
         redis.process.kill()
+    loud, proxied = p99(loud_samples), p99(proxied_samples)
     return (
         f"refusal CPU {refusal:.2f} ms vs page {page:.2f} ms\n"
         f"  ratio {refusal / page:.3f}; gunicorn workers' utime+stime over {measure_seconds:g} s "
         f"of {clients} looping clients each: {sum(refused.values())} refusals (the embed's hint "
-        f"on fresh deals, one address past its limit, {left} s of its window left; answers: "
-        f"{format_counts(refused)}), "
+        f"on fresh deals, one address past its limit, through a proxy, {left} s of its window "
+        f"left; answers: {format_counts(refused)}), "
         f"{sum(pages.values())} pages ({VICTIM}: {format_counts(pages)})\n"
         f"victim p99 quiet {quiet:.1f} ms, under the flood {loud:.1f} ms "
         f"(ratio {loud / quiet:.2f})\n"
-        f"  {clients} looping clients on one address, the embed's hint on fresh deals, rate limits "
-        f"on; their answers: {format_counts(counts)}; CPU over the quiet and flooded runs: "
-        f"gunicorn's workers {server_cpu:.1f} s, the clients {clients_cpu:.1f} s (on the same "
-        f"two cores); load average {load_before} before, {load_after} after"
+        f"  {clients} looping clients on one address, the embed's hint on fresh deals for "
+        f"{seconds:g} s, rate limits on, straight from the clients; their answers: "
+        f"{format_counts(counts)}; CPU over the quiet and flooded runs: gunicorn's workers "
+        f"{server_cpu:.1f} s, the clients {clients_cpu:.1f} s (on the same two cores)\n"
+        f"  the same flood through a proxy (X-Forwarded-For; never held): victim p99 "
+        f"{proxied:.1f} ms (ratio {proxied / quiet:.2f}); answers: "
+        f"{format_counts(proxied_counts)}; load average {load_before} before, {load_after} after"
     )
 
 
