@@ -45,7 +45,9 @@ bind = [os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")]
 # several connections at once does not hold a whole process. Capped so a big host does not start
 # dozens of ~60 MB processes against one SQLite file.
 workers = _whole_number("WEB_CONCURRENCY", min(2 * _cores() + 1, 12))
-worker_class = "gthread"
+# gunicorn's threaded worker, which holds back a connection just refused by a rate limit before
+# reading its next request (lucie/gunicorn_worker.py; the mark is read by post_request below).
+worker_class = "lucie.gunicorn_worker.HoldingThreadWorker"
 threads = _whole_number("GUNICORN_THREADS", 2)
 
 # A request that has not answered in 30 s is stuck: the master kills the worker and starts another.
@@ -132,6 +134,15 @@ def post_worker_init(worker: Any) -> None:
         searches.start_computing()
     except Exception:
         worker.log.exception("could not start the worker's compute process")
+
+
+def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
+    # A request the early refusal answered: its connection waits before its next request is read.
+    from game.ops.early_refusal import HOLD_KEY
+
+    hold = getattr(worker, "hold", None)  # absent when another worker class is asked for
+    if hold is not None and environ.get(HOLD_KEY):
+        hold(environ["gunicorn.socket"])
 
 
 def child_exit(server: Any, worker: Any) -> None:

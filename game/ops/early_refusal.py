@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+HOLD_KEY = "lucie.hold_connection"
+"""Set in the environ of a request refused here: gunicorn's worker then waits before it reads the
+connection's next request (lucie/gunicorn_worker.py, through gunicorn.conf.py's post_request)."""
+
 HTMX_GRACE = 10
 """Refusals of a window that a board's htmx request still gets from its view (on the board)."""
 
@@ -243,6 +247,11 @@ class EarlyRefusal:
         if answered is None:
             return self.application(environ, start_response)
         request, response = answered
+        if limits.forwarded_address(request) is None:
+            # The client's own connection (no proxy's): under gunicorn it waits before its next
+            # request is read (lucie/gunicorn_worker.py), so a script looping past the limit asks
+            # once a second. A proxy's connection carries other people's requests: never held.
+            environ[HOLD_KEY] = True
         start_response(f"{response.status_code} {response.reason_phrase}", [*response.items()])
         # One log line and the metrics, as RequestLogMiddleware writes for every request;
         # not Django's "Too Many Requests" warning, which a flood would write as fast as it asks.

@@ -158,15 +158,22 @@ def client_address(request: HttpRequest) -> str:
     last address in it is used: the one the nearest proxy wrote, which a client cannot forge (a
     client can only put addresses before it). Without a usable header, the connection's address.
     """
+    return forwarded_address(request) or str(request.META.get("REMOTE_ADDR") or "0.0.0.0")
+
+
+def forwarded_address(request: HttpRequest) -> str | None:
+    """The address the proxy named (`LUCIE_CLIENT_ADDRESS_HEADER`'s last), or None when the
+    request carries no usable one: then it came straight from the client, on a connection of its
+    own."""
     header = settings.CLIENT_ADDRESS_HEADER
-    if header:
-        meta = "HTTP_" + header.upper().replace("-", "_")
-        listed = str(request.META.get(meta, "")).split(",")[-1].strip()
-        try:
-            return str(ipaddress.ip_address(listed))
-        except ValueError:
-            pass
-    return str(request.META.get("REMOTE_ADDR") or "0.0.0.0")
+    if not header:
+        return None
+    meta = "HTTP_" + header.upper().replace("-", "_")
+    listed = str(request.META.get(meta, "")).split(",")[-1].strip()
+    try:
+        return str(ipaddress.ip_address(listed))
+    except ValueError:
+        return None
 
 
 def client_network(request: HttpRequest) -> str:

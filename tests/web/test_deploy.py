@@ -51,7 +51,7 @@ def test_gunicorn_config_sizes_workers_from_the_cores(monkeypatch: pytest.Monkey
     cores = len(os.sched_getaffinity(0))
 
     assert config["workers"] == min(2 * cores + 1, 12)
-    assert config["worker_class"] == "gthread"
+    assert config["worker_class"] == "lucie.gunicorn_worker.HoldingThreadWorker"
     assert config["bind"] == ["127.0.0.1:8000"]
     assert config["control_socket_disable"] is True
     # Django logs each request (lucie.middleware.RequestLogMiddleware): one line, not two.

@@ -1,0 +1,90 @@
+"""A client's own connection refused in front of Django waits a second before its next request is
+read (lucie/gunicorn_worker.py), under gunicorn with the repository's config; a proxy's
+connection, which carries other people's requests, never waits, nor does anyone else."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lucie.gunicorn_worker import HOLD_SECONDS
+from tests.web.live_gunicorn import Player, Server, running_gunicorn
+
+pytestmark = [pytest.mark.slow, pytest.mark.timed]
+
+# The embed's first change of a fresh deal counts against new games (limits.START, 60 a minute
+# from one address): cheap to use up, and guarded by the front.
+NEW_GAME = "/embed/deal/{n}/redeal/"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    # One worker, so one memory of the counts: the cache is the worker's own (no CACHE_URL), so
+    # no other test's server shares this one's counts. The client's address is read from
+    # X-Forwarded-For when a request carries one, as behind a proxy.
+    with running_gunicorn(
+        tmp_path, workers=1, CACHE_URL="", LUCIE_RATE_LIMITS="1",
+        LUCIE_CLIENT_ADDRESS_HEADER="X-Forwarded-For",
+    ) as server:  # fmt: skip
+        yield server
+
+
+def new_game(player: Player, number: int) -> tuple[int, float]:
+    """The status of a new embed game's first change, and how long its answer took."""
+    started = time.monotonic()
+    status = player.post(NEW_GAME.format(n=number), {"n": 0}, htmx=False).status
+    return status, time.monotonic() - started
+
+
+def past_the_limit(player: Player) -> None:
+    """New games from the player's address until the front refuses one (the view refuses the
+    first; the front the ones after, once the count is past the limit)."""
+    for number in range(1, 400):
+        status, _took = new_game(player, number)
+        if status == 429:
+            break
+    else:
+        raise AssertionError("the limit on new games was never met")
+    status, _took = new_game(player, 1000)
+    assert status == 429
+
+
+def test_a_clients_next_request_after_a_refusal_waits_and_no_one_else_does(
+    server: Server,
+) -> None:
+    script = Player(server.port)
+    past_the_limit(script)
+    # The refusal just written left at once; the script's next request on that connection is
+    # read a second later.
+    status, took = new_game(script, 1001)
+    assert status == 429
+    assert took >= HOLD_SECONDS * 0.9
+
+    # Meanwhile another browser on the same address is answered at once (the wait holds no
+    # thread of the worker's).
+    neighbour = Player(server.port)
+    started = time.monotonic()
+    assert neighbour.get("/rules/").status == 200
+    assert time.monotonic() - started < HOLD_SECONDS * 0.9
+
+    # Through a proxy (the address in X-Forwarded-For), the same address's refusals are never
+    # held: the proxy's connection may carry someone else's request next.
+    proxy = Player(server.port, headers={"X-Forwarded-For": "127.0.0.1"})
+    started = time.monotonic()
+    statuses = [new_game(proxy, 2000 + n)[0] for n in range(5)]
+    assert statuses == [429] * 5
+    assert time.monotonic() - started < 3 * HOLD_SECONDS  # held, 4 s at least
+
+
+def test_a_held_connection_does_not_keep_the_server_from_stopping(server: Server) -> None:
+    script = Player(server.port)
+    past_the_limit(script)  # its connection is held now
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    server.process.wait(timeout=20)
+    assert time.monotonic() - started < 10
+    assert server.process.returncode == 0
