@@ -21,9 +21,11 @@ and prints issue 11's lines, each followed by an indented line of detail:
 - `refusal CPU A ms vs page B ms` and `victim p99 quiet A ms, under the flood B ms (ratio R)`
   (issue 47): with a Redis of its own as the cache and the limits on, the CPU gunicorn's workers
   spend per request (utime + stime from /proc around a run, divided by the requests) on refused
-  embed hints from one address past its limit against `/rules/` (goal: A under B / 10), and the
-  plain page's p99 alone and under `--attackers` clients looping on the embed's hint from one
-  address (goal: R at most 3), with the CPU the workers and the clients spent.
+  embed hints from one address past its limit, sent as through a proxy (never held), against
+  `/rules/` (goal: A under B / 10), and the plain page's p99 alone and under `--attackers`
+  clients looping on the embed's hint from one address straight from the clients, whose
+  connections are held a second after each refusal (goal: R at most 3), with the CPU the
+  workers and the clients spent; then the same flood through a proxy.
 - `hint p99: X ms (default rules), Y ms (worst rule set)`: the embed hint on fresh deals, quiet
   server, under the default rules and under the rule set whose p99 is worst (each of the 126 rule
   sets on a few deals).
