@@ -12,11 +12,12 @@ leaves at once; what waits is the next request on that connection, the one that 
 likely be refused again. The wait holds no thread: the connection sits in a list until its time
 comes, then goes back to the poller as any kept-alive connection does.
 
-Who never meets it: a person (a board's own requests are refused by their view, on the board, for
-a while before the front refuses them), and anyone behind a proxy. A proxy's connection carries
-other people's requests, so a request that names its client in the proxy's header
-(`LUCIE_CLIENT_ADDRESS_HEADER`) is never held; there the proxy's own per-address limit is the
-answer to a flood (docs/operating.md).
+Who never meets it: a player at a board (a board's own htmx requests are never held, so that on
+an address shared past its limit, a school's say, the player's next move is read at once), and
+anyone behind a proxy. A proxy's connection carries other people's requests, so a request that
+names its client in the proxy's header (`LUCIE_CLIENT_ADDRESS_HEADER`) is never held; there the
+proxy's own per-address limit is the answer to a flood (docs/operating.md). The front decides
+(`game/ops/early_refusal.py`'s `held`).
 
 A held connection counts against `worker_connections` as an idle kept-alive one does, for no
 longer (HOLD_SECONDS is below gunicorn's keep-alive timeout). Named by gunicorn.conf.py's

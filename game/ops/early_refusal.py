@@ -247,10 +247,7 @@ class EarlyRefusal:
         if answered is None:
             return self.application(environ, start_response)
         request, response = answered
-        if limits.forwarded_address(request) is None:
-            # The client's own connection (no proxy's): under gunicorn it waits before its next
-            # request is read (lucie/gunicorn_worker.py), so a script looping past the limit asks
-            # once a second. A proxy's connection carries other people's requests: never held.
+        if held(request):
             environ[HOLD_KEY] = True
         start_response(f"{response.status_code} {response.reason_phrase}", [*response.items()])
         # One log line and the metrics, as RequestLogMiddleware writes for every request;
@@ -279,6 +276,18 @@ class EarlyRefusal:
         response = refusal(self.body(language, guarded.embed), request, language,
                            guarded.embed, retry_after)  # fmt: skip
         return request, self.security.process_response(request, response)
+
+
+def held(request: HttpRequest) -> bool:
+    """Whether the connection of a request refused here waits before its next request is read
+    (under gunicorn: lucie/gunicorn_worker.py), so that a script looping past a limit asks once a
+    second. Only a client's own connection that no person is behind: not a proxy's, which
+    carries other people's requests next, and not a board's own htmx request, which is a
+    player's browser (on an address shared past its limit, a school's say, that player's next
+    move may go on the same connection)."""
+    return (
+        limits.forwarded_address(request) is None and request.headers.get("HX-Request") != "true"
+    )
 
 
 VIEW = "early-refusal"

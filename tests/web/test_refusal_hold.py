@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lucie.gunicorn_worker import HOLD_SECONDS
-from tests.web.live_gunicorn import Player, Server, running_gunicorn
+from tests.web.live_gunicorn import Answer, Player, Server, running_gunicorn
 
 pytestmark = [pytest.mark.slow, pytest.mark.timed]
 
@@ -53,6 +53,11 @@ def past_the_limit(player: Player) -> None:
     assert status == 429
 
 
+def refused_in_front(answer: Answer) -> bool:
+    """Whether the front answered: its short page, not a board saying why (the view's)."""
+    return answer.status == 429 and 'id="board"' not in answer.body
+
+
 def test_a_clients_next_request_after_a_refusal_waits_and_no_one_else_does(
     server: Server,
 ) -> None:
@@ -78,6 +83,26 @@ def test_a_clients_next_request_after_a_refusal_waits_and_no_one_else_does(
     statuses = [new_game(proxy, 2000 + n)[0] for n in range(5)]
     assert statuses == [429] * 5
     assert time.monotonic() - started < 3 * HOLD_SECONDS  # held, 4 s at least
+
+
+def test_a_boards_own_request_is_never_held(server: Server) -> None:
+    """A board's htmx request is a player's browser: on an address past its limit (a school's,
+    say), its refusal leaves the connection free for the player's next move."""
+    past_the_limit(Player(server.port))
+    board = Player(server.port)
+    statuses = []
+    started = time.monotonic()
+    for number in range(3000, 3020):  # its grace from the view first, then the front's refusals
+        answer = board.post(NEW_GAME.format(n=number), {"n": 0}, htmx=True)
+        statuses.append(answer.status)
+        if refused_in_front(answer):
+            break
+    else:
+        raise AssertionError(f"the front never refused the board's request: {statuses}")
+    for number in range(4000, 4004):
+        assert refused_in_front(board.post(NEW_GAME.format(n=number), {"n": 0}, htmx=True))
+    # Held, the four requests after the front's first refusal would take 4 s at least.
+    assert time.monotonic() - started < 3 * HOLD_SECONDS
 
 
 def test_a_held_connection_does_not_keep_the_server_from_stopping(server: Server) -> None:
