@@ -56,7 +56,9 @@ class HoldingThreadWorker(ThreadWorker):  # type: ignore[misc]
         fileno = conn.sock.fileno()
         if fileno in self.to_hold:
             self.to_hold.discard(fileno)
-            if self.alive and not fs.cancelled() and fs.result() is True:
+            # Only a kept-alive answer is held: gunicorn's own path closes the rest (and reads a
+            # failed request's exception, which must not be raised here).
+            if self.alive and kept_alive(fs):
                 self.held.append((time.monotonic() + HOLD_SECONDS, conn, fs))
                 return
         super().finish_request(conn, fs)
@@ -74,3 +76,9 @@ class HoldingThreadWorker(ThreadWorker):  # type: ignore[misc]
         while self.held and (force or self.held[0][0] <= now):
             _until, conn, fs = self.held.popleft()
             super().finish_request(conn, fs)
+
+
+def kept_alive(fs: Future[Any]) -> bool:
+    """Whether the request ended with its connection kept alive (gunicorn's `handle` answered
+    True), without raising what a failed one raised."""
+    return not fs.cancelled() and fs.exception() is None and fs.result() is True
