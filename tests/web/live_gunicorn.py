@@ -31,8 +31,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from tests.helpers import forked
 from tests.helpers.migrated import migrated_template
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.processes import ROOT
 
 # Variables of ours that the test process may carry and the server must not inherit.
 DROPPED = (
