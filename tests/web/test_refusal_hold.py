@@ -5,6 +5,7 @@ connection, which carries other people's requests, never waits, nor does anyone 
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,9 @@ from lucie.gunicorn_worker import HOLD_SECONDS
 from tests.web.live_gunicorn import Answer, Player, Server, running_gunicorn
 
 pytestmark = [pytest.mark.slow, pytest.mark.timed]
+
+# The fixture's server: one worker of this many threads.
+THREADS = 2
 
 # The embed's first change of a fresh deal counts against new games (limits.START, 60 a minute
 # from one address): cheap to use up, and guarded by the front.
@@ -27,7 +31,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     # no other test's server shares this one's counts. The client's address is read from
     # X-Forwarded-For when a request carries one, as behind a proxy.
     with running_gunicorn(
-        tmp_path, workers=1, CACHE_URL="", LUCIE_RATE_LIMITS="1",
+        tmp_path, workers=1, threads=THREADS, CACHE_URL="", LUCIE_RATE_LIMITS="1",
         LUCIE_CLIENT_ADDRESS_HEADER="X-Forwarded-For",
     ) as server:  # fmt: skip
         yield server
@@ -78,8 +82,25 @@ def test_a_clients_next_request_after_a_refusal_waits_and_no_one_else_does(
     assert status == 429
     assert took >= HOLD_SECONDS * 0.9
 
-    # Meanwhile another browser on the same address is answered (the wait holds no thread).
-    assert Player(server.port).get("/rules/").status == 200
+    # The wait holds no thread: with more connections held than the worker has threads (the
+    # fixture's one worker has two), another browser's request is answered before any of them.
+    scripts = [Player(server.port) for _ in range(THREADS + 1)]
+    for number, held in enumerate(scripts, start=1100):
+        assert new_game(held, number)[0] == 429  # refused in front: held from now on
+    ended: dict[int, float] = {}
+
+    def asked_again(index: int) -> None:
+        new_game(scripts[index], 1200 + index)
+        ended[index] = time.monotonic()
+
+    waiting = [threading.Thread(target=asked_again, args=(n,)) for n in range(len(scripts))]
+    for thread in waiting:
+        thread.start()
+    assert Player(server.port).get("/ping").status == 200
+    answered = time.monotonic()
+    for thread in waiting:
+        thread.join()
+    assert answered < min(ended.values()), (answered, ended)
 
     # Through a proxy (the address in X-Forwarded-For), the same address's refusals are never
     # held: the proxy's connection may carry someone else's request next.
