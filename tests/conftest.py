@@ -63,6 +63,7 @@ def moved_clock() -> dt.datetime | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_Order(), "lucie-order")
     moment = moved_clock()
     if moment is not None:
         # Started before Django or any test reads the clock; every thread (the live server's
@@ -216,12 +217,22 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under tests/browser is marked `browser`, before `-m` selects on the marks."""
     browser_dir = TESTS_DIR / "browser"
     for item in items:
         if item.path.is_relative_to(browser_dir):
             item.add_marker(pytest.mark.browser)
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    items[:] = slow_ones_spread(items, workers)
+
+
+class _Order:
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        """The run's order (tests/helpers/order.py), once `-m` has left only the tests that run:
+        pytest-xdist splits that list, not the whole suite."""
+        workers = getattr(config, "workerinput", {}).get("workercount", 1)
+        items[:] = slow_ones_spread(items, workers)
 
 
 @pytest.hookimpl(tryfirst=True)

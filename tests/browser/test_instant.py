@@ -211,6 +211,7 @@ def desktop(browser: Browser) -> Iterator[Page]:
 # One test per device, so that the two halves run on two of CI's workers at once.
 @whole_games
 @pytest.mark.timed
+@pytest.mark.slow(seconds=60)
 @pytest.mark.parametrize("device", ["mouse", "finger"])
 def test_tap_to_card_in_place_over_whole_games_by_mouse_and_finger(
     browser: Browser, live_server: LiveServer, device: str
@@ -243,6 +244,7 @@ def test_tap_to_card_in_place_over_whole_games_by_mouse_and_finger(
 # still buried on screen (three product bugs showed only there: docs/frontend.md).
 @whole_games
 @pytest.mark.timed
+@pytest.mark.slow(seconds=50)
 @pytest.mark.parametrize("latency", [LATENCY_MS, 480])
 def test_a_fast_player_loses_and_doubles_nothing(
     phone: Page, live_server: LiveServer, latency: int
@@ -407,6 +409,7 @@ def test_the_screen_reader_hears_each_move_once(desktop: Page, live_server: Live
 
 
 @pytest.mark.timed
+@pytest.mark.slow(seconds=12)
 def test_the_embed_plays_instantly_too(desktop: Page, live_server: LiveServer) -> None:
     page = desktop
     page.goto(f"{live_server.url}/embed/deal/11/")

@@ -110,6 +110,7 @@ def board_with_its_hint(page: Page) -> None:
 
 
 @pytest.mark.timed
+@pytest.mark.slow(seconds=70)
 def test_undo_redo_hint_and_redeal_show_in_one_frame(
     live_server: LiveServer, browser: Browser
 ) -> None:
@@ -178,6 +179,7 @@ PRESSES = 20
 
 
 @pytest.mark.timed
+@pytest.mark.slow(seconds=40)
 def test_each_stage_of_the_hint_lights_in_one_frame(
     live_server: LiveServer, browser: Browser
 ) -> None:
@@ -303,9 +305,18 @@ def hints_after_auto_moves(
         page.close()
 
 
-# One test per way of reaching a board, so that CI's two workers share them.
+# One test per way of reaching a board, so that CI's workers share them; each with the seconds
+# it takes alone at 400 ms of latency, so that the longest start first (tests/helpers/order.py).
 @pytest.mark.timed
-@pytest.mark.parametrize("reached_by", ["undo-redo", "redeal", "load", "auto"])
+@pytest.mark.parametrize(
+    "reached_by",
+    [
+        pytest.param("undo-redo", marks=pytest.mark.slow(seconds=80)),
+        pytest.param("redeal", marks=pytest.mark.slow(seconds=50)),
+        pytest.param("load", marks=pytest.mark.slow(seconds=20)),
+        pytest.param("auto", marks=pytest.mark.slow(seconds=50)),
+    ],
+)
 def test_the_first_hint_on_any_board_lights_in_one_frame(
     live_server: LiveServer, browser: Browser, reached_by: str
 ) -> None:
