@@ -64,6 +64,18 @@ def _job(database_url: str) -> dict[str, object]:
     return found[0]
 
 
+def _job_settled(database_url: str, seconds: float = 15) -> dict[str, object]:
+    """The review's job row once it is no longer running. The worker saves the review's last
+    step (the page then says done) and marks its job done just after, in a statement of its own
+    (game/ops/leases.py: `run`): a page polled in between saw the review done and the row still
+    running (a CI rehearsal of 7 December 2026). A worker killed in between leaves its job to be
+    claimed again when its lease lapses, and the next holder finds the review done."""
+    deadline = time.monotonic() + seconds
+    while (job := _job(database_url))["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return job
+
+
 def _until_done(player: Player, game: int, seconds: float) -> tuple[str, float]:
     started = time.monotonic()
     state = "working"
@@ -105,7 +117,7 @@ def test_a_worker_killed_mid_review_hands_it_on_and_the_polling_page_sees_it_don
             state, _ = _until_done(player, game, DONE_WITHIN)
             took = time.monotonic() - killed
             assert worker.poll() is None, log.read_text()[-2000:]
-            job = _job(server.database_url)
+            job = _job_settled(server.database_url)
     assert state == "done", log.read_text()[-3000:]
     assert took < DONE_WITHIN
     assert (job["state"], job["attempts"]) == ("done", 2)  # the killed try, then another
