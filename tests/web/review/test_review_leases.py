@@ -24,7 +24,8 @@ from tests.helpers.review import burners, lost_over_http
 from tests.web.live_gunicorn import Player, queue_workers, running_gunicorn
 from tests.web.redis_server import RedisServer, redis_server
 
-pytestmark = pytest.mark.slow
+# Workers killed, frozen and started again, leases waited out: about 20 s each alone.
+pytestmark = pytest.mark.slow(seconds=20)
 
 LOSS = 11  # a deal the greedy hint loses in 47 moves
 # Patience, not a budget: a lease lapses in seconds, but a niced worker on a machine loaded by
