@@ -12,6 +12,9 @@ the database as restored.
 - The caches: every key under the site's prefix in each configured cache that is shared (Redis:
   the sessions and the default cache) is deleted, never the whole Redis database (the queue or
   another site may share it). A cache in a process's own memory goes with the stopped process.
+  The site's own Redis client gives up after 100 ms, so that a request never waits on the cache
+  (lucie/settings.py); the restore, an operator's command, waits up to PATIENT_SECONDS for each
+  answer instead: a busy Redis made a restore say the cache could not be emptied.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.utils import timezone
@@ -31,6 +35,8 @@ FENCE = "restore-fence"
 """The `Beat` row that stands in every claim's way while `manage.py restore` runs."""
 FENCE_SECONDS = 3600
 """A fence older than this is a restore that died midway: ignored."""
+PATIENT_SECONDS = 5.0
+"""How long the restore waits for each of Redis's answers when it forgets the caches' keys."""
 
 
 def raise_fence(detail: str = "a restore is running") -> None:
@@ -64,15 +70,22 @@ def forget_caches() -> int:
 
 
 def _forget_redis(cache: object, prefix: str) -> int:
-    client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+    # The cache's write server (the first it names), with a client of the restore's own patience.
+    url = cache._cache._servers[0]  # type: ignore[attr-defined]
+    client = redis.Redis.from_url(
+        url, socket_timeout=PATIENT_SECONDS, socket_connect_timeout=PATIENT_SECONDS
+    )
     pattern = f"{prefix}:*" if prefix else "*"
     forgotten = 0
     batch: list[bytes] = []
-    for key in client.scan_iter(match=pattern, count=1000):
-        batch.append(key)
-        if len(batch) >= 1000:
+    try:
+        for key in client.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                forgotten += int(client.delete(*batch))
+                batch = []
+        if batch:
             forgotten += int(client.delete(*batch))
-            batch = []
-    if batch:
-        forgotten += int(client.delete(*batch))
+    finally:
+        client.close()
     return forgotten

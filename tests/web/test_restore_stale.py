@@ -10,9 +10,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
+from django.test import override_settings
 
 from game.ops import asking, fence, leases
 from game.ops.jobs import Job
@@ -117,3 +121,32 @@ def test_no_job_is_taken_while_a_restores_fence_stands(monkeypatch: pytest.Monke
     leases.run.call_local("review:fenced")
     assert done == ["7"]
     assert Job.objects.get(key="review:fenced").state == Job.State.DONE
+
+
+def test_a_redis_slower_than_a_requests_timeout_is_still_emptied() -> None:
+    """The site's cache client gives up after 100 ms; the restore's forgetting of the keys waits
+    for a busy Redis (a CI rehearsal of 7 December 2026 failed a restore so, on a loaded
+    machine). Here Redis is frozen for half a second while the keys are forgotten."""
+    with redis_server() as redis:
+        config = {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis.url,
+            "KEY_PREFIX": "lucie",
+            "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
+        }
+        with override_settings(CACHES={"default": config, "sessions": config}):
+            thaw = threading.Timer(0.5, redis.thaw)
+            try:
+                caches["default"].set("made", "after the backup")
+                caches["default"].set("figure", 42)
+                redis.freeze()
+                thaw.start()
+                began = time.monotonic()
+                forgotten = fence.forget_caches()
+                assert time.monotonic() - began >= 0.4  # it waited for the frozen Redis
+                assert forgotten == 2
+                assert caches["default"].get("made") is None
+            finally:
+                thaw.cancel()
+                redis.thaw()
+                caches["default"].close()
