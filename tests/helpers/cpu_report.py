@@ -8,15 +8,9 @@ the CPU of the pytest process running it and of the child processes that ended m
 `manage.py` run, a gunicorn the test started and stopped), and prints the files and the tests
 that cost the most at the end of the run, each worker's figures added up.
 
-For a browser test it also counts what the processes under the pytest process that are still
-running spent meanwhile (read from /proc): the browser, which Playwright's driver starts once
-per worker and no one waits for until the run ends, so that its CPU would otherwise be counted
-nowhere (in a CI rehearsal of 7 December 2026 the machine spent 2,319 s of CPU while the parts
-counted 1,373 s). It reads /proc twice per test, so only for browser tests.
-
-What it cannot see: a child still running when a test without a browser ends (a server a
-module's fixture keeps is counted in the test whose teardown waits for it), processes that are
-not waited for (the compute processes of the test process's own search pool), and the commands
+What it cannot see: a child still running when the test ends (a server a module's fixture keeps
+is counted in the test whose teardown waits for it), processes that are not waited for (the
+compute processes of the test process's own search pool), and the commands
 tests/helpers/forked.py runs: they are its fork server's children, whose CPU reaches the
 pytest process only when that server ends with the run.
 """
@@ -47,37 +41,6 @@ def _cpu() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def running_below(root: int) -> dict[int, float]:
-    """The user and system CPU, in seconds, of each process still running under `root` (its
-    children, theirs, and so on), read from /proc."""
-    parents: dict[int, int] = {}
-    spent: dict[int, float] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # ended meanwhile
-        pid = int(stat.parent.name)
-        parents[pid] = int(fields[1])
-        spent[pid] = (int(fields[11]) + int(fields[12])) / TICKS
-    below: dict[int, float] = {}
-    for pid in spent:
-        parent = parents.get(pid, 0)
-        while parent > 1 and parent != root:
-            parent = parents.get(parent, 0)
-        if parent == root:
-            below[pid] = spent[pid]
-    return below
-
-
-def running_spent(before: dict[int, float], after: dict[int, float]) -> float:
-    """What the processes running at the end spent since `before` (all of it for a new one)."""
-    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
-
-
 class CpuReport:
     def __init__(self, run: str, *, reports: bool) -> None:
         self.run = run
@@ -86,15 +49,10 @@ class CpuReport:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, None, None]:
-        browser = item.get_closest_marker("browser") is not None
-        running = running_below(os.getpid()) if browser else {}
         own, children = _cpu()
         yield
         own_after, children_after = _cpu()
-        spent = children_after - children
-        if browser:
-            spent += running_spent(running, running_below(os.getpid()))
-        self.rows.append((item.nodeid, own_after - own, spent))
+        self.rows.append((item.nodeid, own_after - own, children_after - children))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
@@ -119,7 +77,7 @@ def summary(rows: list[Row]) -> list[str]:
     own = sum(row[1] for row in rows)
     children = sum(row[2] for row in rows)
     lines = [f"{len(rows)} tests: {own + children:.0f} s of CPU ({own:.0f} s in pytest, "
-             f"{children:.0f} s in the processes below it)"]  # fmt: skip
+             f"{children:.0f} s in the processes they started and waited for)"]  # fmt: skip
     by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for test, own_cpu, children_cpu in rows:
         totals = by_file[test.split("::")[0]]
