@@ -70,11 +70,12 @@ def forget_caches() -> int:
 
 
 def _forget_redis(cache: object, prefix: str) -> int:
-    # The cache's write server (the first it names), with a client of the restore's own patience.
-    url = cache._cache._servers[0]  # type: ignore[attr-defined]
-    client = redis.Redis.from_url(
-        url, socket_timeout=PATIENT_SECONDS, socket_connect_timeout=PATIENT_SECONDS
-    )
+    # A pool made as Django's own client makes its write pool (the first server named, the
+    # cache's OPTIONS: a password or a parser there stays), with the restore's patience.
+    site = cache._cache  # type: ignore[attr-defined]
+    patient = {"socket_timeout": PATIENT_SECONDS, "socket_connect_timeout": PATIENT_SECONDS}
+    pool = site._pool_class.from_url(site._servers[0], **{**site._pool_options, **patient})
+    client = redis.Redis(connection_pool=pool)
     pattern = f"{prefix}:*" if prefix else "*"
     forgotten = 0
     batch: list[bytes] = []
@@ -88,4 +89,5 @@ def _forget_redis(cache: object, prefix: str) -> int:
             forgotten += int(client.delete(*batch))
     finally:
         client.close()
+        pool.disconnect()
     return forgotten

@@ -100,6 +100,7 @@ def test_a_clients_next_request_after_a_refusal_waits_and_no_one_else_does(
     answered = time.monotonic()
     for thread in waiting:
         thread.join()
+    assert len(ended) == len(scripts), ended  # each held script was answered again
     assert answered < min(ended.values()), (answered, ended)
 
     # Through a proxy (the address in X-Forwarded-For), the same address's refusals are never
