@@ -1,6 +1,7 @@
 """The embed in real Chromium, framed cross-site: an outer page served by a tiny HTTP server on
 127.0.0.2 holds an iframe of the live server on localhost (different sites, so the frame gets no
-first-party cookies and, in this Chromium's default profile, no storage either).
+first-party cookies; Chromium's headless shell gives it partitioned storage, the full Chromium's
+default profile none).
 
 Moves are worked out with the engine from the deal the frame shows and made through the UI only.
 """
@@ -27,6 +28,7 @@ from tests.helpers.framed import (
     OuterSite,
     a_card_move,
     board,
+    denying_frames,
     embed_frame,
     frame,
     game_cookies,
@@ -108,15 +110,29 @@ def test_play_in_a_frame_on_another_site(
     # No cookie for the game's host, ever.
     assert game_cookies(page.context) == []
 
-    # Reloading the outer page: the frame starts again from its src. This Chromium denies
-    # storage to cross-site frames (third-party cookies blocked), so nothing can be remembered
-    # and today's deal starts afresh, as docs/playing.md "Embedding" says.
-    page.reload()
-    expect(board(page)).to_have_attribute("data-moves", "0")
-    expect(board(page)).to_have_attribute("data-token", "")
-    assert embed_frame(page).url == f"{live_server.url}/embed/"
-    assert game_cookies(page.context) == []
     assert errors == []
+
+
+def test_outer_reload_starts_afresh_where_the_browser_denies_frames_storage(
+    browser_type: BrowserType, browser_type_launch_args: dict[str, Any], outer: OuterSite
+) -> None:
+    """Reloading the outer page starts the frame again from its src. A browser that denies
+    storage to cross-site frames (the full Chromium, third-party cookies blocked) lets nothing be
+    remembered, so today's deal starts afresh, as docs/playing.md "Embedding" says."""
+    with denying_frames(browser_type, browser_type_launch_args) as context:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        mirror = open_frame(page, outer)
+        tap(page, a_card_move(mirror), 1)
+        token = board(page).get_attribute("data-token")
+        assert token
+        page.reload()
+        expect(board(page)).to_have_attribute("data-moves", "0")
+        expect(board(page)).to_have_attribute("data-token", "")
+        assert embed_frame(page).url == outer.src
+        assert game_cookies(context) == []
+        assert errors == []
 
 
 def test_outer_reload_resumes_the_game_where_the_frame_may_keep_storage(

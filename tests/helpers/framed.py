@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import (
     BrowserContext,
     BrowserType,
@@ -51,6 +53,7 @@ class OuterSite:
                 pass
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Handler)
+        self.src = src
         self.url = f"http://127.0.0.2:{self.server.server_address[1]}/"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -131,3 +134,30 @@ def storing_frames(
         yield context
     finally:
         context.close()
+
+
+# Debian's full Chromium, whose default profile blocks third-party cookies and with them any
+# storage in a cross-site frame. The headless shell the other browser tests run lets such a frame
+# keep partitioned storage whatever its profile says (checked: a localStorage write in a frame of
+# another site succeeds in the shell with block_third_party_cookies set, and throws in the full
+# browser's default profile).
+FULL_CHROMIUM = Path("/usr/bin/chromium")
+
+
+@contextmanager
+def denying_frames(
+    browser_type: BrowserType, launch_args: dict[str, Any]
+) -> Iterator[BrowserContext]:
+    """A browser that denies storage to cross-site frames: the full Chromium, as it comes."""
+    if not FULL_CHROMIUM.exists():
+        message = f"this test needs {FULL_CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    browser = browser_type.launch(**{**launch_args, "executable_path": str(FULL_CHROMIUM)})
+    try:
+        context = browser.new_context()
+        yield context
+        context.close()
+    finally:
+        browser.close()
