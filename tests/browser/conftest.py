@@ -17,6 +17,7 @@ from tests.conftest import moved_clock
 # refuses ORM calls (database teardown included) unless told this is safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+
 # Chromium's headless shell, the build Playwright itself runs for headless Chromium: the same
 # engine (Blink, V8, the same compositor and fonts) as /usr/bin/chromium without the desktop
 # browser around it, at about half its CPU (test_table.py on two workers: 170 to 180 s of the
