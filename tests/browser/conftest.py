@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, BrowserType, Page
 
 from tests.conftest import moved_clock
+from tests.helpers.browser import FULL_CHROMIUM, SHELL, require, watch_errors
 
 # Playwright's sync API runs an event loop in the test thread, and Django then
 # refuses ORM calls (database teardown included) unless told this is safe.
@@ -27,8 +28,7 @@ def _chromium() -> Path:
     named = os.environ.get("LUCIE_CHROMIUM")
     if named:
         return Path(named)
-    shell = Path("/usr/bin/chromium-headless-shell")
-    return shell if shell.exists() else Path("/usr/bin/chromium")
+    return SHELL if SHELL.exists() else FULL_CHROMIUM
 
 
 CHROMIUM = _chromium()
@@ -45,11 +45,7 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    if not CHROMIUM.exists():
-        message = f"browser tests need {CHROMIUM} (apt-get install chromium-headless-shell)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require(CHROMIUM, "chromium-headless-shell")
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
@@ -63,19 +59,9 @@ def artifact_dir(output_path: str) -> Path:
 
 @pytest.fixture
 def errors(page: Page) -> list[str]:
-    """Console errors from the page and its frames (a CSP refusal shows up as one) and uncaught
-    script errors; the tests that take it assert there were none."""
-    seen: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            seen.append(f"{message.text} at {message.location}")
-            if message.type == "error"
-            else None
-        ),
-    )
-    page.on("pageerror", lambda error: seen.append(f"uncaught: {error}"))
-    return seen
+    """Console errors and uncaught script errors of the test's page; the tests that take it
+    assert there were none."""
+    return watch_errors(page)
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ from playwright.sync_api import (
 from pytest_django.live_server_helper import LiveServer
 
 from game import engine
-from tests.helpers.browser import screenshot
+from tests.helpers.browser import screenshot, watch_errors
 from tests.helpers.framed import (
     FRAME_HEIGHT,
     OuterSite,
@@ -121,8 +121,7 @@ def test_outer_reload_starts_afresh_where_the_browser_denies_frames_storage(
     remembered, so today's deal starts afresh, as docs/playing.md "Embedding" says."""
     with denying_frames(browser_type, browser_type_launch_args) as context:
         page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = watch_errors(page)
         mirror = open_frame(page, outer)
         tap(page, a_card_move(mirror), 1)
         token = board(page).get_attribute("data-token")

@@ -3,12 +3,14 @@ board, listen to the announcements, run axe."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -18,6 +20,38 @@ from tests.helpers.play import status_of
 from tests.helpers.review import LOST_BEFORE_A_REDEAL, greedy_record
 
 TARGET = re.compile(r"\bis-target\b")
+
+# Chromium's headless shell, which the browser tests drive (tests/browser/conftest.py), and the
+# full browser, whose default profile denies storage to a frame of another site.
+SHELL = Path("/usr/bin/chromium-headless-shell")
+FULL_CHROMIUM = Path("/usr/bin/chromium")
+
+
+def require(binary: Path, package: str) -> None:
+    """Skip a test that needs `binary` where it is missing; fail it under CI, which installs it."""
+    if binary.exists():
+        return
+    message = f"this test needs {binary} (apt-get install {package})"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Console errors from the page and its frames (a CSP refusal shows up as one) and uncaught
+    script errors, from now on; a test asserts there were none."""
+    seen: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            seen.append(f"{message.text} at {message.location}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: seen.append(f"uncaught: {error}"))
+    return seen
+
 
 # Records of games (rules, deal, moves) that reach a table a test measures.
 # Deal 228 makes a fan of ten in eight moves (its fan 5 grows from 3 to 10 cards).

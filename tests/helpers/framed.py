@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import re
 import threading
 from collections.abc import Iterator
@@ -13,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import (
     BrowserContext,
     BrowserType,
@@ -25,6 +23,7 @@ from playwright.sync_api import (
 )
 
 from game import engine
+from tests.helpers.browser import FULL_CHROMIUM, require
 
 TARGET = re.compile(r"\bis-target\b")
 FRAME_HEIGHT = 620
@@ -136,24 +135,16 @@ def storing_frames(
         context.close()
 
 
-# Debian's full Chromium, whose default profile blocks third-party cookies and with them any
-# storage in a cross-site frame. The headless shell the other browser tests run lets such a frame
-# keep partitioned storage whatever its profile says (checked: a localStorage write in a frame of
-# another site succeeds in the shell with block_third_party_cookies set, and throws in the full
-# browser's default profile).
-FULL_CHROMIUM = Path("/usr/bin/chromium")
-
-
 @contextmanager
 def denying_frames(
     browser_type: BrowserType, launch_args: dict[str, Any]
 ) -> Iterator[BrowserContext]:
-    """A browser that denies storage to cross-site frames: the full Chromium, as it comes."""
-    if not FULL_CHROMIUM.exists():
-        message = f"this test needs {FULL_CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    """A browser that denies storage to cross-site frames: the full Chromium, as it comes. The
+    headless shell the other browser tests drive lets such a frame keep partitioned storage
+    whatever its profile says (checked: a localStorage write in a frame of another site succeeds
+    in the shell with block_third_party_cookies set, and throws in the full browser's default
+    profile)."""
+    require(FULL_CHROMIUM, "chromium")
     browser = browser_type.launch(**{**launch_args, "executable_path": str(FULL_CHROMIUM)})
     try:
         context = browser.new_context()
