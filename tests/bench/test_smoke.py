@@ -1,14 +1,14 @@
-"""Every benchmark still starts: each `bench/*.py` is run with `--smoke`, a run of a few seconds
-that goes through what the full run does (docs/benchmarks.md). A benchmark nobody runs is dead;
-this makes CI run all of them, so one that no longer starts fails the build."""
+"""Every benchmark still starts: each `bench/*.py` is run with `--smoke`, a short run (seconds of
+CPU) that goes through what the full run does (docs/benchmarks.md). A benchmark nobody runs is
+dead; this makes CI run all of them, so one that no longer starts fails the build."""
 
 from __future__ import annotations
 
 import os
 import re
+import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,17 +19,26 @@ SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
 # (about 3 minutes, most of it starting five gunicorn servers); the limit is there so that a
 # benchmark that hangs fails instead of holding CI.
 TIMEOUT = 600
-# docs/benchmarks.md quotes each smoke's time on that machine (its table "Smoke runs"). The
-# machine is shared (load averages of 5 to 20 seen), so a smoke may take several times what a
-# quieter run took; past LOOSE times the quoted figure and SLACK seconds, the docs no longer say
-# what it takes.
-LOOSE, SLACK = 4, 30
-QUOTED = re.compile(r"^\| `([\w-]+\.py)` \| [^|\n]* \| (\d+) s\b", re.M)
+# docs/benchmarks.md quotes each smoke's CPU time (its table "Smoke runs": the script's and every
+# process it started and waited for), which this test measures the same way. A smoke's wall time
+# on a shared machine is mostly what runs beside it (attack.py's took 105 s in one rehearsal and
+# 279 and 347 s in a CI run, for the same work); its CPU is what it costs. Past LOOSE times the
+# quoted CPU and SLACK seconds (a machine twice as slow, a busy one's dearer caches), the docs no
+# longer say what it costs.
+LOOSE, SLACK = 3, 5
+QUOTED = re.compile(r"^\| `([\w-]+\.py)` \| [^|\n]* \| ([\d.]+) s\b", re.M)
 
 
-def quoted_seconds() -> dict[str, int]:
+def quoted_seconds() -> dict[str, float]:
     text = (ROOT / "docs" / "benchmarks.md").read_text()
-    return {script: int(seconds) for script, seconds in QUOTED.findall(text)}
+    return {script: float(seconds) for script, seconds in QUOTED.findall(text)}
+
+
+def children_cpu() -> float:
+    """The user and system time of this process's children that have ended and been waited for,
+    and of theirs (a gunicorn master counts the workers it reaped)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def test_the_docs_quote_each_smokes_time() -> None:
@@ -55,7 +64,7 @@ def test_the_benchmark_starts_and_ends_with_smoke(script: str) -> None:
     # The test run's own settings module and database are not the benchmark's: each makes its
     # own scratch database (or uses DATABASE_URL's server, as CI's PostgreSQL pass sets it).
     environ.pop("DJANGO_SETTINGS_MODULE", None)
-    began = time.monotonic()
+    began = children_cpu()
     done = subprocess.run(
         [sys.executable, f"bench/{script}", "--smoke"],
         cwd=ROOT,
@@ -67,8 +76,8 @@ def test_the_benchmark_starts_and_ends_with_smoke(script: str) -> None:
     said = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert done.returncode == 0, f"{script} --smoke failed:\n{said}"
     assert done.stdout.strip(), f"{script} --smoke printed nothing"
-    took = time.monotonic() - began
+    cost = children_cpu() - began
     quoted = quoted_seconds()[script]
-    assert took <= LOOSE * quoted + SLACK, (
-        f"{script} --smoke took {took:.0f} s; docs/benchmarks.md says {quoted} s"
+    assert cost <= LOOSE * quoted + SLACK, (
+        f"{script} --smoke cost {cost:.1f} s of CPU; docs/benchmarks.md says {quoted} s"
     )
