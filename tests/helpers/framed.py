@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,9 +22,8 @@ from playwright.sync_api import (
 )
 
 from game import engine
-from tests.helpers.browser import FULL_CHROMIUM, require
+from tests.helpers.browser import FULL_CHROMIUM, TARGET, require
 
-TARGET = re.compile(r"\bis-target\b")
 FRAME_HEIGHT = 620
 
 
